@@ -1,0 +1,347 @@
+"""A build: PDFs -> text -> chunks -> BM25 and FAISS indexes -> a new store generation.
+
+Work is reused from the live generation wherever its inputs are unchanged: a PDF with the same
+path, size and modification time is not extracted again, and a chunk whose text was embedded by
+the same encoder is not embedded again. The result is identical to a build from scratch.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+import time
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import asdict, dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Protocol
+
+import orjson
+
+from . import __version__
+from .chunking import chunk_spans, document_text, page_at, validate_chunking
+from .discover import PdfFile, discover_pdfs
+from .errors import UserError
+from .export import EXPORT_VERSION
+from .extract import EXTRACTOR_NAME, EXTRACTOR_VERSION
+from .fingerprint import fingerprint
+from .models import ModelSource, requested_model, resolve_model
+from .records import Chunk, Skipped
+from .store import (
+    BM25_INDEX,
+    BM25_PICKLE,
+    CHUNK_OFFSETS,
+    DOCUMENTS,
+    EMBEDDING_KEYS,
+    FAISS_INDEX,
+    STORE_FORMAT,
+    CHUNKS,
+    Manifest,
+    StoreDir,
+    write_chunks,
+)
+from .tokenize import TOKENIZER_NAME, TOKENIZER_VERSION, tokenize
+
+VARIANTS = ("fp32", "int8")
+_LIBRARIES = ("pymupdf", "faiss-cpu", "rank-bm25", "onnxruntime", "tokenizers", "numpy",
+              "sentence-transformers", "transformers", "torch")
+
+
+@dataclass(frozen=True)
+class BuildSettings:
+    model: str | None = None  # None: EMBEDDING_MODEL, else the default model
+    chunk_chars: int = 500
+    overlap_chars: int = 50
+    batch_size: int = 32
+    variant: str = "fp32"  # encoder weights: fp32, or int8 (faster, slightly different vectors)
+
+    def validate(self) -> None:
+        validate_chunking(self.chunk_chars, self.overlap_chars)
+        if self.batch_size < 1:
+            raise UserError(f"batch size must be positive, got --batch-size {self.batch_size}")
+        if self.variant not in VARIANTS:
+            raise UserError(f"encoder variant must be one of {', '.join(VARIANTS)}, got {self.variant!r}")
+
+
+class Reporter(Protocol):
+    def warn(self, message: str) -> None: ...
+    def info(self, message: str) -> None: ...
+    def progress(self, total: int, desc: str) -> AbstractContextManager[Callable[[int], None]]: ...
+
+
+class Quiet:
+    """A reporter that keeps everything to itself, for library use and tests."""
+
+    def __init__(self) -> None:
+        self.warnings: list[str] = []
+
+    def warn(self, message: str) -> None:
+        self.warnings.append(message)
+
+    def info(self, message: str) -> None:
+        pass
+
+    @contextmanager
+    def progress(self, total: int, desc: str) -> Iterator[Callable[[int], None]]:
+        yield lambda n: None
+
+
+@dataclass
+class BuildResult:
+    up_to_date: bool
+    manifest: Manifest
+    seconds: float = 0.0
+    extracted: int = 0  # PDFs read this time (the rest came from the previous generation)
+    embedded: int = 0  # chunks embedded this time (the rest reused their cached vectors)
+
+
+@dataclass
+class Document:
+    """One line of documents.jsonl: what extraction made of one PDF, reusable while it is unchanged."""
+
+    source: str
+    cv_id: str
+    size: int
+    mtime_ns: int
+    extractor: str
+    pages: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    skipped: str | None = None
+
+
+def settings_identity(settings: BuildSettings, model: str) -> dict:
+    """Everything besides the PDFs that changes what a build produces."""
+    return {
+        "store_format": STORE_FORMAT,
+        "model": model,
+        "encoder": f"onnx-{settings.variant}/{EXPORT_VERSION}",
+        "chunk_chars": settings.chunk_chars,
+        "overlap_chars": settings.overlap_chars,
+        "tokenizer": f"{TOKENIZER_NAME}/{TOKENIZER_VERSION}",
+        "extractor": f"{EXTRACTOR_NAME}/{EXTRACTOR_VERSION}",
+    }
+
+
+def build_store(
+    pdf_dir: Path, out_dir: Path, settings: BuildSettings, *, force: bool = False, reporter: Reporter | None = None
+) -> BuildResult:
+    reporter = reporter or Quiet()
+    started = time.monotonic()
+    settings.validate()
+    model_name, explicit = requested_model(settings.model)
+    files, discovery_skips = discover_pdfs(pdf_dir)
+    identity = settings_identity(settings, model_name)
+    fp = fingerprint([(f.source, f.mtime_ns, f.size) for f in files] + [(s.source, 0, 0) for s in discovery_skips], identity)
+    store = StoreDir(out_dir)
+    live = store.live_manifest()
+    if not force and live is not None and live.fingerprint == fp and store.looks_intact(live):
+        return BuildResult(True, live, time.monotonic() - started)
+
+    with store.build_lock():
+        source = resolve_model(model_name, explicit, reporter.warn)
+        previous = store.live_generation()
+        documents, extracted = _extract(files, _cached_documents(previous), reporter)
+        skipped = discovery_skips + [Skipped(d.source, d.skipped) for d in documents if d.skipped]
+        for s in skipped:
+            reporter.warn(f"skipped {s.source}: {s.reason}")
+        chunks = make_chunks(documents, settings.chunk_chars, settings.overlap_chars)
+        if not chunks:
+            raise UserError(
+                f"no text could be extracted from any of the {len(files)} PDFs in {pdf_dir}; "
+                "nothing was indexed and the existing store is unchanged"
+            )
+        encoder_dir = _ensure_encoder(store, source, settings.variant, reporter)
+        from .encoder import EncoderSpec
+
+        spec = EncoderSpec.load(encoder_dir)
+        keys = [embedding_key(encoder_dir.name, settings.variant, spec.passage_prefix + c.text) for c in chunks]
+        vectors, embedded = _embed(chunks, keys, encoder_dir, settings, _cached_vectors(previous), reporter)
+
+        from .bm25 import B, EPSILON, K1, InvertedIndex, build_okapi
+
+        okapi = build_okapi([tokenize(c.text) for c in chunks])
+        with store.new_generation() as tmp:
+            offsets = write_chunks(tmp / CHUNKS, chunks)
+            _write_generation(tmp, documents, okapi, InvertedIndex.from_okapi(okapi), vectors, keys, offsets)
+            manifest = Manifest(
+                fingerprint=fp,
+                pdf_count=len(files) + len(discovery_skips),
+                chunk_count=len(chunks),
+                embedding_model=source.name,
+                dim=spec.dim,
+                chunk_chars=settings.chunk_chars,
+                overlap_chars=settings.overlap_chars,
+                query_prefix=spec.query_prefix,
+                passage_prefix=spec.passage_prefix,
+                tokenizer={"name": TOKENIZER_NAME, "version": TOKENIZER_VERSION},
+                extractor={"name": EXTRACTOR_NAME, "version": EXTRACTOR_VERSION},
+                encoder={"key": encoder_dir.name, "backend": "onnxruntime", "variant": settings.variant,
+                         "pooling": spec.pooling, "normalize": spec.normalize, "max_seq_length": spec.max_seq_length,
+                         "revision": source.revision},
+                bm25={"k1": K1, "b": B, "epsilon": EPSILON, "corpus_size": okapi.corpus_size, "avgdl": okapi.avgdl},
+                embedding_model_requested=source.requested,
+                embedding_model_origin=source.origin,
+                settings=identity | {"batch_size": settings.batch_size},
+                libraries={"rag": __version__} | {name: _version(name) for name in _LIBRARIES},
+                created_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                skipped=[asdict(s) for s in skipped],
+                warnings=[{"source": d.source, "warning": w} for d in documents for w in d.warnings],
+            )
+            store.commit(tmp, manifest)
+    return BuildResult(False, manifest, time.monotonic() - started, extracted, embedded)
+
+
+def make_chunks(documents: list[Document], chunk_chars: int, overlap_chars: int) -> list[Chunk]:
+    chunks: list[Chunk] = []
+    for doc in documents:
+        if doc.skipped:
+            continue
+        text, page_starts = document_text(doc.pages)
+        for index, (start, end) in enumerate(chunk_spans(text, chunk_chars, overlap_chars)):
+            chunks.append(
+                Chunk(len(chunks), doc.cv_id, index, page_at(start, page_starts), start, end, doc.source, text[start:end])
+            )
+    return chunks
+
+
+def embedding_key(encoder_key: str, variant: str, text: str) -> bytes:
+    """Cache key of one chunk's vector: the encoder (model, weights, export), its variant, the text."""
+    return hashlib.sha256(f"{encoder_key}\0{variant}\0{text}".encode()).digest()[:16]
+
+
+def _version(package: str) -> str:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def _cached_documents(generation: Path | None) -> dict[str, Document]:
+    if generation is None:
+        return {}
+    try:
+        with (generation / DOCUMENTS).open("rb") as f:
+            return {d.source: d for d in (Document(**orjson.loads(line)) for line in f)}
+    except (OSError, ValueError, TypeError):
+        return {}
+
+
+def _extract(files: list[PdfFile], cache: dict[str, Document], reporter: Reporter) -> tuple[list[Document], int]:
+    """Documents in file order, and how many had to be extracted (the rest came from the cache)."""
+    extractor = f"{EXTRACTOR_NAME}/{EXTRACTOR_VERSION}"
+    documents: list[Document | None] = []
+    todo: list[tuple[int, PdfFile]] = []
+    for f in files:
+        hit = cache.get(f.source)
+        if hit and (hit.size, hit.mtime_ns, hit.extractor, hit.cv_id) == (f.size, f.mtime_ns, extractor, f.cv_id):
+            documents.append(hit)
+        else:
+            todo.append((len(documents), f))
+            documents.append(None)
+    with reporter.progress(len(todo), "extracting") as advance:
+        for (slot, f), doc in zip(todo, _run_extraction([f for _, f in todo], extractor)):
+            documents[slot] = doc
+            advance(1)
+    return [d for d in documents if d is not None], len(todo)
+
+
+def _extract_one(f: PdfFile, extractor: str) -> Document:
+    from .extract import ExtractionFailed, extract_pdf
+
+    doc = Document(f.source, f.cv_id, f.size, f.mtime_ns, extractor)
+    try:
+        extracted = extract_pdf(f.path)
+    except ExtractionFailed as exc:
+        doc.skipped = str(exc)
+    else:
+        doc.pages, doc.warnings = extracted.pages, extracted.warnings
+    return doc
+
+
+def _run_extraction(files: list[PdfFile], extractor: str) -> Iterator[Document]:
+    """Extract in worker processes when there is enough work to repay starting them."""
+    from .encoder import available_cores
+
+    workers = min(available_cores(), len(files) // 8)
+    if workers < 2:
+        yield from (_extract_one(f, extractor) for f in files)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from functools import partial
+
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        yield from pool.map(partial(_extract_one, extractor=extractor), files, chunksize=4)
+
+
+def _ensure_encoder(store: StoreDir, source: ModelSource, variant: str, reporter: Reporter) -> Path:
+    from .export import encoder_key, export_encoder, quantize_int8
+
+    folder = store.encoders / encoder_key(source)
+    if not folder.is_dir():
+        reporter.info(f"exporting {source.name} to ONNX (once per model; later builds and searches reuse it)")
+        store.encoders.mkdir(parents=True, exist_ok=True)
+        export_encoder(source, folder)
+    if variant == "int8":
+        quantize_int8(folder)
+    return folder
+
+
+def _cached_vectors(generation: Path | None) -> dict[bytes, object]:
+    """Vectors of the live generation by content key: the embedding cache."""
+    if generation is None:
+        return {}
+    import faiss
+    import numpy as np
+
+    try:
+        keys = np.load(generation / EMBEDDING_KEYS, allow_pickle=False)
+        index = faiss.read_index(str(generation / FAISS_INDEX))
+        if index.ntotal != len(keys):
+            return {}
+        vectors = index.reconstruct_n(0, index.ntotal)
+    except (OSError, ValueError, RuntimeError):
+        return {}
+    return {bytes(k): vectors[i] for i, k in enumerate(keys)}
+
+
+def _embed(chunks, keys, encoder_dir: Path, settings: BuildSettings, cache: dict, reporter: Reporter):
+    import numpy as np
+
+    from .encoder import Encoder, EncoderSpec
+
+    dim = EncoderSpec.load(encoder_dir).dim
+    vectors = np.zeros((len(chunks), dim), dtype=np.float32)
+    todo: dict[bytes, list[int]] = {}
+    for row, key in enumerate(keys):
+        cached = cache.get(key)
+        if cached is not None and len(cached) == dim:
+            vectors[row] = cached
+        else:
+            todo.setdefault(key, []).append(row)
+    if todo:
+        encoder = Encoder(encoder_dir, settings.variant)
+        first_rows = [rows[0] for rows in todo.values()]
+        with reporter.progress(len(first_rows), "embedding") as advance:
+            fresh = encoder.embed_passages([chunks[r].text for r in first_rows], settings.batch_size, advance)
+        for vector, rows in zip(fresh, todo.values()):
+            vectors[rows] = vector
+    return vectors, len(todo)
+
+
+def _write_generation(tmp: Path, documents, okapi, inverted, vectors, keys, offsets) -> None:
+    import faiss
+    import numpy as np
+
+    with (tmp / DOCUMENTS).open("wb") as f:
+        for doc in documents:
+            f.write(orjson.dumps(asdict(doc)) + b"\n")
+    np.save(tmp / CHUNK_OFFSETS, np.asarray(offsets, dtype=np.int64), allow_pickle=False)
+    np.save(tmp / EMBEDDING_KEYS, np.array(keys, dtype="S16"), allow_pickle=False)
+    with (tmp / BM25_PICKLE).open("wb") as f:
+        pickle.dump(okapi, f, protocol=5)
+    inverted.save(tmp / BM25_INDEX)
+    index = faiss.IndexFlatIP(vectors.shape[1])
+    index.add(vectors)
+    faiss.write_index(index, str(tmp / FAISS_INDEX))

@@ -1,0 +1,67 @@
+"""`python -m rag.build_index`: turn a folder of CV PDFs into a search store."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+import orjson
+
+from .build import VARIANTS, BuildResult, BuildSettings, build_store
+from .chunking import DEFAULT_CHUNK_CHARS, DEFAULT_OVERLAP_CHARS
+from .cli import TerminalReporter, friendly_errors, option
+from .models import DEFAULT_MODEL
+
+
+@click.command(
+    epilog="""\b
+Examples:
+  python -m rag.build_index
+  python -m rag.build_index --pdf-dir ~/cvs --out-dir ~/cv_store
+  EMBEDDING_MODEL=sentence-transformers/all-MiniLM-L6-v2 python -m rag.build_index --force
+"""
+)
+@option("--pdf-dir", type=click.Path(path_type=Path), default=Path("cv_generation/data/cvs"), show_default=True,
+        help="Folder of CVs: <dir>/<cv_id>/cv.pdf or <dir>/<name>.pdf (any file name).")
+@option("--out-dir", type=click.Path(path_type=Path), default=Path("rag_store"), show_default=True,
+        help="Store folder; written atomically, the previous store stays usable until the new one is complete.")
+@option("--model", default=None, metavar="NAME_OR_FOLDER",
+        help=f"Embedding model: a Hugging Face id or a local folder. Default: $EMBEDDING_MODEL, else {DEFAULT_MODEL}.")
+@option("--chunk-chars", type=int, default=DEFAULT_CHUNK_CHARS, show_default=True, help="Characters per chunk.")
+@option("--overlap-chars", type=int, default=DEFAULT_OVERLAP_CHARS, show_default=True,
+        help="Characters shared by consecutive chunks.")
+@option("--batch-size", type=int, default=32, show_default=True, help="Chunks per embedding batch.")
+@option("--encoder", "variant", type=click.Choice(VARIANTS), default="fp32", show_default=True,
+        help="Encoder weights: fp32, or int8 (faster, vectors differ slightly; see README: Performance).")
+@option("--force", is_flag=True, help="Rebuild even when nothing changed (make rebuild).")
+@option("--quiet", "-q", is_flag=True, help="No progress bars or notes; warnings and errors still show.")
+@option("--json", "as_json", is_flag=True, help="Print the resulting manifest as JSON on stdout.")
+@friendly_errors
+def main(pdf_dir: Path, out_dir: Path, model: str | None, chunk_chars: int, overlap_chars: int, batch_size: int,
+         variant: str, force: bool, quiet: bool, as_json: bool) -> None:
+    """Index CV PDFs for search: extract text, chunk it, build BM25 and FAISS indexes.
+
+    Nothing changed since the last build (same PDFs, same settings)? It says so and exits at once.
+    Changed, added or removed PDFs, or other settings, trigger a build that reuses unchanged work.
+    """
+    settings = BuildSettings(model, chunk_chars, overlap_chars, batch_size, variant)
+    result = build_store(pdf_dir, out_dir, settings, force=force, reporter=TerminalReporter(quiet))
+    if as_json:
+        click.echo(result.manifest.to_json())
+    else:
+        click.echo(summary(result, out_dir))
+
+
+def summary(result: BuildResult, out_dir: Path) -> str:
+    m = result.manifest
+    if result.up_to_date:
+        return (f"{out_dir} is up to date: nothing changed since the last build ({m.pdf_count} PDFs, "
+                f"{m.chunk_count} chunks, fingerprint {m.fingerprint[:12]}). Use --force (make rebuild) to rebuild.")
+    skipped = f", {len(m.skipped)} skipped" if m.skipped else ""
+    return (f"Indexed {m.pdf_count - len(m.skipped)} of {m.pdf_count} PDFs{skipped} into {m.chunk_count} chunks in {result.seconds:.1f} s -> {out_dir}\n"
+            f"  read {result.extracted} PDFs, embedded {result.embedded} chunks (the rest reused from the previous build)\n"
+            f"  model {m.embedding_model} [{m.encoder['variant']}], dim {m.dim}, fingerprint {m.fingerprint[:12]}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,123 @@
+"""Sentence embeddings through ONNX Runtime and the tokenizers library: no torch at search time.
+
+The ONNX graph is the model's transformer exported once per model (export.py); tokenisation,
+pooling and normalisation follow what the sentence-transformers model declares, so the vectors
+match sentence-transformers' own (checked at export, and by the tests).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import orjson
+
+SPEC_FILE = "encoder.json"
+MODEL_FILES = {"fp32": "model.onnx", "int8": "model.int8.onnx"}
+
+
+@dataclass(frozen=True)
+class EncoderSpec:
+    model: str
+    revision: str
+    pooling: str  # mean | cls | max | mean_sqrt_len_tokens | lasttoken
+    normalize: bool
+    max_seq_length: int
+    dim: int
+    inputs: list[str]
+    pad_id: int
+    query_prefix: str
+    passage_prefix: str
+
+    @classmethod
+    def load(cls, folder: Path) -> EncoderSpec:
+        data = orjson.loads((folder / SPEC_FILE).read_bytes())
+        return cls(**{k: data[k] for k in cls.__dataclass_fields__})
+
+
+def available_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+class Encoder:
+    def __init__(self, folder: Path, variant: str = "fp32", threads: int | None = None):
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        self.spec = EncoderSpec.load(folder)
+        self.variant = variant
+        self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        self.tokenizer.no_padding()
+        self.tokenizer.enable_truncation(max_length=self.spec.max_seq_length)
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads or available_cores()
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        self.session = ort.InferenceSession(
+            str(folder / MODEL_FILES[variant]), options, providers=["CPUExecutionProvider"]
+        )
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        return self.embed([self.spec.query_prefix + t for t in texts])
+
+    def embed_passages(
+        self, texts: Sequence[str], batch_size: int = 32, on_batch: Callable[[int], None] | None = None
+    ) -> np.ndarray:
+        return self.embed([self.spec.passage_prefix + t for t in texts], batch_size, on_batch)
+
+    def embed(
+        self, texts: Sequence[str], batch_size: int = 32, on_batch: Callable[[int], None] | None = None
+    ) -> np.ndarray:
+        """Vectors in input order; batches hold texts of similar token length to keep padding low."""
+        out = np.zeros((len(texts), self.spec.dim), dtype=np.float32)
+        if not texts:
+            return out
+        encodings = self.tokenizer.encode_batch(list(texts))
+        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+        for lo in range(0, len(order), batch_size):
+            rows = order[lo : lo + batch_size]
+            out[rows] = self._run([encodings[i] for i in rows])
+            if on_batch:
+                on_batch(len(rows))
+        return out
+
+    def _run(self, encodings: list) -> np.ndarray:
+        width = max(len(e.ids) for e in encodings)
+        ids = np.full((len(encodings), width), self.spec.pad_id, dtype=np.int64)
+        mask = np.zeros((len(encodings), width), dtype=np.int64)
+        types = np.zeros((len(encodings), width), dtype=np.int64)
+        for row, e in enumerate(encodings):
+            n = len(e.ids)
+            ids[row, :n] = e.ids
+            mask[row, :n] = 1
+            types[row, :n] = e.type_ids
+        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
+        hidden = self.session.run(None, {name: feeds[name] for name in self.spec.inputs})[0]
+        vectors = pool(hidden, mask, self.spec.pooling)
+        if self.spec.normalize:
+            vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+        return vectors
+
+
+def pool(hidden: np.ndarray, mask: np.ndarray, mode: str) -> np.ndarray:
+    """Token vectors to one vector per text, as sentence-transformers' Pooling module does."""
+    weights = mask[..., None].astype(hidden.dtype)
+    if mode == "cls":
+        return hidden[:, 0].copy()
+    if mode == "lasttoken":
+        return hidden[np.arange(len(hidden)), mask.sum(axis=1) - 1].copy()
+    if mode == "max":
+        return np.where(weights > 0, hidden, -1e9).max(axis=1)
+    summed = (hidden * weights).sum(axis=1)
+    counts = np.maximum(weights.sum(axis=1), 1e-9)
+    if mode == "mean":
+        return summed / counts
+    if mode == "mean_sqrt_len_tokens":
+        return summed / np.sqrt(counts)
+    raise ValueError(f"unsupported pooling mode {mode!r}")

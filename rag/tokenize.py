@@ -1,0 +1,134 @@
+"""The BM25 tokenizer: one definition of a "term", shared by indexing, querying and highlighting.
+
+Terms are runs of letters and digits of any script, case-folded, with accents stripped from
+Latin, Greek and Cyrillic letters ("Müller" and "Muller" meet; Devanagari vowel signs stay).
+Technology names keep their punctuation (c++, c#, .net, node.js, ci/cd), and a name joined by
+"." "/" or "-" also yields its parts, so "Node.js" is found by "node" too. Sentence punctuation
+never sticks to a term ("Python." is "python"). Common function words of English, Spanish,
+German and French are dropped, and alias spellings add their canonical term (see synonyms.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+import regex
+
+from .synonyms import ALIAS_GROUPS
+
+TOKENIZER_NAME = "cv-terms"
+_RULES_VERSION = "1"
+
+# A term starts with a letter or digit of any script and may carry combining marks (Devanagari
+# vowel signs). A leading dot only starts a term at a word boundary (".NET"), never in "...Python".
+_WORD = r"[\p{L}\p{N}][\p{L}\p{N}\p{M}]*"
+_TOKEN = regex.compile(
+    rf"""
+    (?: (?<![^\s(\[{{"'«“]) \. (?=\p{{L}}) )?   # optional leading dot: .net
+    {_WORD}                                     # letters and digits, any script
+    (?: [./&-] {_WORD} )*                       # joined parts: node.js ci/cd r&d full-stack
+    [+\#]*                                      # suffixes: c++ c# f#
+    """,
+    regex.VERBOSE,
+)
+_PART_SPLIT = regex.compile(r"[./-]+")
+
+STOPWORDS = frozenset(
+    """
+    a an the and or of to in on at for with by from as is are was were be been being has have had
+    who whom whose which what when where that this these those i me my we our you your he him his
+    she her they them their do does did not no any some both also about into over than then there
+    here can could would should will shall may might must very such each other just only own so
+    de la el los las un una unos unas y o en con por para del al que quien quienes tiene tienen es
+    son su sus se lo como sobre entre sin ha han
+    der die das den dem des ein eine einen einem einer eines und oder im mit von zu zum zur fur
+    auf ist sind hat haben wer was bei als am aus wie uber nach sich
+    le les l d du et ou au aux avec pour par sur qui qu est sont dans son sa ses ce cette ces ne pas
+    """.split()
+)
+
+
+@dataclass(frozen=True)
+class Token:
+    term: str
+    start: int
+    end: int
+
+
+def fold(word: str) -> str:
+    """Case-fold and strip accents from Latin, Greek and Cyrillic letters only."""
+    decomposed = unicodedata.normalize("NFKD", word.casefold())
+    kept: list[str] = []
+    for ch in decomposed:
+        if unicodedata.combining(ch) and kept and kept[-1] < "\u0530":
+            continue
+        kept.append(ch)
+    return unicodedata.normalize("NFC", "".join(kept))
+
+
+def _alias_table() -> tuple[dict[tuple[str, ...], str], int]:
+    """Alias spelling (as a tuple of raw terms) -> canonical term, and the longest spelling."""
+    table: dict[tuple[str, ...], str] = {}
+    for group in ALIAS_GROUPS:
+        canonical = group[0]
+        for spelling in group:
+            words = tuple(m.group(0) for m in _TOKEN.finditer(fold(spelling)))
+            table[words] = canonical
+    return table, max(len(k) for k in table)
+
+
+_ALIASES, _LONGEST_ALIAS = _alias_table()
+
+TOKENIZER_VERSION = (
+    _RULES_VERSION
+    + "-"
+    + hashlib.sha256(repr((sorted(STOPWORDS), ALIAS_GROUPS)).encode()).hexdigest()[:8]
+)
+
+
+def raw_tokens(text: str) -> list[Token]:
+    """Every term-shaped run in text, folded, with its character span; no stopword removal."""
+    return [Token(fold(m.group(0)), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+
+
+def _expand(words: list[str]) -> list[str]:
+    """Terms for BM25: parts of joined names, stopwords dropped, canonical aliases added."""
+    terms: list[str] = []
+    for i, word in enumerate(words):
+        if word not in STOPWORDS:
+            terms.append(word)
+            terms.extend(_parts(word))
+        for n in range(1, min(_LONGEST_ALIAS, len(words) - i) + 1):
+            canonical = _ALIASES.get(tuple(words[i : i + n]))
+            if canonical is not None and canonical != word:
+                terms.append(canonical)
+    return terms
+
+
+@lru_cache(maxsize=65536)
+def _parts(word: str) -> tuple[str, ...]:
+    pieces = [p for p in _PART_SPLIT.split(word) if p]
+    return tuple(pieces) if len(pieces) > 1 else ()
+
+
+def tokenize(text: str) -> list[str]:
+    return _expand([t.term for t in raw_tokens(text)])
+
+
+def query_terms(text: str) -> list[str]:
+    """Terms of a query, in order, each once: BM25 scoring should not reward repeating a word."""
+    return list(dict.fromkeys(tokenize(text)))
+
+
+def matching_spans(text: str, terms: set[str]) -> list[Token]:
+    """Spans in text whose term, a part of it, or its alias is among terms (for highlighting)."""
+    found: list[Token] = []
+    for tok in raw_tokens(text):
+        if tok.term in STOPWORDS and tok.term not in terms:
+            continue
+        if {tok.term, *_parts(tok.term), *_expand([tok.term])} & terms:
+            found.append(tok)
+    return found

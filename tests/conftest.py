@@ -1,0 +1,54 @@
+"""Shared fixtures: offline model settings, PDFs made on the spot, and one ONNX export per session."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from pdfs import CVS, write_pdf
+
+from rag.export import encoder_key, export_encoder
+from rag.models import BUNDLED_MODEL, resolve_model
+
+
+@pytest.fixture(autouse=True)
+def offline_model(monkeypatch):
+    """Every test runs like CI: no hub, the bundled all-MiniLM-L6-v2."""
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("EMBEDDING_MODEL", BUNDLED_MODEL)
+
+
+@pytest.fixture
+def cv_dir(tmp_path) -> Path:
+    folder = tmp_path / "cvs"
+    for cv_id, text in CVS.items():
+        write_pdf(folder / cv_id / "cv.pdf", [text])
+    return folder
+
+
+@pytest.fixture(scope="session")
+def exported_encoder(tmp_path_factory) -> Path:
+    """The bundled model exported once per test session (the export imports torch: seconds)."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    source = resolve_model(BUNDLED_MODEL, True, print)
+    folder = tmp_path_factory.mktemp("encoders") / encoder_key(source)
+    export_encoder(source, folder)
+    return folder
+
+
+@pytest.fixture
+def store_dir(tmp_path, exported_encoder) -> Path:
+    """An empty store folder that already holds the session's encoder export (hard links)."""
+    root = tmp_path / "store"
+    target = root / "encoders" / exported_encoder.name
+    shutil.copytree(exported_encoder, target, copy_function=_link_or_copy)
+    return root
+
+
+def _link_or_copy(src: str, dst: str) -> None:
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)

@@ -1,0 +1,74 @@
+"""The fast paths equal the reference ones: inverted-index BM25 vs rank_bm25, ONNX vs sentence-transformers."""
+
+import random
+
+import numpy as np
+import pytest
+
+from rag.bm25 import InvertedIndex, build_okapi
+from rag.encoder import Encoder
+from rag.tokenize import tokenize
+
+
+def random_corpus(seed, docs=3000, vocab=800):
+    rng = random.Random(seed)
+    words = [f"t{i}" for i in range(vocab)]
+    weights = [1 / (i + 1) for i in range(vocab)]  # Zipf-like: some terms in most documents
+    return [rng.choices(words, weights, k=rng.randint(0, 60)) for _ in range(docs)], words, rng
+
+
+def test_inverted_index_scores_equal_get_scores():
+    corpus, words, rng = random_corpus(7)
+    okapi = build_okapi(corpus)
+    index = InvertedIndex.from_okapi(okapi)
+    for _ in range(300):
+        query = rng.choices(words, k=rng.randint(1, 6)) + ["unseen-term"] * rng.randint(0, 1)
+        expected = okapi.get_scores(query)
+        got = index.scores(query)
+        assert np.allclose(got, expected, rtol=1e-9, atol=0)
+        top = index.top(query, 10)
+        reference = sorted(range(len(expected)), key=lambda d: (-expected[d], d))
+        reference = [d for d in reference if expected[d] > 0][:10]
+        assert [d for d, _ in top] == reference
+
+
+def test_inverted_index_round_trips_through_its_file(tmp_path):
+    corpus, words, _ = random_corpus(3, docs=200)
+    index = InvertedIndex.from_okapi(build_okapi(corpus))
+    index.save(tmp_path / "bm25.index.npz")
+    loaded = InvertedIndex.load(tmp_path / "bm25.index.npz")
+    assert loaded.n_docs == 200 and loaded.terms == index.terms
+    assert np.array_equal(loaded.scores(words[:5]), index.scores(words[:5]))
+
+
+def test_real_text_scores_equal_get_scores():
+    texts = ["Senior DevOps engineer: Jenkins, K8s, Terraform.", "Data scientist, Python and SQL.",
+             "Enfermera en cuidados intensivos.", "Jenkins pipelines and CI/CD for Node.js services."] * 5
+    okapi = build_okapi([tokenize(t) for t in texts])
+    index = InvertedIndex.from_okapi(okapi)
+    for q in ["jenkins", "kubernetes ci/cd", "python sql node.js", "cuidados"]:
+        assert np.allclose(index.scores(tokenize(q)), okapi.get_scores(tokenize(q)), rtol=1e-9, atol=0)
+
+
+def test_onnx_query_vectors_match_sentence_transformers(exported_encoder):
+    from sentence_transformers import SentenceTransformer
+
+    from rag.models import BUNDLED_MODEL, resolve_model
+
+    queries = ["Who has experience with Jenkins?", "continuous integration servers", "K8s",
+               "¿Quién tiene experiencia con Kubernetes?", "Wer hat Erfahrung mit SAP?",
+               "Qui a de l'expérience avec Figma ?", "Senior data engineer", "x"]
+    reference = SentenceTransformer(str(resolve_model(BUNDLED_MODEL, True, print).folder), device="cpu")
+    expected = reference.encode(queries, normalize_embeddings=True)
+    got = Encoder(exported_encoder).embed_queries(queries)
+    cosine = (expected * got).sum(axis=1)
+    assert cosine.min() >= 1 - 1e-4
+    assert np.allclose(np.linalg.norm(got, axis=1), 1.0, atol=1e-5)
+
+
+@pytest.mark.parametrize("batch_size", [1, 3, 64])
+def test_batching_and_length_sorting_do_not_change_vectors(exported_encoder, batch_size):
+    encoder = Encoder(exported_encoder)
+    texts = ["short", "a somewhat longer passage about Kubernetes clusters", "mid length text here"] * 3
+    one_by_one = np.vstack([encoder.embed([t]) for t in texts])
+    assert np.allclose(encoder.embed(texts, batch_size=batch_size), one_by_one, atol=1e-5)

@@ -1,0 +1,173 @@
+"""End to end with the real libraries and the real offline model, on PDFs the tests make."""
+
+import os
+
+import numpy as np
+import pytest
+from pdfs import CVS, write_pdf
+
+import rag.build as build_module
+import rag.encoder as encoder_module
+from rag.build import BuildSettings, build_store
+from rag.errors import UserError
+from rag.retrieval import Searcher
+from rag.store import open_store
+from rag.tokenize import query_terms, tokenize
+
+SETTINGS = BuildSettings(chunk_chars=300, overlap_chars=40)
+
+
+@pytest.fixture
+def built(cv_dir, store_dir):
+    build_store(cv_dir, store_dir, SETTINGS)
+    return cv_dir, store_dir
+
+
+def top_cv(store_dir, query, mode="hybrid"):
+    result = Searcher(open_store(store_dir)).search(query, mode, topk=3)
+    return {name: hits[0].chunk.cv_id if hits else None for name, hits in result.lists.items()}
+
+
+def test_keyword_query_ranks_the_right_cv_first_in_bm25_and_rrf(built):
+    _, store = built
+    tops = top_cv(store, "Who has experience with Jenkins?")
+    assert tops["bm25"] == "alice"
+    assert tops["rrf"] == "alice"
+
+
+def test_alias_query_finds_the_canonical_spelling(built):
+    _, store = built
+    assert top_cv(store, "Who knows Kubernetes?", "bm25")["bm25"] == "alice"  # the CV writes "K8s" once
+    assert top_cv(store, "IFRS", "bm25")["bm25"] == "dmitri"
+
+
+def test_a_paraphrase_with_no_shared_keyword_is_found_by_faiss(built):
+    _, store = built
+    query = "hospital worker looking after critically ill people"
+    assert not set(query_terms(query)) & set(tokenize(CVS["carla"])), "the query must share no term with the CV"
+    assert top_cv(store, query, "faiss")["faiss"] == "carla"
+
+
+def test_chunks_jsonl_records_where_each_chunk_came_from(built):
+    _, store = built
+    chunks = open_store(store).chunks.all()
+    assert [c.chunk_id for c in chunks] == list(range(len(chunks)))
+    for c in chunks:
+        assert c.source == f"{c.cv_id}/cv.pdf"
+        assert c.page == 1
+        assert len(c.text) == c.char_end - c.char_start <= SETTINGS.chunk_chars
+    assert {c.cv_id for c in chunks} == set(CVS)
+
+
+def test_manifest_records_settings_models_and_hashes(built):
+    _, store = built
+    m = open_store(store).manifest
+    assert (m.pdf_count, m.dim, m.chunk_chars, m.overlap_chars) == (4, 384, 300, 40)
+    assert m.embedding_model == "sentence-transformers/all-MiniLM-L6-v2"
+    assert (m.query_prefix, m.passage_prefix) == ("", "")
+    assert m.tokenizer["name"] and m.tokenizer["version"]
+    assert set(m.artifacts) >= {"chunks.jsonl", "bm25.pkl", "faiss.index"}
+    assert all(len(a["sha256"]) == 64 for a in m.artifacts.values())
+    assert m.libraries["faiss-cpu"] and m.libraries["pymupdf"] and m.libraries["rank-bm25"]
+    assert len(m.fingerprint) == 64 and m.created_at.endswith("Z")
+
+
+def test_unchanged_inputs_skip_the_build_without_loading_a_model(built, monkeypatch):
+    cv_dir, store = built
+
+    def forbidden(*args, **kwargs):
+        raise AssertionError("the model was touched")
+
+    monkeypatch.setattr(build_module, "resolve_model", forbidden)
+    monkeypatch.setattr(encoder_module.Encoder, "__init__", forbidden)
+    result = build_store(cv_dir, store, SETTINGS)
+    assert result.up_to_date
+
+
+def test_same_inputs_give_the_same_store(cv_dir, store_dir, tmp_path, exported_encoder):
+    build_store(cv_dir, store_dir, SETTINGS)
+    again = tmp_path / "again"
+    (again / "encoders").mkdir(parents=True)
+    os.symlink(store_dir / "encoders" / exported_encoder.name, again / "encoders" / exported_encoder.name)
+    build_store(cv_dir, again, SETTINGS)
+    a, b = open_store(store_dir).manifest, open_store(again).manifest
+    assert a.fingerprint == b.fingerprint
+    assert {k: v["sha256"] for k, v in a.artifacts.items()} == {k: v["sha256"] for k, v in b.artifacts.items()}
+
+
+def test_bad_pdfs_are_skipped_and_reported(cv_dir, store_dir, tmp_path):
+    (cv_dir / "broken").mkdir()
+    (cv_dir / "broken" / "cv.pdf").write_bytes(b"not a pdf at all")
+    (cv_dir / "Jane Doe (CV) – 2024 [final].pdf").write_bytes(b"%PDF-1.4\n%%EOF")
+    result = build_store(cv_dir, store_dir, SETTINGS)
+    skipped = {s["source"]: s["reason"] for s in result.manifest.skipped}
+    assert set(skipped) == {"broken/cv.pdf", "Jane Doe (CV) – 2024 [final].pdf"}
+    assert result.manifest.pdf_count == 6
+    assert top_cv(store_dir, "Jenkins", "bm25")["bm25"] == "alice"
+
+
+def test_flat_files_with_odd_names_are_cvs(tmp_path, store_dir):
+    folder = tmp_path / "flat"
+    write_pdf(folder / "Ørsted, Ana (2024) – final v2.pdf", ["Ana Ørsted — Rust and WebAssembly engineer"])
+    write_pdf(folder / "bob smith.PDF", ["Bob Smith — COBOL mainframe programmer"])
+    write_pdf(folder / "nested" / "team a" / "cv.pdf", ["Chen Li — payroll and benefits specialist"])
+    build_store(folder, store_dir, SETTINGS)
+    assert top_cv(store_dir, "rust", "bm25")["bm25"] == "Ørsted, Ana (2024) – final v2"
+    assert top_cv(store_dir, "cobol", "bm25")["bm25"] == "bob smith"
+    assert top_cv(store_dir, "payroll", "bm25")["bm25"] == "nested/team a"
+
+
+def test_a_folder_without_any_text_fails_and_keeps_the_old_store(built, tmp_path):
+    _, store = built
+    before = open_store(store).manifest.fingerprint
+    empty = tmp_path / "scans"
+    empty.mkdir()
+    (empty / "scan.pdf").write_bytes(b"garbage")
+    with pytest.raises(UserError, match="no text could be extracted"):
+        build_store(empty, store, SETTINGS)
+    assert open_store(store).manifest.fingerprint == before
+
+
+@pytest.mark.parametrize("make", [lambda p: None, lambda p: p.mkdir()])
+def test_missing_or_empty_pdf_dir_is_an_error(tmp_path, store_dir, make):
+    make(tmp_path / "nothing")
+    with pytest.raises(UserError):
+        build_store(tmp_path / "nothing", store_dir, SETTINGS)
+
+
+def test_changes_rebuild_and_reuse_unchanged_work(built):
+    cv_dir, store = built
+    write_pdf(cv_dir / "erin" / "cv.pdf", ["Erin Wu — Embedded C developer for automotive ECUs, AUTOSAR"])
+    result = build_store(cv_dir, store, SETTINGS)
+    assert not result.up_to_date
+    assert result.extracted == 1
+    assert 0 < result.embedded <= 2
+    assert top_cv(store, "AUTOSAR", "bm25")["bm25"] == "erin"
+
+
+def test_explicit_unknown_model_is_a_clear_error(cv_dir, store_dir):
+    with pytest.raises(UserError, match="cannot load embedding model 'no-such-org/no-such-model'"):
+        build_store(cv_dir, store_dir, BuildSettings(model="no-such-org/no-such-model"))
+
+
+def test_default_model_falls_back_to_the_bundled_one_with_a_warning(cv_dir, store_dir, monkeypatch):
+    monkeypatch.delenv("EMBEDDING_MODEL")
+    reporter = build_module.Quiet()
+    result = build_store(cv_dir, store_dir, SETTINGS, reporter=reporter)
+    assert result.manifest.embedding_model == "sentence-transformers/all-MiniLM-L6-v2"
+    assert result.manifest.embedding_model_requested == "intfloat/multilingual-e5-small"
+    assert any("Falling back" in w and "EMBEDDING_MODEL" in w for w in reporter.warnings)
+
+
+def test_search_refuses_a_different_embedding_model(built, monkeypatch):
+    _, store = built
+    monkeypatch.setenv("EMBEDDING_MODEL", "intfloat/multilingual-e5-small")
+    with pytest.raises(UserError, match="was built with"):
+        Searcher(open_store(store))
+
+
+def test_faiss_vectors_are_unit_length(built):
+    _, store = built
+    index = open_store(store).load_faiss()
+    vectors = index.reconstruct_n(0, index.ntotal)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)

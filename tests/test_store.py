@@ -1,0 +1,140 @@
+"""The store's promises: atomic swaps, checks before use, one writer at a time, a telling fingerprint."""
+
+import os
+import pickle
+
+import pytest
+
+import rag.bm25
+from rag.build import BuildSettings, build_store, settings_identity
+from rag.errors import UserError
+from rag.fingerprint import fingerprint
+from rag.retrieval import Searcher
+from rag.store import StoreDir, open_store
+
+SETTINGS = BuildSettings(chunk_chars=300, overlap_chars=40)
+
+
+@pytest.fixture
+def built(cv_dir, store_dir):
+    build_store(cv_dir, store_dir, SETTINGS)
+    return cv_dir, store_dir
+
+
+def generation_file(store, name):
+    return StoreDir(store).live_generation() / name
+
+
+def assert_searchable(store, cv_id="alice"):
+    hits = Searcher(open_store(store)).search("Jenkins", "bm25", topk=1).lists["bm25"]
+    assert hits[0].chunk.cv_id == cv_id
+
+
+@pytest.mark.parametrize("failure", [RuntimeError("disk full"), KeyboardInterrupt()])
+def test_a_build_that_dies_midway_leaves_the_old_store_loading(built, monkeypatch, failure):
+    cv_dir, store = built
+    before = StoreDir(store).live_generation()
+    (cv_dir / "alice" / "cv.pdf").unlink()  # the new build would drop alice
+
+    def die(*args, **kwargs):
+        raise failure
+
+    monkeypatch.setattr(rag.bm25.InvertedIndex, "save", die)  # the build has written some files by then
+    with pytest.raises(type(failure)):
+        build_store(cv_dir, store, SETTINGS, force=True)
+    assert StoreDir(store).live_generation() == before
+    assert not [p for p in (store / "generations").iterdir() if p.name.startswith(".tmp")]
+    assert_searchable(store)
+
+
+def test_the_four_files_are_reachable_at_the_top_of_the_store(built):
+    _, store = built
+    for name in ("manifest.json", "chunks.jsonl", "bm25.pkl", "faiss.index"):
+        assert (store / name).is_file(), name
+
+
+def test_old_generations_are_pruned_keeping_the_previous_one(built):
+    cv_dir, store = built
+    for _ in range(3):
+        build_store(cv_dir, store, SETTINGS, force=True)
+    assert len([p for p in (store / "generations").iterdir()]) == 2
+
+
+def test_a_truncated_pickle_is_refused_with_the_fix(built):
+    _, store = built
+    path = generation_file(store, "bm25.pkl")
+    path.write_bytes(path.read_bytes()[:-10])
+    with pytest.raises(UserError, match=r"damaged: bm25\.pkl .*make rebuild"):
+        open_store(store)
+
+
+def test_a_tampered_pickle_is_refused_before_it_is_unpickled(built, tmp_path):
+    _, store = built
+    path = generation_file(store, "bm25.pkl")
+    sentinel = tmp_path / "pwned"
+
+    class Exploit:
+        def __reduce__(self):
+            return (os.system, (f"touch {sentinel}",))
+
+    payload = pickle.dumps(Exploit())
+    size = path.stat().st_size
+    path.write_bytes(payload + b"." * (size - len(payload)))  # same size: only the checksum can tell
+    with pytest.raises(UserError, match="checksum"):
+        open_store(store).load_okapi()
+    assert not sentinel.exists()
+
+
+def test_mismatched_counts_are_refused(built):
+    _, store = built
+    manifest_path = generation_file(store, "manifest.json")
+    data = manifest_path.read_text().replace('"chunk_count": ', '"chunk_count": 1')
+    manifest_path.write_text(data)
+    with pytest.raises(UserError, match="damaged"):
+        open_store(store)
+
+
+def test_a_missing_file_is_refused(built):
+    _, store = built
+    generation_file(store, "faiss.index").unlink()
+    with pytest.raises(UserError, match="faiss.index is missing"):
+        open_store(store)
+
+
+def test_a_damaged_store_is_rebuilt_by_the_next_index_run(built):
+    cv_dir, store = built
+    generation_file(store, "faiss.index").unlink()
+    assert not build_store(cv_dir, store, SETTINGS).up_to_date
+    assert_searchable(store)
+
+
+def test_a_second_build_is_refused_while_one_holds_the_lock(built):
+    cv_dir, store = built
+    with StoreDir(store).build_lock():
+        with pytest.raises(UserError, match="another build is writing"):
+            build_store(cv_dir, store, SETTINGS, force=True)
+    build_store(cv_dir, store, SETTINGS, force=True)  # released afterwards
+
+
+def test_fingerprint_changes_with_touch_size_and_settings():
+    files = [("a/cv.pdf", 1_000, 50), ("b/cv.pdf", 2_000, 60)]
+    identity = settings_identity(SETTINGS, "some/model")
+    base = fingerprint(files, identity)
+    assert fingerprint(list(reversed(files)), identity) == base
+    assert fingerprint([("a/cv.pdf", 1_001, 50), files[1]], identity) != base  # touched
+    assert fingerprint([("a/cv.pdf", 1_000, 51), files[1]], identity) != base  # resized
+    assert fingerprint(files[:1], identity) != base  # removed
+    assert fingerprint(files + [("c.pdf", 1, 1)], identity) != base  # added
+    for changed in (BuildSettings(chunk_chars=400, overlap_chars=40), BuildSettings(chunk_chars=300, overlap_chars=30),
+                    BuildSettings(chunk_chars=300, overlap_chars=40, variant="int8")):
+        assert fingerprint(files, settings_identity(changed, "some/model")) != base
+    assert fingerprint(files, settings_identity(SETTINGS, "other/model")) != base
+
+
+def test_touching_a_pdf_rebuilds(built):
+    cv_dir, store = built
+    pdf = cv_dir / "bob" / "cv.pdf"
+    st = pdf.stat()
+    os.utime(pdf, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+    assert not build_store(cv_dir, store, SETTINGS).up_to_date
+    assert build_store(cv_dir, store, SETTINGS).up_to_date

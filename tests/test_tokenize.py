@@ -1,0 +1,58 @@
+import pytest
+
+from rag.tokenize import matching_spans, query_terms, tokenize
+
+
+@pytest.mark.parametrize("name", ["Łukasz", "Ørsted", "Δημήτρης", "Müller", "हिन्दी"])
+def test_letters_of_every_script_make_terms(name):
+    assert len(tokenize(name)) == 1 and tokenize(name)[0]
+
+
+def test_accents_fold_so_both_spellings_meet():
+    assert tokenize("Müller") == tokenize("Muller") == ["muller"]
+    assert tokenize("Experiencia en gestión") == tokenize("experiencia en GESTION")
+
+
+@pytest.mark.parametrize(
+    "text,term",
+    [("C++", "c++"), ("C#", "c#"), (".NET", ".net"), ("Node.js", "node.js"), ("CI/CD", "ci/cd")],
+)
+def test_technology_names_stay_searchable_as_written(text, term):
+    assert term in tokenize(f"Worked with {text}.")
+    assert term in query_terms(text)
+
+
+def test_sentence_punctuation_does_not_change_a_term():
+    assert tokenize("Python.") == tokenize("python") == tokenize("(Python),") == ["python"]
+    assert tokenize("...Python") == ["python"]
+    assert "node.js" in tokenize("I use Node.js.")
+
+
+def test_joined_names_also_yield_their_parts():
+    assert {"node", "js"} <= set(tokenize("Node.js"))
+    assert {"full", "stack"} <= set(tokenize("full-stack"))
+
+
+def test_stopwords_of_four_languages_are_dropped():
+    assert query_terms("Who has experience with Jenkins?") == ["experience", "jenkins"]
+    assert query_terms("¿Quién tiene experiencia con Jenkins?") == ["experiencia", "jenkins"]
+    assert query_terms("Qui a de l'expérience avec Jenkins ?") == ["experience", "jenkins"]
+    assert query_terms("Wer hat Erfahrung mit Jenkins?") == ["erfahrung", "jenkins"]
+
+
+def test_aliases_meet_their_canonical_term_both_ways():
+    assert "kubernetes" in tokenize("Migrated 40 services to K8s")
+    assert "kubernetes" in query_terms("K8s")
+    assert "ci/cd" in tokenize("built continuous integration pipelines")
+    assert "postgresql" in tokenize("Postgres tuning")
+
+
+def test_ambiguous_short_words_are_not_aliases():
+    assert "computer vision" not in tokenize("Please find my CV attached")
+    assert "artificial intelligence" not in tokenize("j'ai travaillé")
+
+
+def test_highlight_spans_cover_aliases_and_parts():
+    text = "Built K8s clusters and Node.js services; Jenkins."
+    found = {text[t.start : t.end] for t in matching_spans(text, set(query_terms("kubernetes node jenkins")))}
+    assert found == {"K8s", "Node.js", "Jenkins"}
