@@ -158,37 +158,34 @@ def build_store(
         keys = [embedding_key(encoder_dir.name, settings.variant, spec.passage_prefix + c.text) for c in chunks]
         vectors, embedded = _embed(chunks, keys, encoder_dir, settings, _cached_vectors(previous), reporter)
 
-        from .bm25 import B, EPSILON, K1, InvertedIndex, build_okapi
+        from .bm25 import B, EPSILON, K1, build_okapi
 
         okapi = build_okapi([tokenize(c.text) for c in chunks])
-        with store.new_generation() as tmp:
-            offsets = write_chunks(tmp / CHUNKS, chunks)
-            _write_generation(tmp, documents, okapi, InvertedIndex.from_okapi(okapi), vectors, keys, offsets)
-            manifest = Manifest(
-                fingerprint=fp,
-                pdf_count=len(files) + len(discovery_skips),
-                chunk_count=len(chunks),
-                embedding_model=source.name,
-                dim=spec.dim,
-                chunk_chars=settings.chunk_chars,
-                overlap_chars=settings.overlap_chars,
-                query_prefix=spec.query_prefix,
-                passage_prefix=spec.passage_prefix,
-                tokenizer={"name": TOKENIZER_NAME, "version": TOKENIZER_VERSION},
-                extractor={"name": EXTRACTOR_NAME, "version": EXTRACTOR_VERSION},
-                encoder={"key": encoder_dir.name, "backend": "onnxruntime", "variant": settings.variant,
-                         "pooling": spec.pooling, "normalize": spec.normalize, "max_seq_length": spec.max_seq_length,
-                         "revision": source.revision},
-                bm25={"k1": K1, "b": B, "epsilon": EPSILON, "corpus_size": okapi.corpus_size, "avgdl": okapi.avgdl},
-                embedding_model_requested=source.requested,
-                embedding_model_origin=source.origin,
-                settings=identity | {"batch_size": settings.batch_size},
-                libraries={"rag": __version__} | {name: _version(name) for name in _LIBRARIES},
-                created_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                skipped=[asdict(s) for s in skipped],
-                warnings=[{"source": d.source, "warning": w} for d in documents for w in d.warnings],
-            )
-            store.commit(tmp, manifest)
+        manifest = Manifest(
+            fingerprint=fp,
+            pdf_count=len(files) + len(discovery_skips),
+            chunk_count=len(chunks),
+            embedding_model=source.name,
+            dim=spec.dim,
+            chunk_chars=settings.chunk_chars,
+            overlap_chars=settings.overlap_chars,
+            query_prefix=spec.query_prefix,
+            passage_prefix=spec.passage_prefix,
+            tokenizer={"name": TOKENIZER_NAME, "version": TOKENIZER_VERSION},
+            extractor={"name": EXTRACTOR_NAME, "version": EXTRACTOR_VERSION},
+            encoder={"key": encoder_dir.name, "backend": "onnxruntime", "variant": settings.variant,
+                     "pooling": spec.pooling, "normalize": spec.normalize, "max_seq_length": spec.max_seq_length,
+                     "revision": source.revision},
+            bm25={"k1": K1, "b": B, "epsilon": EPSILON, "corpus_size": okapi.corpus_size, "avgdl": okapi.avgdl},
+            embedding_model_requested=source.requested,
+            embedding_model_origin=source.origin,
+            settings=identity | {"batch_size": settings.batch_size},
+            libraries={"rag": __version__} | {name: _version(name) for name in _LIBRARIES},
+            created_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            skipped=[asdict(s) for s in skipped],
+            warnings=[{"source": d.source, "warning": w} for d in documents for w in d.warnings],
+        )
+        commit_generation(store, manifest, chunks, documents, okapi, vectors, keys)
     return BuildResult(False, manifest, time.monotonic() - started, extracted, embedded)
 
 
@@ -330,18 +327,25 @@ def _embed(chunks, keys, encoder_dir: Path, settings: BuildSettings, cache: dict
     return vectors, len(todo)
 
 
-def _write_generation(tmp: Path, documents, okapi, inverted, vectors, keys, offsets) -> None:
+def commit_generation(store: StoreDir, manifest: Manifest, chunks: list[Chunk], documents: list[Document],
+                      okapi, vectors, keys: list[bytes]) -> Path:
+    """Write every file of a generation, then make it the live one (manifest last, atomically)."""
     import faiss
     import numpy as np
 
-    with (tmp / DOCUMENTS).open("wb") as f:
-        for doc in documents:
-            f.write(orjson.dumps(asdict(doc)) + b"\n")
-    np.save(tmp / CHUNK_OFFSETS, np.asarray(offsets, dtype=np.int64), allow_pickle=False)
-    np.save(tmp / EMBEDDING_KEYS, np.array(keys, dtype="S16"), allow_pickle=False)
-    with (tmp / BM25_PICKLE).open("wb") as f:
-        pickle.dump(okapi, f, protocol=5)
-    inverted.save(tmp / BM25_INDEX)
-    index = faiss.IndexFlatIP(vectors.shape[1])
-    index.add(vectors)
-    faiss.write_index(index, str(tmp / FAISS_INDEX))
+    from .bm25 import InvertedIndex
+
+    with store.new_generation() as tmp:
+        offsets = write_chunks(tmp / CHUNKS, chunks)
+        np.save(tmp / CHUNK_OFFSETS, np.asarray(offsets, dtype=np.int64), allow_pickle=False)
+        with (tmp / DOCUMENTS).open("wb") as f:
+            for doc in documents:
+                f.write(orjson.dumps(asdict(doc)) + b"\n")
+        np.save(tmp / EMBEDDING_KEYS, np.array(keys, dtype="S16"), allow_pickle=False)
+        with (tmp / BM25_PICKLE).open("wb") as f:
+            pickle.dump(okapi, f, protocol=5)
+        InvertedIndex.from_okapi(okapi).save(tmp / BM25_INDEX)
+        index = faiss.IndexFlatIP(vectors.shape[1])
+        index.add(vectors)
+        faiss.write_index(index, str(tmp / FAISS_INDEX))
+        return store.commit(tmp, manifest)

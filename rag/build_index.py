@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-import orjson
 
 from .build import VARIANTS, BuildResult, BuildSettings, build_store
 from .chunking import DEFAULT_CHUNK_CHARS, DEFAULT_OVERLAP_CHARS
@@ -59,7 +58,8 @@ def summary(result: BuildResult, out_dir: Path) -> str:
                 f"{m.chunk_count} chunks, fingerprint {m.fingerprint[:12]}). Use --force (make rebuild) to rebuild.")
     skipped = f", {len(m.skipped)} skipped" if m.skipped else ""
     return (f"Indexed {m.pdf_count - len(m.skipped)} of {m.pdf_count} PDFs{skipped} into {m.chunk_count} chunks in {result.seconds:.1f} s -> {out_dir}\n"
-            f"  read {result.extracted} PDFs, embedded {result.embedded} chunks (the rest reused from the previous build)\n"
+            f"  extracted {result.extracted} PDFs and embedded {result.embedded} chunks; the rest was reused from the "
+            f"previous build\n"
             f"  model {m.embedding_model} [{m.encoder['variant']}], dim {m.dim}, fingerprint {m.fingerprint[:12]}")
 
 

@@ -70,7 +70,10 @@ def export_encoder(source: ModelSource, dest: Path) -> EncoderSpec:
 def _export_into(source: ModelSource, folder: Path) -> None:
     import torch
     from sentence_transformers import SentenceTransformer
+    from transformers.utils import logging as transformers_logging
 
+    transformers_logging.set_verbosity_error()
+    transformers_logging.disable_progress_bar()  # our own progress output is enough
     try:
         st = SentenceTransformer(str(source.folder), device="cpu")
     except Exception as exc:
