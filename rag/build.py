@@ -140,7 +140,9 @@ def build_store(
 
     with store.build_lock():
         source = resolve_model(model_name, explicit, reporter.warn)
-        previous = store.live_generation()
+        # --force means from scratch: nothing is reused from the live generation (the model's
+        # ONNX export is, being keyed by the model's exact weights and checked when made).
+        previous = None if force else store.live_generation()
         documents, extracted = _extract(files, _cached_documents(previous), reporter)
         skipped = discovery_skips + [Skipped(d.source, d.skipped) for d in documents if d.skipped]
         for s in skipped:

@@ -32,7 +32,7 @@ Examples:
 @option("--batch-size", type=int, default=32, show_default=True, help="Chunks per embedding batch.")
 @option("--encoder", "variant", type=click.Choice(VARIANTS), default="fp32", show_default=True,
         help="Encoder weights: fp32, or int8 (faster, vectors differ slightly; see README: Performance).")
-@option("--force", is_flag=True, help="Rebuild even when nothing changed (make rebuild).")
+@option("--force", is_flag=True, help="Rebuild from scratch, reusing nothing, even when nothing changed (make rebuild).")
 @option("--quiet", "-q", is_flag=True, help="No progress bars or notes; warnings and errors still show.")
 @option("--json", "as_json", is_flag=True, help="Print the resulting manifest as JSON on stdout.")
 @friendly_errors

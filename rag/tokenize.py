@@ -46,7 +46,24 @@ STOPWORDS = frozenset(
     son su sus se lo como sobre entre sin ha han
     der die das den dem des ein eine einen einem einer eines und oder im mit von zu zum zur fur
     auf ist sind hat haben wer was bei als am aus wie uber nach sich
-    le les l d du et ou au aux avec pour par sur qui qu est sont dans son sa ses ce cette ces ne pas
+    le les l d du et ou au aux avec pour par sur qui qu est sont dans son sa ses ce cette ces ne pas une
+    """.split()
+)
+
+
+# Words that frame a recruiter's question rather than say what is sought ("Who has experience
+# with Jenkins?"). Nearly every CV contains them, so they only add noise to BM25; queries drop
+# them unless nothing else is left. Folded forms, en/es/de/fr.
+QUERY_FRAMING = frozenset(
+    """
+    experience experienced experiences skilled skills knowledge know knows worked working familiar
+    proficient proficiency expertise candidate candidates someone anyone somebody anybody people
+    person background find show list looking
+    experiencia conocimientos conocimiento sabe saben trabajado candidato candidatos candidata
+    candidatas alguien persona personas busco buscamos
+    erfahrung erfahrungen kenntnisse kennt kennen gearbeitet kandidat kandidaten kandidatin
+    kandidatinnen jemand personen wissen
+    connaissances connait connaissent travaille candidats quelqu personnes personne
     """.split()
 )
 
@@ -119,8 +136,11 @@ def tokenize(text: str) -> list[str]:
 
 
 def query_terms(text: str) -> list[str]:
-    """Terms of a query, in order, each once: BM25 scoring should not reward repeating a word."""
-    return list(dict.fromkeys(tokenize(text)))
+    """Terms of a query, in order, each once (repeating a word should not weigh it more), without
+    the question's framing words when anything else remains."""
+    terms = list(dict.fromkeys(tokenize(text)))
+    focused = [t for t in terms if t not in QUERY_FRAMING]
+    return focused or terms
 
 
 def matching_spans(text: str, terms: set[str]) -> list[Token]:

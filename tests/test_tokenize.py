@@ -34,10 +34,18 @@ def test_joined_names_also_yield_their_parts():
 
 
 def test_stopwords_of_four_languages_are_dropped():
-    assert query_terms("Who has experience with Jenkins?") == ["experience", "jenkins"]
-    assert query_terms("¿Quién tiene experiencia con Jenkins?") == ["experiencia", "jenkins"]
-    assert query_terms("Qui a de l'expérience avec Jenkins ?") == ["experience", "jenkins"]
-    assert query_terms("Wer hat Erfahrung mit Jenkins?") == ["erfahrung", "jenkins"]
+    assert tokenize("Who has experience with Jenkins?") == ["experience", "jenkins"]
+    assert tokenize("¿Quién tiene experiencia con Jenkins?") == ["experiencia", "jenkins"]
+    assert tokenize("Qui a de l'expérience avec Jenkins ?") == ["experience", "jenkins"]
+    assert tokenize("Wer hat Erfahrung mit Jenkins?") == ["erfahrung", "jenkins"]
+
+
+def test_queries_drop_their_framing_words_unless_nothing_else_is_left():
+    assert query_terms("Who has experience with Jenkins?") == ["jenkins"]
+    assert query_terms("¿Quién tiene experiencia con Jenkins?") == ["jenkins"]
+    assert query_terms("Wer hat Erfahrung mit Jenkins und Kenntnisse in SAP?") == ["jenkins", "sap"]
+    assert query_terms("experience") == ["experience"]
+    assert query_terms("Python Python python") == ["python"]
 
 
 def test_aliases_meet_their_canonical_term_both_ways():
