@@ -128,3 +128,24 @@ def test_a_scanned_page_among_text_pages_is_a_warning(tmp_path):
     result = extract_pdf(path)
     assert result.pages[0].startswith("Text page")
     assert result.warnings == ["page 2 has no text, only images (scanned?); it is not searchable"]
+
+
+@pytest.mark.parametrize("index", [1, 2, 3])
+def test_generated_sidebar_cvs_are_not_interleaved(tmp_path, index):
+    """The generator's sidebar template writes both columns row by row, like many real CV tools."""
+    from cv_generation.profiles import sample_profile
+    from cv_generation.render import render_pdf
+
+    profile = sample_profile(11, index, ["en", "es", "de", "fr"])
+    pdf = tmp_path / "cv.pdf"
+    pdf.write_bytes(render_pdf(profile, "sidebar"))
+
+    def skill_lines(text):
+        lines = text.splitlines()
+        return [i for i, line in enumerate(lines) if line.startswith("• ") and line[2:].strip() in profile.skills]
+
+    ours = skill_lines(extract_pdf(pdf).pages[0])
+    naive = skill_lines(pymupdf.open(pdf)[0].get_text())
+    assert len(ours) == len(naive) >= 3
+    assert ours[-1] - ours[0] == len(ours) - 1, "the sidebar's skill list was broken up"
+    assert naive[-1] - naive[0] > len(naive) - 1, "control: stream order interleaves this layout"

@@ -1,0 +1,164 @@
+"""Writing a corpus to disk: CV folders, their ground truth and the query set.
+
+CV i depends only on (seed, i, languages), so any subset can be (re)built in any order and in
+parallel. Existing folders are kept unless forced; queries.jsonl is always rebuilt from the
+cv.json files of cv_001..cv_<n>, kept or new, so it always matches the corpus on disk.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from cv_generation.i18n import LANGUAGES
+from cv_generation.profiles import cv_random, sample_profile
+from cv_generation.queries import build_queries
+from cv_generation.records import GENERATOR_VERSION, CVRecord, cv_record
+from cv_generation.render import render_pdf
+from cv_generation.templates import TEMPLATE_NAMES
+
+PDF_NAME, JSON_NAME, QUERIES_NAME = "cv.pdf", "cv.json", "queries.jsonl"
+_PARALLEL_FROM = 24
+"""Below this many CVs, starting worker processes costs more than it saves."""
+
+
+@dataclass(frozen=True)
+class Summary:
+    out: Path
+    written: int
+    kept: int
+    queries: int
+    foreign: int
+    """Kept CVs that were generated with another seed, language set or generator version."""
+    strays: int
+    """Other CV folders in `out` (e.g. beyond cv_<n>): indexers will see them, queries do not."""
+
+
+def normalize_languages(languages: Sequence[str]) -> list[str]:
+    """Deduplicated and in canonical order, so "fr,en" and "en,fr" build the same corpus."""
+    unknown = sorted(set(languages) - set(LANGUAGES))
+    if unknown:
+        raise ValueError(f"unknown language {', '.join(unknown)} (choose from {', '.join(LANGUAGES)})")
+    chosen = [lang for lang in LANGUAGES if lang in languages]
+    if not chosen:
+        raise ValueError("no language given")
+    return chosen
+
+
+def cv_id(index: int, n: int) -> str:
+    return f"cv_{index:0{max(3, len(str(n)))}d}"
+
+
+def pick_template(seed: int, index: int) -> str:
+    return cv_random(seed, index, "template").choice(TEMPLATE_NAMES)
+
+
+def build_cv(seed: int, index: int, languages: Sequence[str], identifier: str) -> tuple[CVRecord, bytes]:
+    """Ground truth and PDF bytes for CV `index`; pure apart from Faker's cached data."""
+    profile = sample_profile(seed, index, languages)
+    template = pick_template(seed, index)
+    record = cv_record(profile, cv_id=identifier, template=template, seed=seed, index=index,
+                       languages=list(languages))
+    return record, render_pdf(profile, template)
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Readers see the old file or the new one, never a half-written one."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_bytes(data)
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def encode_json(record: object) -> bytes:
+    return (json.dumps(record, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+
+
+@dataclass(frozen=True)
+class _Task:
+    folder: Path
+    seed: int
+    index: int
+    languages: tuple[str, ...]
+
+
+def _write_cv(task: _Task) -> CVRecord:
+    """Worker: build one CV and write its folder (PDF first, so cv.json marks completion)."""
+    record, pdf = build_cv(task.seed, task.index, task.languages, task.folder.name)
+    task.folder.mkdir(parents=True, exist_ok=True)
+    write_atomic(task.folder / PDF_NAME, pdf)
+    write_atomic(task.folder / JSON_NAME, encode_json(record))
+    return record
+
+
+def _read_kept(folder: Path) -> CVRecord | None:
+    """The folder's record if the folder is complete, else None (it will be rebuilt)."""
+    if not (folder / PDF_NAME).is_file():
+        return None
+    try:
+        record = json.loads((folder / JSON_NAME).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return record if isinstance(record, dict) and {"cv_id", "skills"} <= record.keys() else None
+
+
+def _worker_count() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def _run(tasks: list[_Task]) -> Iterator[CVRecord]:
+    """Records in task order; in worker processes when there are enough tasks and cores."""
+    workers = min(_worker_count(), 8)
+    if workers < 2 or len(tasks) < _PARALLEL_FROM:
+        yield from map(_write_cv, tasks)
+        return
+    with multiprocessing.Pool(workers) as pool:
+        yield from pool.imap(_write_cv, tasks, chunksize=4)
+
+
+def generate_corpus(out: Path, n: int, seed: int, languages: Sequence[str] = LANGUAGES,
+                    force: bool = False, on_cv: Callable[[], None] | None = None) -> Summary:
+    """Write cv_001..cv_<n> under `out` (keeping complete existing folders unless `force`) and
+    rebuild queries.jsonl. `on_cv` is called once per CV, kept or written (progress bars).
+
+    Raises ValueError for n < 1 or an unknown language, OSError when `out` is not writable.
+    """
+    if n < 1:
+        raise ValueError(f"n must be at least 1 (got {n})")
+    chosen = tuple(normalize_languages(languages))
+    out.mkdir(parents=True, exist_ok=True)
+    records: dict[int, CVRecord] = {}
+    tasks: list[_Task] = []
+    for index in range(1, n + 1):
+        folder = out / cv_id(index, n)
+        kept = None if force else _read_kept(folder)
+        if kept is None:
+            tasks.append(_Task(folder, seed, index, chosen))
+            continue
+        records[index] = kept
+        if on_cv:
+            on_cv()
+    for task, record in zip(tasks, _run(tasks)):
+        records[task.index] = record
+        if on_cv:
+            on_cv()
+    corpus = [records[index] for index in range(1, n + 1)]
+    queries = build_queries(corpus, seed)
+    write_atomic(out / QUERIES_NAME, b"".join(
+        (json.dumps(q, ensure_ascii=False) + "\n").encode("utf-8") for q in queries))
+    expected = {"version": GENERATOR_VERSION, "seed": seed, "languages": list(chosen)}
+    foreign = sum(1 for record in records.values()
+                  if {k: (record.get("generator") or {}).get(k) for k in expected} != expected)
+    names = {cv_id(index, n) for index in range(1, n + 1)}
+    strays = sum(1 for pdf in out.glob(f"*/{PDF_NAME}") if pdf.parent.name not in names)
+    return Summary(out=out, written=len(tasks), kept=n - len(tasks), queries=len(queries),
+                   foreign=foreign, strays=strays)

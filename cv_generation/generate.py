@@ -1,0 +1,80 @@
+"""Command line: python -m cv_generation.generate --n 30 --seed 42 (see --help)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+from tqdm import tqdm
+
+from cv_generation.corpus import generate_corpus, normalize_languages
+from cv_generation.i18n import LANGUAGES
+
+DEFAULT_OUT = Path("cv_generation/data/cvs")
+
+
+class _OneLineErrors(click.Command):
+    """Errors as a single "error: ..." line on stderr, without click's usage block."""
+
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        try:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        except click.ClickException as exc:
+            click.echo(f"error: {exc.format_message()}", err=True)
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("error: aborted", err=True)
+            sys.exit(1)
+
+
+def _languages(_ctx: click.Context, _param: click.Parameter, value: str) -> list[str]:
+    try:
+        return normalize_languages([part.strip().lower() for part in value.split(",") if part.strip()])
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+@click.command(cls=_OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--n", "n", type=click.IntRange(min=1), default=30, show_default=True,
+              help="Number of CVs: folders cv_001 .. cv_<n> (wider numbers past 999).")
+@click.option("--seed", type=int, default=42, show_default=True,
+              help="Corpus seed. CV i depends only on (seed, i, languages).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_OUT,
+              show_default=True, help="Output folder.")
+@click.option("--languages", default=",".join(LANGUAGES), show_default=True, callback=_languages,
+              help="Comma-separated CV languages to draw from.")
+@click.option("--force", is_flag=True, help="Rewrite CV folders that already exist.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def main(n: int, seed: int, out: Path, languages: list[str], force: bool, quiet: bool) -> None:
+    """Generate synthetic CV PDFs with ground truth, and a labelled query set.
+
+    Writes OUT/cv_001/cv.pdf + cv.json (the ground truth) for each CV, and OUT/queries.jsonl
+    (questions with the cv_ids that answer them). Same seed and options give byte-identical
+    files. Existing CV folders are kept unless --force, so raising --n only adds CVs;
+    queries.jsonl is always rebuilt to match cv_001..cv_<n>.
+
+    \b
+    Example:
+      python -m cv_generation.generate --n 30 --seed 42
+      python -m cv_generation.generate --n 200 --languages en,de --out /tmp/cvs --force
+    """
+    bar = tqdm(total=n, unit="cv", disable=quiet or not sys.stderr.isatty(), file=sys.stderr)
+    try:
+        summary = generate_corpus(out, n, seed, languages, force=force, on_cv=bar.update)
+    except OSError as exc:
+        click.echo(f"error: cannot write to {out}: {exc.strerror or exc}", err=True)
+        sys.exit(1)
+    finally:
+        bar.close()
+    lines = [f"{summary.written} CVs written, {summary.kept} kept, {summary.queries} queries in {out}"]
+    if summary.foreign:
+        lines.append(f"{summary.foreign} kept CVs came from other settings (use --force to rebuild)")
+    if summary.strays:
+        lines.append(f"{summary.strays} other CV folders there are not covered by queries.jsonl")
+    click.echo("; ".join(lines))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,193 @@
+"""The evaluation query set, derived from the corpus ground truth (the cv.json records).
+
+Kinds: skill, two_skill, role_seniority, multilingual, paraphrase, alias (README.md describes
+them). Skills held by few CVs are preferred, so that a query's relevant list discriminates.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from typing import NamedTuple
+
+from cv_generation.records import CVRecord, QueryRecord
+from cv_generation.skills import SKILL_BY_NAME, paraphrase_groups, words
+
+QUERY_KINDS: tuple[str, ...] = ("skill", "two_skill", "role_seniority", "multilingual",
+                                "paraphrase", "alias")
+ANCHOR_SKILL = "Jenkins"
+"""Always asked about (in English and in every other language) when any CV holds it."""
+
+_SKILL_QUESTIONS: dict[str, tuple[str, ...]] = {
+    "en": ("Who has experience with {skill}?", "Which candidates know {skill}?",
+           "Looking for someone who has worked with {skill}.", "Candidates skilled in {skill}"),
+    "es": ("¿Quién tiene experiencia con {skill}?", "¿Qué candidatos conocen {skill}?",
+           "Busco a alguien que haya trabajado con {skill}."),
+    "de": ("Wer hat Erfahrung mit {skill}?", "Welche Kandidaten kennen sich mit {skill} aus?",
+           "Gesucht: jemand mit Erfahrung in {skill}."),
+    "fr": ("Qui a de l'expérience avec {skill} ?", "Quels candidats maîtrisent {skill} ?",
+           "Je cherche quelqu'un qui a travaillé avec {skill}."),
+}
+_PAIR_QUESTIONS = ("Who knows both {a} and {b}?", "Which candidates have experience with {a} and {b}?",
+                   "Find someone skilled in both {a} and {b}.")
+_ROLE_QUESTIONS = ("{Level} {role}", "Looking for a {level} {role}", "{Level} {role} candidates")
+_PARAPHRASE_QUESTIONS = ("Who has experience with {p}?",
+                         "Which candidates have worked on {p}?", "Find people skilled in {p}.")
+_ALIAS_QUESTIONS = ("Who has worked with {alias}?", "Who knows {alias}?",
+                    "Any candidates with {alias} experience?")
+_LEVEL_WORDS = {"junior": "junior", "mid": "mid-level", "senior": "senior", "lead": "lead"}
+
+
+def per_kind_limit(n: int) -> int:
+    """How many queries of each kind: about 20 for 30 CVs, growing slowly, at most 50."""
+    return min(50, 10 + n // 3)
+
+
+def _few_holders_first(rng: random.Random, candidates: dict[str, list[str]], n: int) -> list[str]:
+    """Candidate keys, those with 1..max(5, n/50) holders first, random order within each band."""
+    few = max(5, n // 50)
+    keys = sorted(candidates)
+    rng.shuffle(keys)
+    return sorted(keys, key=lambda k: 0 if len(candidates[k]) <= few else 1)
+
+
+def _anchor_first(keys: list[str]) -> list[str]:
+    return sorted(keys, key=lambda k: k != ANCHOR_SKILL)
+
+
+class _Draft(NamedTuple):
+    language: str
+    text: str
+    relevant: list[str]
+
+
+def _draft(language: str, text: str, relevant: Iterable[str]) -> _Draft:
+    return _Draft(language, text, sorted(set(relevant)))
+
+
+def _skill_queries(rng: random.Random, holders: dict[str, list[str]], n: int, limit: int) -> list[_Draft]:
+    chosen = _anchor_first(_few_holders_first(rng, holders, n))[:limit]
+    return [_draft("en", _phrase(rng, "en", skill), holders[skill]) for skill in chosen]
+
+
+def _phrase(rng: random.Random, language: str, skill: str) -> str:
+    """The anchor skill always gets each language's first, plainest wording."""
+    patterns = _SKILL_QUESTIONS[language]
+    pattern = patterns[0] if skill == ANCHOR_SKILL else rng.choice(patterns)
+    return pattern.format(skill=skill)
+
+
+def _multilingual_queries(rng: random.Random, holders: dict[str, list[str]], n: int,
+                          limit: int) -> list[_Draft]:
+    languages = ("es", "de", "fr")
+    ordered = _anchor_first(_few_holders_first(rng, holders, n))
+    pairs = [(ANCHOR_SKILL, lang) for lang in languages] if ANCHOR_SKILL in holders else []
+    others = [s for s in ordered if s != ANCHOR_SKILL]
+    pairs += [(skill, languages[i % 3]) for i, skill in enumerate(others)]
+    return [_draft(lang, _phrase(rng, lang, skill), holders[skill])
+            for skill, lang in pairs[:limit]]
+
+
+def _two_skill_queries(rng: random.Random, cvs: Sequence[CVRecord], holders: dict[str, list[str]],
+                       n: int, limit: int) -> list[_Draft]:
+    both: dict[str, list[str]] = defaultdict(list)
+    for cv in cvs:
+        for a, b in itertools.combinations(sorted(cv["skills"]), 2):
+            both[f"{a}\t{b}"].append(cv["cv_id"])
+    narrowing = {key: ids for key, ids in both.items()
+                 if any(len(holders[s]) > len(ids) for s in key.split("\t"))}
+    uses: dict[str, int] = defaultdict(int)
+    queries: list[_Draft] = []
+    for key in _few_holders_first(rng, narrowing, n):
+        a, b = key.split("\t")
+        if len(queries) == limit:
+            break
+        if uses[a] >= 2 or uses[b] >= 2:
+            continue
+        uses[a] += 1
+        uses[b] += 1
+        first, second = (a, b) if rng.random() < 0.5 else (b, a)
+        queries.append(_draft("en", rng.choice(_PAIR_QUESTIONS).format(a=first, b=second),
+                              narrowing[key]))
+    return queries
+
+
+def _role_queries(rng: random.Random, cvs: Sequence[CVRecord], n: int, limit: int) -> list[_Draft]:
+    matches: dict[str, list[str]] = defaultdict(list)
+    for cv in cvs:
+        matches[f"{cv['seniority']}\t{cv['role']}"].append(cv["cv_id"])
+    queries = []
+    for key in _few_holders_first(rng, matches, n)[:limit]:
+        level, role = key.split("\t")
+        word = _LEVEL_WORDS[level]
+        text = rng.choice(_ROLE_QUESTIONS).format(Level=word.capitalize(), level=word, role=role)
+        queries.append(_draft("en", text, matches[key]))
+    return queries
+
+
+def _wording_avoiding(pattern_choices: Sequence[str], forbidden: set[str], rng: random.Random,
+                    render: Callable[[str], str]) -> str | None:
+    """A rendering whose words avoid `forbidden`, trying the patterns in random order."""
+    for pattern in rng.sample(list(pattern_choices), len(pattern_choices)):
+        text = render(pattern)
+        if not words(text) & forbidden:
+            return text
+    return None
+
+
+def _names_and_aliases(skills: Iterable[str]) -> set[str]:
+    found: set[str] = set()
+    for name in skills:
+        found |= words(name).union(*(words(a) for a in SKILL_BY_NAME[name].aliases))
+    return found
+
+
+def _paraphrase_queries(rng: random.Random, holders: dict[str, list[str]], n: int,
+                        limit: int) -> list[_Draft]:
+    groups = paraphrase_groups()
+    covered = {text: sorted({cv for s in skills for cv in holders.get(s, [])})
+               for text, skills in groups.items()}
+    covered = {text: ids for text, ids in covered.items() if ids}
+    queries = []
+    for text in _few_holders_first(rng, covered, n):
+        question = _wording_avoiding(_PARAPHRASE_QUESTIONS, _names_and_aliases(groups[text]), rng,
+                                   lambda p, t=text: p.format(p=t))
+        if question:
+            queries.append(_draft("en", question, covered[text]))
+    return queries[:limit]
+
+
+def _alias_queries(rng: random.Random, holders: dict[str, list[str]], n: int, limit: int) -> list[_Draft]:
+    with_alias = {s: ids for s, ids in holders.items() if SKILL_BY_NAME[s].aliases}
+    queries = []
+    for skill in _few_holders_first(rng, with_alias, n):
+        alias = rng.choice(SKILL_BY_NAME[skill].aliases)
+        question = _wording_avoiding(_ALIAS_QUESTIONS, words(skill), rng,
+                                   lambda p, a=alias: p.format(alias=a))
+        if question:
+            queries.append(_draft("en", question, with_alias[skill]))
+    return queries[:limit]
+
+
+def build_queries(cvs: Sequence[CVRecord], seed: int) -> list[QueryRecord]:
+    """All query kinds for this corpus, numbered per kind (skill_001, ...)."""
+    rng = random.Random(f"cv-generation-queries:{seed}")
+    n = len(cvs)
+    limit = per_kind_limit(n)
+    holders: dict[str, list[str]] = defaultdict(list)
+    for cv in cvs:
+        for skill in cv["skills"]:
+            holders[skill].append(cv["cv_id"])
+    by_kind: dict[str, list[_Draft]] = {
+        "skill": _skill_queries(rng, holders, n, limit),
+        "two_skill": _two_skill_queries(rng, cvs, holders, n, limit),
+        "role_seniority": _role_queries(rng, cvs, n, limit),
+        "multilingual": _multilingual_queries(rng, holders, n, limit),
+        "paraphrase": _paraphrase_queries(rng, holders, n, limit),
+        "alias": _alias_queries(rng, holders, n, limit),
+    }
+    return [QueryRecord(qid=f"{kind}_{number:03d}", query=d.text, language=d.language, kind=kind,
+                        relevant=d.relevant)
+            for kind in QUERY_KINDS for number, d in enumerate(by_kind[kind], start=1)]

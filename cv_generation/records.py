@@ -1,0 +1,100 @@
+"""The JSON records other parts of the pipeline read: cv.json (one per CV) and queries.jsonl lines.
+
+Keys are a contract (see cv_generation/README.md); add keys rather than rename them.
+"""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+from cv_generation.profiles import Profile
+
+GENERATOR_VERSION = 1
+"""Bump when the same (seed, index, languages) would produce a different CV."""
+
+
+class EmployerRecord(TypedDict):
+    company: str
+    title: str
+    """As written in the CV, in the CV's language, with its seniority word."""
+    start: str
+    """YYYY-MM."""
+    end: str | None
+    """YYYY-MM, or None for the current job."""
+
+
+class EducationRecord(TypedDict):
+    institution: str
+    degree: str
+    year: int
+
+
+class SpokenLanguageRecord(TypedDict):
+    language: str
+    """English name, e.g. "German"."""
+    level: str
+    """"native" or a CEFR level A2..C2."""
+
+
+class GeneratorRecord(TypedDict):
+    version: int
+    seed: int
+    index: int
+    languages: list[str]
+
+
+class CVRecord(TypedDict):
+    cv_id: str
+    name: str
+    name_locale: str
+    language: str
+    template: str
+    role: str
+    role_family: str
+    seniority: str
+    title: str
+    years_experience: int
+    location: str
+    email: str
+    phone: str
+    skills: list[str]
+    employers: list[EmployerRecord]
+    education: list[EducationRecord]
+    spoken_languages: list[SpokenLanguageRecord]
+    generator: GeneratorRecord
+
+
+class QueryRecord(TypedDict):
+    qid: str
+    query: str
+    language: str
+    kind: str
+    relevant: list[str]
+
+
+def cv_record(profile: Profile, *, cv_id: str, template: str, seed: int, index: int,
+              languages: list[str]) -> CVRecord:
+    return CVRecord(
+        cv_id=cv_id,
+        name=profile.name,
+        name_locale=profile.name_locale,
+        language=profile.language,
+        template=template,
+        role=profile.role.title,
+        role_family=profile.role.family,
+        seniority=profile.seniority,
+        title=profile.title,
+        years_experience=profile.years_experience,
+        location=profile.location,
+        email=profile.email,
+        phone=profile.phone,
+        skills=list(profile.skills),
+        employers=[EmployerRecord(company=j.company, title=j.title, start=j.start, end=j.end)
+                   for j in profile.jobs],
+        education=[EducationRecord(institution=d.institution, degree=d.degree, year=d.year)
+                   for d in profile.education],
+        spoken_languages=[SpokenLanguageRecord(language=s.language, level=s.level)
+                          for s in profile.spoken_languages],
+        generator=GeneratorRecord(version=GENERATOR_VERSION, seed=seed, index=index,
+                                  languages=list(languages)),
+    )
