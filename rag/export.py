@@ -20,6 +20,7 @@ import orjson
 from .encoder import MODEL_FILES, SPEC_FILE, Encoder, EncoderSpec
 from .errors import UserError
 from .models import ModelSource
+from .store import sha256_file
 
 EXPORT_VERSION = "1"
 MAX_COSINE_DISTANCE = 1e-4
@@ -131,7 +132,7 @@ def _export_into(source: ModelSource, folder: Path) -> None:
     }
     (folder / SPEC_FILE).write_bytes(orjson.dumps(spec, option=orjson.OPT_INDENT_2))
     spec["check"] = _check(st, Encoder(folder, threads=1), spec)
-    spec["sha256"] = {name: _sha256(folder / name) for name in (MODEL_FILES["fp32"], "tokenizer.json")}
+    spec["sha256"] = {name: sha256_file(folder / name) for name in (MODEL_FILES["fp32"], "tokenizer.json")}
     (folder / SPEC_FILE).write_bytes(orjson.dumps(spec, option=orjson.OPT_INDENT_2))
 
 
@@ -147,14 +148,6 @@ def _check(st, encoder: Encoder, spec: dict) -> dict:
             f"(cosine distance {worst:.2e} > {MAX_COSINE_DISTANCE:g}); this model cannot be used"
         )
     return {"probes": len(texts), "max_cosine_distance": worst}
-
-
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def quantize_int8(folder: Path) -> None:
