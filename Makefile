@@ -18,7 +18,9 @@ VENV ?= .venv
 TORCH_INDEX_URL ?= https://download.pytorch.org/whl/cpu
 DEFAULT_PDF_DIR := cv_generation/data/cvs
 
-# Handed to the pipeline through the environment, so quotes and `$` in a query survive intact.
+# Handed to the pipeline through the environment, so quotes and `$` in a query survive intact
+# (`value` keeps make from expanding a `$` inside the question).
+override Q := $(value Q)
 export Q EMBEDDING_MODEL HF_HUB_OFFLINE
 
 VENV_PY := $(VENV)/bin/python
@@ -49,6 +51,7 @@ help: ## Show this help.
 	@echo 'Example: make index && make search Q="Who has experience with Jenkins?"'
 
 venv: $(VENV_STAMP) ## Create the local virtualenv (.venv) and install the pinned requirements.
+	@:
 
 $(VENV_STAMP): requirements-rag.txt requirements-dev.txt
 	@command -v $(PYTHON) >/dev/null || { echo "error: $(PYTHON) not found; install Python 3.11 or pass PYTHON=..." >&2; exit 1; }
@@ -64,19 +67,18 @@ runner-ready:
 	@$(if $(filter docker,$(RUNNER_USED)),$(MAKE) --no-print-directory docker-ready,$(MAKE) --no-print-directory venv)
 
 index: runner-ready ## Build the search store from PDF_DIR (skips when nothing changed).
-	@$(MAKE) --no-print-directory default-cvs
+	@$(default_cvs)
 	@$(call run,rag.build_index,--pdf-dir "$(PDF_DIR_R)" --out-dir "$(OUT_DIR_R)")
 
 rebuild: runner-ready ## Rebuild the store from scratch (--force).
-	@$(MAKE) --no-print-directory default-cvs
+	@$(default_cvs)
 	@$(call run,rag.build_index,--pdf-dir "$(PDF_DIR_R)" --out-dir "$(OUT_DIR_R)" --force)
 
 # A fresh clone has no CVs yet: generate the default synthetic set, but never into a user's own folder.
-.PHONY: default-cvs
-default-cvs:
-	@if [ "$(PDF_DIR)" = "$(DEFAULT_PDF_DIR)" ] && ! ls $(DEFAULT_PDF_DIR)/*/cv.pdf >/dev/null 2>&1; then \
+generate_cvs = $(call run,cv_generation.generate,--n "$(N)" --seed "$(SEED)" --out "$(PDF_DIR_R)")
+default_cvs = if [ "$(PDF_DIR)" = "$(DEFAULT_PDF_DIR)" ] && ! ls $(DEFAULT_PDF_DIR)/*/cv.pdf >/dev/null 2>&1; then \
 		echo "No CVs in $(DEFAULT_PDF_DIR) yet: generating the default synthetic set (N=$(N) SEED=$(SEED))." >&2; \
-		$(MAKE) --no-print-directory cvs; \
+		$(generate_cvs); \
 	fi
 
 search: ## Search the store: make search Q="Who has experience with Jenkins?" [TOPK=5] [MODE=hybrid]
@@ -85,7 +87,7 @@ search: ## Search the store: make search Q="Who has experience with Jenkins?" [T
 	@$(call run,rag.search,--index-dir "$(OUT_DIR_R)" --topk "$(TOPK)" --mode "$(MODE)" --query "$$Q")
 
 cvs: runner-ready ## Generate synthetic CVs with ground truth: make cvs [N=30] [SEED=42]
-	@$(call run,cv_generation.generate,--n "$(N)" --seed "$(SEED)" --out "$(PDF_DIR_R)")
+	@$(generate_cvs)
 
 eval: runner-ready ## Score FAISS, BM25 and RRF on the generated queries (writes OUT_DIR/eval.json).
 	@$(call run,rag.evaluate,--index-dir "$(OUT_DIR_R)" --queries "$(PDF_DIR_R)/queries.jsonl")

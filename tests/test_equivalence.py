@@ -51,14 +51,13 @@ def test_real_text_scores_equal_get_scores():
 
 
 def test_onnx_query_vectors_match_sentence_transformers(exported_encoder):
-    from sentence_transformers import SentenceTransformer
-
+    from rag.export import reference_model
     from rag.models import BUNDLED_MODEL, resolve_model
 
     queries = ["Who has experience with Jenkins?", "continuous integration servers", "K8s",
                "¿Quién tiene experiencia con Kubernetes?", "Wer hat Erfahrung mit SAP?",
                "Qui a de l'expérience avec Figma ?", "Senior data engineer", "x"]
-    reference = SentenceTransformer(str(resolve_model(BUNDLED_MODEL, True, print).folder), device="cpu")
+    reference = reference_model(resolve_model(BUNDLED_MODEL, True, print))
     expected = reference.encode(queries, normalize_embeddings=True)
     got = Encoder(exported_encoder).embed_queries(queries)
     cosine = (expected * got).sum(axis=1)
@@ -72,3 +71,34 @@ def test_batching_and_length_sorting_do_not_change_vectors(exported_encoder, bat
     texts = ["short", "a somewhat longer passage about Kubernetes clusters", "mid length text here"] * 3
     one_by_one = np.vstack([encoder.embed([t]) for t in texts])
     assert np.allclose(encoder.embed(texts, batch_size=batch_size), one_by_one, atol=1e-5)
+
+
+def test_an_incremental_build_equals_a_build_from_scratch(cv_dir, store_dir, tmp_path, exported_encoder):
+    from pdfs import write_pdf
+
+    from rag.build import BuildSettings, build_store
+    from rag.store import open_store
+
+    settings = BuildSettings(chunk_chars=200, overlap_chars=30)
+    build_store(cv_dir, store_dir, settings)
+    write_pdf(cv_dir / "bob" / "cv.pdf", ["Bob Jones — now a Rust and Kafka engineer, streaming platforms"])
+    write_pdf(cv_dir / "erin" / "cv.pdf", ["Erin Wu — Embedded C developer for automotive ECUs, AUTOSAR"])
+    (cv_dir / "dmitri" / "cv.pdf").unlink()
+    incremental = build_store(cv_dir, store_dir, settings)
+    assert incremental.extracted == 2 and 0 < incremental.embedded < incremental.manifest.chunk_count
+
+    fresh = tmp_path / "fresh"
+    (fresh / "encoders").mkdir(parents=True)
+    (fresh / "encoders" / exported_encoder.name).symlink_to(exported_encoder)
+    build_store(cv_dir, fresh, settings, force=True)
+
+    a, b = open_store(store_dir), open_store(fresh)
+    assert a.chunks.all() == b.chunks.all()
+    fa, fb = a.load_faiss(), b.load_faiss()
+    assert np.abs(fa.reconstruct_n(0, fa.ntotal) - fb.reconstruct_n(0, fb.ntotal)).max() <= 1e-6
+    oa, ob = a.load_okapi(), b.load_okapi()
+    for query in (["jenkins"], ["rust", "kafka"], ["autosar", "python"], ["ifrs"]):
+        assert np.array_equal(oa.get_scores(query), ob.get_scores(query))
+    # The embedding cache holds exactly the live chunks: dmitri's vectors are gone.
+    assert len(np.load(a.path("embedding_keys.npy"))) == a.manifest.chunk_count
+    assert a.manifest.artifacts["embedding_keys.npy"]["sha256"] == b.manifest.artifacts["embedding_keys.npy"]["sha256"]

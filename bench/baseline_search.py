@@ -1,0 +1,42 @@
+"""The straightforward search the pipeline replaces, kept only to be measured against.
+
+It loads sentence-transformers (and so torch) to encode the query, unpickles BM25Okapi and scores
+with get_scores, and parses the whole of chunks.jsonl: what a search cost before the ONNX encoder,
+the inverted index and the offsets file.
+"""
+
+from __future__ import annotations
+
+import pickle
+import sys
+from pathlib import Path
+
+import faiss
+import numpy as np
+import orjson
+
+from rag.export import reference_model
+from rag.fusion import rrf
+from rag.models import resolve_model
+from rag.tokenize import query_terms
+
+
+def main(store: Path, query: str, topk: int = 5) -> None:
+    generation = (store / "current").resolve()
+    manifest = orjson.loads((generation / "manifest.json").read_bytes())
+    model = reference_model(resolve_model(manifest["embedding_model"], True, print))
+    chunks = [orjson.loads(line) for line in (generation / "chunks.jsonl").read_bytes().splitlines()]
+    index = faiss.read_index(str(generation / "faiss.index"))
+    with (generation / "bm25.pkl").open("rb") as f:
+        okapi = pickle.load(f)
+    depth = max(topk * 4, 20)
+    vector = model.encode([manifest["query_prefix"] + query], normalize_embeddings=True)
+    dense = index.search(np.asarray(vector, dtype=np.float32), depth)[1][0].tolist()
+    scores = okapi.get_scores(query_terms(query))
+    keyword = [int(i) for i in np.argsort(-scores, kind="stable")[:depth] if scores[i] > 0]
+    for fused in rrf({"faiss": dense, "bm25": keyword})[:topk]:
+        print(f"{fused.score:.4f} {chunks[fused.item]['cv_id']}")
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]), sys.argv[2])
