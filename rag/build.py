@@ -53,7 +53,7 @@ class BuildSettings:
     model: str | None = None  # None: EMBEDDING_MODEL, else the default model
     chunk_chars: int = 500
     overlap_chars: int = 50
-    batch_size: int = 32
+    batch_size: int = 16
     variant: str = "fp32"  # encoder weights: fp32, or int8 (faster, slightly different vectors)
 
     def validate(self) -> None:

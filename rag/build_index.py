@@ -29,7 +29,8 @@ Examples:
 @option("--chunk-chars", type=int, default=DEFAULT_CHUNK_CHARS, show_default=True, help="Characters per chunk.")
 @option("--overlap-chars", type=int, default=DEFAULT_OVERLAP_CHARS, show_default=True,
         help="Characters shared by consecutive chunks.")
-@option("--batch-size", type=int, default=32, show_default=True, help="Chunks per embedding batch.")
+@option("--batch-size", type=int, default=16, show_default=True,
+        help="Chunks per embedding batch (batches group chunks of similar length).")
 @option("--encoder", "variant", type=click.Choice(VARIANTS), default="fp32", show_default=True,
         help="Encoder weights: fp32, or int8 (faster, vectors differ slightly; see README: Performance).")
 @option("--force", is_flag=True, help="Rebuild from scratch, reusing nothing, even when nothing changed (make rebuild).")

@@ -59,6 +59,8 @@ class Encoder:
         options.intra_op_num_threads = threads or available_cores()
         options.inter_op_num_threads = 1
         options.log_severity_level = 3
+        # Idle worker threads must sleep, not spin: FAISS and BM25 run right after on the same cores.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.session = ort.InferenceSession(
             str(folder / MODEL_FILES[variant]), options, providers=["CPUExecutionProvider"]
         )
@@ -67,12 +69,12 @@ class Encoder:
         return self.embed([self.spec.query_prefix + t for t in texts])
 
     def embed_passages(
-        self, texts: Sequence[str], batch_size: int = 32, on_batch: Callable[[int], None] | None = None
+        self, texts: Sequence[str], batch_size: int = 16, on_batch: Callable[[int], None] | None = None
     ) -> np.ndarray:
         return self.embed([self.spec.passage_prefix + t for t in texts], batch_size, on_batch)
 
     def embed(
-        self, texts: Sequence[str], batch_size: int = 32, on_batch: Callable[[int], None] | None = None
+        self, texts: Sequence[str], batch_size: int = 16, on_batch: Callable[[int], None] | None = None
     ) -> np.ndarray:
         """Vectors in input order; batches hold texts of similar token length to keep padding low."""
         out = np.zeros((len(texts), self.spec.dim), dtype=np.float32)

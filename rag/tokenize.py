@@ -75,6 +75,7 @@ class Token:
     end: int
 
 
+@lru_cache(maxsize=1 << 17)
 def fold(word: str) -> str:
     """Case-fold and strip accents from Latin, Greek and Cyrillic letters only."""
     decomposed = unicodedata.normalize("NFKD", word.casefold())
@@ -86,18 +87,21 @@ def fold(word: str) -> str:
     return unicodedata.normalize("NFC", "".join(kept))
 
 
-def _alias_table() -> tuple[dict[tuple[str, ...], str], int]:
-    """Alias spelling (as a tuple of raw terms) -> canonical term, and the longest spelling."""
+def _alias_table() -> tuple[dict[tuple[str, ...], str], dict[str, int]]:
+    """Alias spelling (a tuple of raw terms) -> canonical term; and for every word that starts a
+    spelling, the longest spelling it starts (so most words need no lookup at all)."""
     table: dict[tuple[str, ...], str] = {}
+    starts: dict[str, int] = {}
     for group in ALIAS_GROUPS:
         canonical = group[0]
         for spelling in group:
             words = tuple(m.group(0) for m in _TOKEN.finditer(fold(spelling)))
             table[words] = canonical
-    return table, max(len(k) for k in table)
+            starts[words[0]] = max(starts.get(words[0], 0), len(words))
+    return table, starts
 
 
-_ALIASES, _LONGEST_ALIAS = _alias_table()
+_ALIASES, _ALIAS_STARTS = _alias_table()
 
 TOKENIZER_VERSION = (
     _RULES_VERSION
@@ -118,7 +122,7 @@ def _expand(words: list[str]) -> list[str]:
         if word not in STOPWORDS:
             terms.append(word)
             terms.extend(_parts(word))
-        for n in range(1, min(_LONGEST_ALIAS, len(words) - i) + 1):
+        for n in range(1, min(_ALIAS_STARTS.get(word, 0), len(words) - i) + 1):
             canonical = _ALIASES.get(tuple(words[i : i + n]))
             if canonical is not None and canonical != word:
                 terms.append(canonical)
