@@ -142,7 +142,9 @@ def build_store(
         source = resolve_model(model_name, explicit, reporter.warn)
         # --force means from scratch: nothing is reused from the live generation (the model's
         # ONNX export is, being keyed by the model's exact weights and checked when made).
-        previous = None if force else store.live_generation()
+        previous = None if force else store.trusted_generation(live, (DOCUMENTS, EMBEDDING_KEYS, FAISS_INDEX))
+        if not force and previous is None and live is not None:
+            reporter.warn(f"the store in {out_dir} does not match its checksums; rebuilding it without reusing any of it")
         documents, extracted = _extract(files, _cached_documents(previous), reporter)
         skipped = discovery_skips + [Skipped(d.source, d.skipped) for d in documents if d.skipped]
         for s in skipped:

@@ -128,6 +128,19 @@ class StoreDir:
                 return False
         return (self.encoders / manifest.encoder["key"]).is_dir()
 
+    def trusted_generation(self, manifest: Manifest | None, names: tuple[str, ...]) -> Path | None:
+        """The live generation if the named files still match the manifest's checksums, else None:
+        a build reuses work only from files it can trust."""
+        generation = self.live_generation()
+        if generation is None or manifest is None:
+            return None
+        for name in names:
+            path = generation / name
+            expected = manifest.artifacts.get(name)
+            if expected is None or not path.is_file() or sha256_file(path) != expected["sha256"]:
+                return None
+        return generation
+
     @contextmanager
     def build_lock(self) -> Iterator[None]:
         """One build per store at a time; a second one is refused with the holder's pid."""

@@ -6,6 +6,7 @@ import pickle
 import pytest
 
 import rag.bm25
+import rag.build as build_module
 from rag.build import BuildSettings, build_store, settings_identity
 from rag.errors import UserError
 from rag.fingerprint import fingerprint
@@ -138,3 +139,18 @@ def test_touching_a_pdf_rebuilds(built):
     os.utime(pdf, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
     assert not build_store(cv_dir, store, SETTINGS).up_to_date
     assert build_store(cv_dir, store, SETTINGS).up_to_date
+
+
+def test_caches_that_fail_their_checksums_are_not_reused(built):
+    cv_dir, store = built
+    index = generation_file(store, "faiss.index")
+    data = bytearray(index.read_bytes())
+    data[-8:] = b"\x00" * 8  # same size, different vector: only the checksum can tell
+    index.write_bytes(bytes(data))
+    pdf = cv_dir / "bob" / "cv.pdf"
+    os.utime(pdf, ns=(pdf.stat().st_atime_ns, pdf.stat().st_mtime_ns + 10**9))
+    reporter = build_module.Quiet()
+    result = build_store(cv_dir, store, SETTINGS, reporter=reporter)
+    assert any("does not match its checksums" in w for w in reporter.warnings)
+    assert result.embedded == result.manifest.chunk_count and result.extracted == 4
+    assert_searchable(store)
