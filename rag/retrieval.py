@@ -16,6 +16,7 @@ from .store import OpenStore
 from .tokenize import query_terms, tokenize
 
 MODES = ("hybrid", "reranked", "faiss", "bm25")
+SHOWN = {"hybrid": ("faiss", "bm25", "rrf"), "reranked": ("rrf",), "faiss": ("faiss",), "bm25": ("bm25",)}
 LIST_NAMES = {"faiss": "FAISS (dense)", "bm25": "BM25 (keywords)", "rrf": "RRF (fused)"}
 
 
@@ -77,7 +78,8 @@ class Searcher:
         return self._bm25.top(terms, k)
 
     def ranked(self, query: str, mode: str, depth: int, rrf_k: int = DEFAULT_RRF_K) -> dict[str, list[tuple[int, float]]]:
-        """Ranked (chunk_id, score) lists for a mode, each up to depth long, before any chunk is read."""
+        """Ranked (chunk_id, score) lists a mode needs, each up to depth long, before any chunk is
+        read; fused modes include the two lists they fuse."""
         terms = query_terms(query)
         lists: dict[str, list[tuple[int, float]]] = {}
         if mode in ("hybrid", "reranked", "faiss"):
@@ -87,8 +89,6 @@ class Searcher:
         if mode in ("hybrid", "reranked"):
             fused = rrf({name: [cid for cid, _ in hits] for name, hits in lists.items()}, rrf_k)
             lists["rrf"] = [(f.item, f.score) for f in fused]
-        if mode == "reranked":
-            lists = {"rrf": lists["rrf"]}
         return lists
 
     def search(self, query: str, mode: str = "hybrid", topk: int = 5, rrf_k: int = DEFAULT_RRF_K,
@@ -101,7 +101,7 @@ class Searcher:
             lists = {name: self._best_per_cv(hits) for name, hits in lists.items()}
         # Ranks among all candidates, so a fused hit can say where each retriever placed it.
         positions = {name: {cid: r for r, (cid, _) in enumerate(hits, 1)} for name, hits in lists.items()}
-        shown = {name: hits[:topk] for name, hits in lists.items()}
+        shown = {name: lists[name][:topk] for name in SHOWN[mode]}
         terms = query_terms(query)
         weights = self._bm25.term_weights(terms) if self._bm25 is not None else {}
         return SearchResult(query, mode, terms, self._hits(shown, positions, set(terms)), weights)

@@ -72,6 +72,7 @@ def test_build_then_search_through_the_command_lines(runner, cv_dir, store_dir):
 
     code, output = run(runner, search, ["-q", "Jenkins", "--index-dir", str(store_dir), "--mode", "reranked"])
     assert "RRF (fused)" in output and "BM25 (keywords)" not in output
+    assert "BM25 #1" in output  # a fused hit still says where each retriever ranked it
 
 
 @pytest.mark.parametrize("args", [["-q", "   "], ["-q", "Jenkins", "--topk", "0"]])
