@@ -92,8 +92,9 @@ class BuildResult:
     up_to_date: bool
     manifest: Manifest
     seconds: float = 0.0
+    documents: int = 0  # PDFs that went through extraction, read now or taken from the cache
     extracted: int = 0  # PDFs read this time (the rest came from the previous generation)
-    embedded: int = 0  # chunks embedded this time (the rest reused their cached vectors)
+    embedded: int = 0  # distinct chunk texts embedded this time (the rest reused cached vectors)
 
 
 @dataclass
@@ -190,7 +191,7 @@ def build_store(
             warnings=[{"source": d.source, "warning": w} for d in documents for w in d.warnings],
         )
         commit_generation(store, manifest, chunks, documents, okapi, vectors, keys)
-    return BuildResult(False, manifest, time.monotonic() - started, extracted, embedded)
+    return BuildResult(False, manifest, time.monotonic() - started, len(documents), extracted, embedded)
 
 
 def make_chunks(documents: list[Document], chunk_chars: int, overlap_chars: int) -> list[Chunk]:

@@ -58,9 +58,16 @@ def summary(result: BuildResult, out_dir: Path) -> str:
         return (f"{out_dir} is up to date: nothing changed since the last build ({m.pdf_count} PDFs, "
                 f"{m.chunk_count} chunks, fingerprint {m.fingerprint[:12]}). Use --force (make rebuild) to rebuild.")
     skipped = f", {len(m.skipped)} skipped" if m.skipped else ""
-    return (f"Indexed {m.pdf_count - len(m.skipped)} of {m.pdf_count} PDFs{skipped} into {m.chunk_count} chunks in {result.seconds:.1f} s -> {out_dir}\n"
-            f"  extracted {result.extracted} PDFs and embedded {result.embedded} chunks; the rest was reused from the "
-            f"previous build\n"
+    indexed = m.pdf_count - len(m.skipped)
+    reused = []
+    if result.extracted < result.documents:
+        reused.append(f"{result.documents - result.extracted} extractions")
+    if result.embedded < m.chunk_count:
+        reused.append(f"{m.chunk_count - result.embedded} vectors")
+    reuse = f" (reused {' and '.join(reused)} from the previous build)" if reused else ""
+    return (f"Indexed {indexed} of {m.pdf_count} PDFs{skipped} into {m.chunk_count} chunks in {result.seconds:.1f} s "
+            f"-> {out_dir}\n"
+            f"  extracted {result.extracted} PDFs and embedded {result.embedded} chunks{reuse}\n"
             f"  model {m.embedding_model} [{m.encoder['variant']}], dim {m.dim}, fingerprint {m.fingerprint[:12]}")
 
 

@@ -70,7 +70,7 @@ def render_text(result: SearchResult, manifest: Manifest, store_label: str, rrf_
     terms = ", ".join(result.terms) or "(none: every word is a stopword)"
     lines = [
         click.style(f"Query: {result.query}", bold=True),
-        f"BM25 terms: {terms}",
+        f"Terms: {terms}",
         f"Store: {store_label} · {manifest.pdf_count - len(manifest.skipped)} CVs · {manifest.chunk_count} chunks"
         f" · {manifest.embedding_model}",
         "",
