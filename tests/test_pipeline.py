@@ -171,3 +171,31 @@ def test_faiss_vectors_are_unit_length(built):
     index = open_store(store).load_faiss()
     vectors = index.reconstruct_n(0, index.ntotal)
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+
+
+def test_e5_models_get_their_prefixes_and_others_none():
+    from rag.export import default_prefixes
+
+    assert default_prefixes("intfloat/multilingual-e5-small", {}) == ("query: ", "passage: ")
+    assert default_prefixes("/models/e5-base-v2", {}) == ("query: ", "passage: ")
+    assert default_prefixes("sentence-transformers/all-MiniLM-L6-v2", {}) == ("", "")
+    assert default_prefixes("some/model", {"query": "", "document": ""}) == ("", "")
+    assert default_prefixes("some/model", {"query": "Q: ", "document": "D: "}) == ("Q: ", "D: ")
+    assert default_prefixes("some/e5-like", {"query": "search_query: ", "passage": "search_document: "}) == (
+        "search_query: ", "search_document: ")
+
+
+def test_a_local_model_folder_is_used_and_recorded(cv_dir, tmp_path):
+    import shutil
+
+    from rag.models import BUNDLED_MODEL, resolve_model
+
+    folder = tmp_path / "my-e5-copy"
+    shutil.copytree(resolve_model(BUNDLED_MODEL, True, print).folder, folder)
+    result = build_store(cv_dir, tmp_path / "store", BuildSettings(model=str(folder)))
+    m = result.manifest
+    assert (m.embedding_model, m.embedding_model_origin) == (str(folder), "local folder")
+    assert (m.query_prefix, m.passage_prefix) == ("query: ", "passage: ")  # the name says E5
+    (tmp_path / "not-a-model").mkdir()
+    with pytest.raises(UserError, match="not a model"):
+        build_store(cv_dir, tmp_path / "store", BuildSettings(model=str(tmp_path / "not-a-model")))
