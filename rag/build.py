@@ -161,7 +161,7 @@ def build_store(
 
         spec = EncoderSpec.load(encoder_dir)
         keys = [embedding_key(encoder_dir.name, settings.variant, spec.passage_prefix + c.text) for c in chunks]
-        vectors, embedded = _embed(chunks, keys, encoder_dir, settings, _cached_vectors(previous), reporter)
+        vectors, embedded = _embed(chunks, keys, encoder_dir, spec.dim, settings, _cached_vectors(previous), reporter)
 
         from .bm25 import B, EPSILON, K1, build_okapi
 
@@ -308,12 +308,11 @@ def _cached_vectors(generation: Path | None) -> dict[bytes, object]:
     return {bytes(k): vectors[i] for i, k in enumerate(keys)}
 
 
-def _embed(chunks, keys, encoder_dir: Path, settings: BuildSettings, cache: dict, reporter: Reporter):
+def _embed(chunks, keys, encoder_dir: Path, dim: int, settings: BuildSettings, cache: dict, reporter: Reporter):
     import numpy as np
 
-    from .encoder import Encoder, EncoderSpec
+    from .encoder import Encoder
 
-    dim = EncoderSpec.load(encoder_dir).dim
     vectors = np.zeros((len(chunks), dim), dtype=np.float32)
     todo: dict[bytes, list[int]] = {}
     for row, key in enumerate(keys):
