@@ -88,7 +88,8 @@ def measure_builds(cvs: Path, store: Path, scratch: Path) -> dict:
 
     wall(build_cmd(cvs, store))  # first build: exports the model to ONNX once; not timed
     full, _, full_peak = run(build_cmd(cvs, store, "--force"))
-    victim = sorted(cvs.glob("*/cv.pdf"))[len(list(cvs.glob("*/cv.pdf"))) // 2]
+    pdfs = sorted(cvs.glob("*/cv.pdf"))
+    victim = pdfs[len(pdfs) // 2]
     replacement = WORK / "replacement"
     wall([PY, "-m", "cv_generation.generate", "--n", "1", "--seed", "99", "--out", str(replacement), "--force", "--quiet"])
     shutil.copyfile(next(replacement.glob("*/cv.pdf")), victim)
@@ -106,7 +107,7 @@ def measure_builds(cvs: Path, store: Path, scratch: Path) -> dict:
     oa, ob = a.load_okapi(), b.load_okapi()
     bm25_diff = max(float(np.max(np.abs(oa.get_scores(q.split()) - ob.get_scores(q.split())))) for q in queries)
     return {
-        "cvs": len(list(cvs.glob("*/cv.pdf"))),
+        "cvs": len(pdfs),
         "chunks": a.manifest.chunk_count,
         "full_wall_s": round(full, 2),
         "full_peak_mib": round(full_peak, 1),
