@@ -53,12 +53,14 @@ help: ## Show this help.
 venv: $(VENV_STAMP) ## Create the local virtualenv (.venv) and install the pinned requirements.
 	@:
 
-$(VENV_STAMP): requirements-rag.txt requirements-dev.txt
+$(VENV_STAMP): requirements-rag.txt requirements-dev.txt pyproject.toml
 	@command -v $(PYTHON) >/dev/null || { echo "error: $(PYTHON) not found; install Python 3.11 or pass PYTHON=..." >&2; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	@# CPU-only torch first, from the PyTorch CPU index: from PyPI alone pip would pull the CUDA build.
 	$(VENV_PY) -m pip install --quiet $(if $(TORCH_INDEX_URL),--extra-index-url $(TORCH_INDEX_URL)) "$$(grep -E '^torch==' requirements-rag.txt)"
 	$(VENV_PY) -m pip install --quiet -r requirements-rag.txt -r requirements-dev.txt
+	@# The project itself, editable, for the `rag` command (.venv/bin/rag); its pins are the lines above.
+	$(VENV_PY) -m pip install --quiet --no-deps --editable .
 	@if $(VENV_PY) -m pip list 2>/dev/null | grep -iE '^nvidia-|^triton '; then echo "error: CUDA packages were installed; torch must be the CPU build" >&2; exit 1; fi
 	@touch $@
 

@@ -12,7 +12,7 @@ import pickle
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Protocol
@@ -27,7 +27,8 @@ from .export import EXPORT_VERSION
 from .extract import EXTRACTOR_NAME, EXTRACTOR_VERSION
 from .fingerprint import fingerprint
 from .models import ModelSource, requested_model, resolve_model
-from .records import Chunk, Skipped
+from .engines import Engine, LocalEngine
+from .records import Chunk, Document, Skipped
 from .store import (
     BM25_INDEX,
     BM25_PICKLE,
@@ -97,20 +98,6 @@ class BuildResult:
     embedded: int = 0  # distinct chunk texts embedded this time (the rest reused cached vectors)
 
 
-@dataclass
-class Document:
-    """One line of documents.jsonl: what extraction made of one PDF, reusable while it is unchanged."""
-
-    source: str
-    cv_id: str
-    size: int
-    mtime_ns: int
-    extractor: str
-    pages: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    skipped: str | None = None
-
-
 def settings_identity(settings: BuildSettings, model: str) -> dict:
     """Everything besides the PDFs that changes what a build produces."""
     return {
@@ -125,9 +112,11 @@ def settings_identity(settings: BuildSettings, model: str) -> dict:
 
 
 def build_store(
-    pdf_dir: Path, out_dir: Path, settings: BuildSettings, *, force: bool = False, reporter: Reporter | None = None
+    pdf_dir: Path, out_dir: Path, settings: BuildSettings, *, force: bool = False, reporter: Reporter | None = None,
+    engine: Engine | None = None,
 ) -> BuildResult:
     reporter = reporter or Quiet()
+    engine = engine or LocalEngine()
     started = time.monotonic()
     settings.validate()
     model_name, explicit = requested_model(settings.model)
@@ -146,7 +135,7 @@ def build_store(
         previous = None if force else store.trusted_generation(live, (DOCUMENTS, EMBEDDING_KEYS, FAISS_INDEX))
         if not force and previous is None and live is not None:
             reporter.warn(f"the store in {out_dir} does not match its checksums; rebuilding it without reusing any of it")
-        documents, extracted = _extract(files, _cached_documents(previous), reporter)
+        documents, extracted = _extract(files, _cached_documents(previous), engine, reporter)
         skipped = discovery_skips + [Skipped(d.source, d.skipped) for d in documents if d.skipped]
         for s in skipped:
             reporter.warn(f"skipped {s.source}: {s.reason}")
@@ -161,7 +150,8 @@ def build_store(
 
         spec = EncoderSpec.load(encoder_dir)
         keys = [embedding_key(encoder_dir.name, settings.variant, spec.passage_prefix + c.text) for c in chunks]
-        vectors, embedded = _embed(chunks, keys, encoder_dir, spec.dim, settings, _cached_vectors(previous), reporter)
+        vectors, embedded = _embed(chunks, keys, encoder_dir, spec.dim, settings, _cached_vectors(previous),
+                                   engine, reporter)
 
         from .bm25 import B, EPSILON, K1, build_okapi
 
@@ -224,12 +214,13 @@ def _cached_documents(generation: Path | None) -> dict[str, Document]:
         return {}
     try:
         with (generation / DOCUMENTS).open("rb") as f:
-            return {d.source: d for d in (Document(**orjson.loads(line)) for line in f)}
+            return {d.source: d for d in (Document.from_dict(orjson.loads(line)) for line in f)}
     except (OSError, ValueError, TypeError):
         return {}
 
 
-def _extract(files: list[PdfFile], cache: dict[str, Document], reporter: Reporter) -> tuple[list[Document], int]:
+def _extract(files: list[PdfFile], cache: dict[str, Document], engine: Engine, reporter: Reporter
+             ) -> tuple[list[Document], int]:
     """Documents in file order, and how many had to be extracted (the rest came from the cache)."""
     extractor = f"{EXTRACTOR_NAME}/{EXTRACTOR_VERSION}"
     documents: list[Document | None] = []
@@ -242,39 +233,10 @@ def _extract(files: list[PdfFile], cache: dict[str, Document], reporter: Reporte
             todo.append((len(documents), f))
             documents.append(None)
     with reporter.progress(len(todo), "extracting") as advance:
-        for (slot, f), doc in zip(todo, _run_extraction([f for _, f in todo], extractor)):
+        for (slot, _), doc in zip(todo, engine.extract([f for _, f in todo], extractor)):
             documents[slot] = doc
             advance(1)
     return [d for d in documents if d is not None], len(todo)
-
-
-def _extract_one(f: PdfFile, extractor: str) -> Document:
-    from .extract import ExtractionFailed, extract_pdf
-
-    doc = Document(f.source, f.cv_id, f.size, f.mtime_ns, extractor)
-    try:
-        extracted = extract_pdf(f.path)
-    except ExtractionFailed as exc:
-        doc.skipped = str(exc)
-    else:
-        doc.pages, doc.warnings = extracted.pages, extracted.warnings
-    return doc
-
-
-def _run_extraction(files: list[PdfFile], extractor: str) -> Iterator[Document]:
-    """Extract in worker processes when there is enough work to repay starting them."""
-    from .encoder import available_cores
-
-    workers = min(available_cores(), len(files) // 8)
-    if workers < 2:
-        yield from (_extract_one(f, extractor) for f in files)
-        return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-    from functools import partial
-
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        yield from pool.map(partial(_extract_one, extractor=extractor), files, chunksize=4)
 
 
 def _ensure_encoder(store: StoreDir, source: ModelSource, variant: str, reporter: Reporter) -> Path:
@@ -308,10 +270,9 @@ def _cached_vectors(generation: Path | None) -> dict[bytes, object]:
     return {bytes(k): vectors[i] for i, k in enumerate(keys)}
 
 
-def _embed(chunks, keys, encoder_dir: Path, dim: int, settings: BuildSettings, cache: dict, reporter: Reporter):
+def _embed(chunks, keys, encoder_dir: Path, dim: int, settings: BuildSettings, cache: dict, engine: Engine,
+           reporter: Reporter):
     import numpy as np
-
-    from .encoder import Encoder
 
     vectors = np.zeros((len(chunks), dim), dtype=np.float32)
     todo: dict[bytes, list[int]] = {}
@@ -322,10 +283,10 @@ def _embed(chunks, keys, encoder_dir: Path, dim: int, settings: BuildSettings, c
         else:
             todo.setdefault(key, []).append(row)
     if todo:
-        encoder = Encoder(encoder_dir, settings.variant)
         first_rows = [rows[0] for rows in todo.values()]
         with reporter.progress(len(first_rows), "embedding") as advance:
-            fresh = encoder.embed_passages([chunks[r].text for r in first_rows], settings.batch_size, advance)
+            fresh = engine.embed([chunks[r].text for r in first_rows], encoder_dir, settings.variant,
+                                 settings.batch_size, advance)
         for vector, rows in zip(fresh, todo.values()):
             vectors[rows] = vector
     return vectors, len(todo)

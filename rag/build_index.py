@@ -8,7 +8,7 @@ import click
 
 from .build import VARIANTS, BuildResult, BuildSettings, build_store
 from .chunking import DEFAULT_CHUNK_CHARS, DEFAULT_OVERLAP_CHARS
-from .cli import TerminalReporter, friendly_errors, option
+from .console import TerminalReporter, friendly_errors, option
 from .models import DEFAULT_MODEL
 
 

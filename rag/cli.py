@@ -1,68 +1,52 @@
-"""What the command-line entry points share: one-line errors, progress bars, option spellings."""
+"""`rag`: the one command, with a subcommand per job (`rag index`, `rag search`, ...).
+
+Subcommands are imported only when they run, so `rag search` pays for search's imports alone.
+Each subcommand is also a `python -m rag.<module>` entry point; both run the same click command.
+"""
 
 from __future__ import annotations
 
-import functools
-import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+import importlib
 
 import click
 
-from .errors import UserError
+from . import __version__
+
+# name -> (module, one-line summary shown by `rag --help` without importing the module)
+SUBCOMMANDS = {
+    "index": ("rag.build_index", "Index a folder of CVs (skips when nothing changed)."),
+    "search": ("rag.search", "Search the store: candidates from FAISS, BM25 and their fusion."),
+    "eval": ("rag.evaluate", "Score the retrievers against the generated ground truth."),
+}
 
 
-def option(*names: str, **kwargs):
-    """A click option that also answers to its underscore spelling (--pdf_dir for --pdf-dir)."""
-    spellings = list(names)
-    for name in names:
-        if name.startswith("--") and "-" in name[2:]:
-            spellings.append("--" + name[2:].replace("-", "_"))
-    return click.option(*spellings, **kwargs)
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(SUBCOMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in SUBCOMMANDS:
+            return None
+        command = importlib.import_module(SUBCOMMANDS[name][0]).main
+        command.short_help = SUBCOMMANDS[name][1]
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, summary) for name, (_, summary) in SUBCOMMANDS.items()])
 
 
-def friendly_errors(command: Callable) -> Callable:
-    """Turn expected failures into `error: ...` on stderr and a non-zero exit, never a traceback."""
-
-    @functools.wraps(command)
-    def wrapper(*args, **kwargs):
-        try:
-            return command(*args, **kwargs)
-        except UserError as exc:
-            click.echo(f"error: {exc}", err=True)
-            sys.exit(1)
-        except KeyboardInterrupt:
-            click.echo("interrupted; nothing was changed", err=True)
-            sys.exit(130)
-
-    return wrapper
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]},
+             epilog="""\b
+Examples:
+  rag index --pdf-dir ~/cvs
+  rag search "Who has experience with Jenkins?"
+  rag search -q "Kubernetes" --json | jq '.candidates[].name'
+Run `rag COMMAND --help` for a command's options.""")
+@click.version_option(__version__, "-V", "--version", prog_name="rag")
+def main() -> None:
+    """Index CVs and find the people in them: dense (FAISS) and keyword (BM25) retrieval, fused."""
 
 
-class TerminalReporter:
-    """Warnings and notes on stderr; tqdm bars only when stderr is a terminal and not --quiet."""
-
-    def __init__(self, quiet: bool = False):
-        self.quiet = quiet
-        self.bars = not quiet and sys.stderr.isatty()
-
-    def warn(self, message: str) -> None:
-        lines = message.splitlines()
-        if len(lines) == 1:
-            click.secho(f"warning: {message}", err=True, fg="yellow")
-            return
-        rule = "─" * max(len(line) for line in lines)
-        click.secho("\n".join(["WARNING " + rule, *lines, "─" * 8 + rule]), err=True, fg="yellow", bold=True)
-
-    def info(self, message: str) -> None:
-        if not self.quiet:
-            click.echo(message, err=True)
-
-    @contextmanager
-    def progress(self, total: int, desc: str) -> Iterator[Callable[[int], None]]:
-        if not self.bars or total == 0:
-            yield lambda n: None
-            return
-        from tqdm import tqdm
-
-        with tqdm(total=total, desc=desc, unit="", leave=False, file=sys.stderr) as bar:
-            yield bar.update
+if __name__ == "__main__":
+    main()

@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 import orjson
 
-from .cli import friendly_errors, option
+from .console import friendly_errors, option
 from .errors import UserError
 from .fusion import DEFAULT_RRF_K
 from .metrics import distinct_in_order, mrr_at_k, ndcg_at_k, recall_at_k

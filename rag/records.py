@@ -2,7 +2,21 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass(frozen=True)
+class HeadLine:
+    """A text line of a CV's first page with its look, for finding the name (names.py).
+
+    Positions are fractions of the page (0 = top/left), so they compare across page sizes.
+    """
+
+    text: str
+    size: float  # the largest font size on the line, in points
+    bold: bool
+    top: float
+    left: float
 
 
 @dataclass(frozen=True)
@@ -28,3 +42,22 @@ class Skipped:
 
     source: str
     reason: str
+
+
+@dataclass
+class Document:
+    """One line of documents.jsonl: what extraction made of one file, reusable while it is unchanged."""
+
+    source: str
+    cv_id: str
+    size: int
+    mtime_ns: int
+    extractor: str
+    pages: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    skipped: str | None = None
+    head: list[HeadLine] = field(default_factory=list)  # first-page lines, for the name
+
+    @classmethod
+    def from_dict(cls, raw: dict) -> Document:
+        return cls(**(raw | {"head": [HeadLine(**h) for h in raw.get("head", ())]}))

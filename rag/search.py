@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from .cli import friendly_errors, option
+from .console import friendly_errors, option
 from .fusion import DEFAULT_RRF_K
 from .render import render_json, render_text
 from .retrieval import MODES, Searcher, check_request

@@ -1,0 +1,66 @@
+"""Where the two heavy stages of a build run: extracting files and embedding chunk texts.
+
+A build hands its engine the files that need extracting and the chunk texts that need embedding,
+and gets documents and vectors back in the same order. Everything else (chunking, BM25, FAISS,
+the manifest, the commit) runs in the calling process whatever the engine, so the store a build
+writes does not depend on where these two stages ran.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from functools import partial
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from .discover import PdfFile
+from .records import Document
+
+
+class Engine(Protocol):
+    def extract(self, files: list[PdfFile], extractor: str) -> Iterator[Document]:
+        """One Document per file, in the order given."""
+
+    def embed(self, texts: list[str], encoder_dir: Path, variant: str, batch_size: int,
+              advance: Callable[[int], None]) -> np.ndarray:
+        """Passage vectors (float32, one row per text, in order); advance(n) after every n texts."""
+
+
+def extract_document(f: PdfFile, extractor: str) -> Document:
+    """What extraction makes of one file: its pages and head lines, or the reason it has none."""
+    from .extract import ExtractionFailed, extract_pdf
+
+    doc = Document(f.source, f.cv_id, f.size, f.mtime_ns, extractor)
+    try:
+        extracted = extract_pdf(f.path)
+    except ExtractionFailed as exc:
+        doc.skipped = str(exc)
+    else:
+        doc.pages, doc.warnings, doc.head = extracted.pages, extracted.warnings, extracted.head
+    return doc
+
+
+class LocalEngine:
+    """This machine: worker processes for extraction, ONNX Runtime on every core for embedding."""
+
+    def extract(self, files: list[PdfFile], extractor: str) -> Iterator[Document]:
+        from .encoder import available_cores
+
+        # Worker processes only when there is enough work to repay starting them.
+        workers = min(available_cores(), len(files) // 8)
+        if workers < 2:
+            yield from (extract_document(f, extractor) for f in files)
+            return
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            yield from pool.map(partial(extract_document, extractor=extractor), files, chunksize=4)
+
+    def embed(self, texts: list[str], encoder_dir: Path, variant: str, batch_size: int,
+              advance: Callable[[int], None]) -> np.ndarray:
+        from .encoder import Encoder
+
+        return Encoder(encoder_dir, variant).embed_passages(texts, batch_size, advance)
