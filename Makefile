@@ -83,10 +83,14 @@ default_cvs = if [ "$(PDF_DIR)" = "$(DEFAULT_PDF_DIR)" ] && ! ls $(DEFAULT_PDF_D
 		$(generate_cvs); \
 	fi
 
-search: ## Search the store: make search Q="Who has experience with Jenkins?" [TOPK=5] [MODE=hybrid]
-	@if [ -z "$$Q" ]; then echo 'usage: make search Q="your question" [TOPK=5] [MODE=hybrid|reranked|faiss|bm25]' >&2; exit 2; fi
+# Optional search switches, as make variables: each is passed on only when set.
+search_flags = $(if $(CHUNKS),--chunks) $(if $(FUSION),--fusion "$(FUSION)") $(if $(WEIGHTS),--weights "$(WEIGHTS)") \
+	$(if $(RRF_K),--rrf-k "$(RRF_K)") $(if $(filter off no 0,$(COVERAGE)),--no-coverage) $(if $(JSON),--json)
+
+search: ## Search the store: make search Q="Who has experience with Jenkins?" [TOPK=5] [MODE=hybrid] ...
+	@if [ -z "$$Q" ]; then echo 'usage: make search Q="your question" [TOPK=5] [MODE=hybrid|fused|faiss|bm25] [CHUNKS=1] [FUSION=convex|rrf] [WEIGHTS=bm25=0,faiss=1] [RRF_K=60] [COVERAGE=off] [JSON=1]' >&2; exit 2; fi
 	@$(MAKE) --no-print-directory runner-ready
-	@$(call run,rag.search,--index-dir "$(OUT_DIR_R)" --topk "$(TOPK)" --mode "$(MODE)" --query "$$Q")
+	@$(call run,rag.search,--index-dir "$(OUT_DIR_R)" --topk "$(TOPK)" --mode "$(MODE)" $(strip $(search_flags)) --query "$$Q")
 
 cvs: runner-ready ## Generate synthetic CVs with ground truth: make cvs [N=30] [SEED=42]
 	@$(generate_cvs)

@@ -1,8 +1,8 @@
 """The straightforward search the pipeline replaces, kept only to be measured against.
 
 It loads sentence-transformers (and so torch) to encode the query, unpickles BM25Okapi and scores
-with get_scores, and parses the whole of chunks.jsonl: what a search cost before the ONNX encoder,
-the inverted index and the offsets file.
+with get_scores, parses the whole of chunks.jsonl, and fuses the two chunk lists with RRF: what a
+search cost before the ONNX encoder, the inverted index and the offsets file.
 """
 
 from __future__ import annotations
@@ -16,9 +16,16 @@ import numpy as np
 import orjson
 
 from rag.export import reference_model
-from rag.fusion import rrf
 from rag.models import resolve_model
 from rag.tokenize import query_terms
+
+
+def rrf(lists: dict[str, list[int]], k: int = 60) -> list[tuple[int, float]]:
+    scores: dict[int, float] = {}
+    for items in lists.values():
+        for rank, item in enumerate(items, start=1):
+            scores[item] = scores.get(item, 0.0) + 1.0 / (k + rank)
+    return sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))
 
 
 def main(store: Path, query: str, topk: int = 5) -> None:
@@ -34,8 +41,8 @@ def main(store: Path, query: str, topk: int = 5) -> None:
     dense = index.search(np.asarray(vector, dtype=np.float32), depth)[1][0].tolist()
     scores = okapi.get_scores(query_terms(query))
     keyword = [int(i) for i in np.argsort(-scores, kind="stable")[:depth] if scores[i] > 0]
-    for fused in rrf({"faiss": dense, "bm25": keyword})[:topk]:
-        print(f"{fused.score:.4f} {chunks[fused.item]['cv_id']}")
+    for item, score in rrf({"faiss": dense, "bm25": keyword})[:topk]:
+        print(f"{score:.4f} {chunks[item]['cv_id']}")
 
 
 if __name__ == "__main__":

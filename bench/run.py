@@ -100,11 +100,10 @@ def measure_builds(cvs: Path, store: Path, scratch: Path) -> dict:
         (scratch / "encoders" / encoder.name).symlink_to(encoder.resolve())
     wall(build_cmd(cvs, scratch, "--force"))
     a, b = open_store(store), open_store(scratch)
-    va, vb = (s.load_faiss() for s in (a, b))
-    vectors_a, vectors_b = va.reconstruct_n(0, va.ntotal), vb.reconstruct_n(0, vb.ntotal)
-    same_chunks = a.chunks.all() == b.chunks.all()
+    vectors_a, vectors_b = a.dense_index().vectors(), b.dense_index().vectors()
+    same_chunks = a.chunks.all() == b.chunks.all() and a.candidates.all() == b.candidates.all()
     queries = ["jenkins", "python sql", "kubernetes terraform aws", "figma", "experiencia"]
-    oa, ob = a.load_okapi(), b.load_okapi()
+    oa, ob = a.okapi(), b.okapi()
     bm25_diff = max(float(np.max(np.abs(oa.get_scores(q.split()) - ob.get_scores(q.split())))) for q in queries)
     return {
         "cvs": len(pdfs),
@@ -151,7 +150,7 @@ def measure_query_vectors(store: Path, queries: list[str]) -> dict:
 
 def measure_bm25(store: Path, queries: list[str], size: int, checked: int, timed: int) -> dict:
     """Inverted index vs BM25Okapi.get_scores on a corpus grown to `size` chunks."""
-    from rag.bm25 import InvertedIndex, build_okapi
+    from rag.keyword_index import KeywordIndex, build_okapi
     from rag.store import open_store
     from rag.tokenize import query_terms, tokenize
 
@@ -159,7 +158,7 @@ def measure_bm25(store: Path, queries: list[str], size: int, checked: int, timed
     base = [tokenize(c.text) for c in open_store(store).chunks.all()]
     corpus = [rng.sample(doc, len(doc)) for doc in (base[i % len(base)] for i in range(size))]
     okapi = build_okapi(corpus)
-    index = InvertedIndex.from_okapi(okapi)
+    index = KeywordIndex.from_okapi(okapi, corpus)
     vocab = sorted(okapi.idf)
     probes = [query_terms(q) for q in queries]
     while len(probes) < checked:
@@ -200,7 +199,7 @@ def measure_embedding(store: Path, queries: list[dict], sample: int) -> dict:
     from rag.build import BuildSettings
     from rag.encoder import Encoder, available_cores
     from rag.export import quantize_int8, reference_model
-    from rag.metrics import distinct_in_order, recall_at_k
+    from rag.metrics import recall_at_k
     from rag.models import resolve_model
     from rag.store import open_store
 
@@ -226,14 +225,15 @@ def measure_embedding(store: Path, queries: list[dict], sample: int) -> dict:
 
     index8 = faiss.IndexFlatIP(m.dim)
     index8.add(int8.embed_passages([c.text for c in chunks], batch))
-    index32 = opened.load_faiss()
+    index32 = faiss.IndexFlatIP(m.dim)
+    index32.add(opened.dense_index().vectors())
     texts_q = [q["query"] for q in queries]
     top32 = index32.search(fp32.embed_queries(texts_q), 100)[1]
     top8 = index8.search(int8.embed_queries(texts_q), 100)[1]
     chunk_agreement = float(np.mean([len(set(a[:10]) & set(b[:10])) / 10 for a, b in zip(top32, top8)]))
 
     def recall10(rows) -> float:
-        return float(np.mean([recall_at_k(distinct_in_order(chunks[i].cv_id for i in row), set(q["relevant"]), 10)
+        return float(np.mean([recall_at_k(list(dict.fromkeys(chunks[i].cv_id for i in row)), set(q["relevant"]), 10)
                               for row, q in zip(rows, queries)]))
 
     return {
@@ -365,11 +365,11 @@ def markdown(r: dict) -> str:
         "Synthetic stores grown from the real one (chunks cycled, vectors perturbed); latency over the "
         "eval queries after one warm-up query per mode; peak memory of the searching process.",
         "",
-        "| chunks | hybrid p50 / p95 ms | reranked | faiss | bm25 | peak MiB | load s | store MiB |",
+        "| chunks | hybrid p50 / p95 ms | fused | faiss | bm25 | peak MiB | load s | store MiB |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for size, modes in s["warm_ms"].items():
-        cells = " | ".join(f"{modes[m]['p50']:.1f} / {modes[m]['p95']:.1f}" for m in ("hybrid", "reranked", "faiss", "bm25"))
+        cells = " | ".join(f"{modes[m]['p50']:.1f} / {modes[m]['p95']:.1f}" for m in ("hybrid", "fused", "faiss", "bm25"))
         lines.append(f"| {int(size):,} | {cells} | {s['peak_mib'][size]:,.0f} | {s['load_s'][size]:.2f} "
                      f"| {s['store_mib'][size]:,.0f} |")
     lines += [

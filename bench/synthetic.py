@@ -1,8 +1,9 @@
 """A store grown to any number of chunks from a real one, for search-at-scale measurements.
 
-Chunks are the real store's chunks cycled (each copy a new cv_id), vectors are the real vectors
-plus small Gaussian noise, renormalised, so FAISS does real work; BM25 is built over the cycled
-token lists with rank_bm25 as in a real build. Only the PDFs are missing.
+Chunks are the real store's chunks cycled, each cycle a new set of candidates (cv_id~copy);
+vectors are the real vectors plus small Gaussian noise, renormalised, so FAISS does real work;
+the keyword index is built over the cycled chunk texts as in a real build. Only the PDFs are
+missing.
 """
 
 from __future__ import annotations
@@ -13,38 +14,47 @@ from pathlib import Path
 
 import numpy as np
 
-from rag.bm25 import build_okapi
 from rag.build import commit_generation
+from rag.dense_index import DenseIndex
+from rag.keyword_index import KeywordIndex, build_okapi
 from rag.records import Chunk
 from rag.store import StoreDir, open_store
-from rag.tokenize import tokenize
+from rag.tokenize import expand_words, raw_tokens
 
 
 def grow_store(base: Path, out: Path, size: int, noise: float = 0.05, seed: int = 0) -> Path:
     source = open_store(base)
     chunks = source.chunks.all()
-    index = source.load_faiss()
-    vectors = index.reconstruct_n(0, index.ntotal)
-    tokens = [tokenize(c.text) for c in chunks]
+    people = source.candidates.all()
+    vectors = source.dense_index().vectors()
+    words = [[t.term for t in raw_tokens(c.text)] for c in chunks]
+    tokens = [expand_words(w) for w in words]
     rng = np.random.default_rng(seed)
     grown: list[Chunk] = []
-    corpus: list[list[str]] = []
-    grown_vectors = np.empty((size, vectors.shape[1]), dtype=np.float32)
+    candidates = []
     for i in range(size):
-        j = i % len(chunks)
-        copy = i // len(chunks)
+        j, copy = i % len(chunks), i // len(chunks)
         c = chunks[j]
-        cv_id = c.cv_id if copy == 0 else f"{c.cv_id}~{copy}"
-        grown.append(dataclasses.replace(c, chunk_id=i, cv_id=cv_id))
-        corpus.append(tokens[j])
+        grown.append(dataclasses.replace(c, chunk_id=i, cv_id=c.cv_id if copy == 0 else f"{c.cv_id}~{copy}"))
+    for copy in range(-(-size // len(chunks))):
+        for p in people:
+            first = copy * len(chunks) + p.first_chunk
+            count = min(p.chunk_count, size - first)
+            if count > 0:
+                candidates.append(dataclasses.replace(p, cv_id=grown[first].cv_id, first_chunk=first, chunk_count=count))
+    grown_vectors = np.empty((size, vectors.shape[1]), dtype=np.float32)
     for lo in range(0, size, 100_000):
         hi = min(lo + 100_000, size)
         block = vectors[np.arange(lo, hi) % len(chunks)] + rng.normal(0, noise, (hi - lo, vectors.shape[1]))
         grown_vectors[lo:hi] = block / np.linalg.norm(block, axis=1, keepdims=True)
-    okapi = build_okapi(corpus)
+    cycled = [i % len(chunks) for i in range(size)]
+    okapi = build_okapi([tokens[j] for j in cycled])
+    keyword = KeywordIndex.from_okapi(okapi, [words[j] for j in cycled])
+    dense = DenseIndex.build(grown_vectors, [secrets.token_bytes(16) for _ in range(size)])
     manifest = dataclasses.replace(
         source.manifest,
         fingerprint=secrets.token_hex(32),
+        candidate_count=len(candidates),
         chunk_count=size,
         bm25=source.manifest.bm25 | {"corpus_size": okapi.corpus_size, "avgdl": okapi.avgdl},
         skipped=[],
@@ -55,6 +65,5 @@ def grow_store(base: Path, out: Path, size: int, noise: float = 0.05, seed: int 
     if not encoder.exists():
         store.encoders.mkdir(parents=True, exist_ok=True)
         encoder.symlink_to(source.encoder_dir.resolve())
-    keys = [secrets.token_bytes(16) for _ in range(size)]
-    commit_generation(store, manifest, grown, [], okapi, grown_vectors, keys)
+    commit_generation(store, manifest, grown, candidates, [], keyword, okapi, dense)
     return out

@@ -8,7 +8,6 @@ the same encoder is not embedded again. The result is identical to a build from 
 from __future__ import annotations
 
 import hashlib
-import pickle
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -19,30 +18,29 @@ from typing import Protocol
 
 import orjson
 
-from . import __version__
+from . import __version__, dense_index
 from .chunking import chunk_spans, document_text, page_at, validate_chunking
 from .discover import PdfFile, discover_pdfs
-from .errors import UserError
+from .engines import Engine, LocalEngine
+from .errors import DamagedFile, UserError
 from .export import EXPORT_VERSION
 from .extract import EXTRACTOR_NAME, EXTRACTOR_VERSION
 from .fingerprint import fingerprint
 from .models import ModelSource, requested_model, resolve_model
-from .engines import Engine, LocalEngine
-from .records import Chunk, Document, Skipped
+from .names import identify
+from .records import Candidate, Chunk, Document, Skipped
+from .seniority import title_level
 from .store import (
-    BM25_INDEX,
-    BM25_PICKLE,
     CHUNK_OFFSETS,
-    DOCUMENTS,
-    EMBEDDING_KEYS,
-    FAISS_INDEX,
-    STORE_FORMAT,
     CHUNKS,
+    DOCUMENTS,
+    STORE_FORMAT,
     Manifest,
     StoreDir,
-    write_chunks,
+    write_candidates,
+    write_jsonl,
 )
-from .tokenize import TOKENIZER_NAME, TOKENIZER_VERSION, tokenize
+from .tokenize import TOKENIZER_NAME, TOKENIZER_VERSION
 
 VARIANTS = ("fp32", "int8")
 _LIBRARIES = ("pymupdf", "faiss-cpu", "rank-bm25", "onnxruntime", "tokenizers", "numpy",
@@ -132,14 +130,14 @@ def build_store(
         source = resolve_model(model_name, explicit, reporter.warn)
         # --force means from scratch: nothing is reused from the live generation (the model's
         # ONNX export is, being keyed by the model's exact weights and checked when made).
-        previous = None if force else store.trusted_generation(live, (DOCUMENTS, EMBEDDING_KEYS, FAISS_INDEX))
+        previous = None if force else store.trusted_generation(live, (DOCUMENTS, *dense_index.FILES))
         if not force and previous is None and live is not None:
             reporter.warn(f"the store in {out_dir} does not match its checksums; rebuilding it without reusing any of it")
         documents, extracted = _extract(files, _cached_documents(previous), engine, reporter)
         skipped = discovery_skips + [Skipped(d.source, d.skipped) for d in documents if d.skipped]
         for s in skipped:
             reporter.warn(f"skipped {s.source}: {s.reason}")
-        chunks = make_chunks(documents, settings.chunk_chars, settings.overlap_chars)
+        chunks, candidates = make_chunks(documents, settings.chunk_chars, settings.overlap_chars)
         if not chunks:
             raise UserError(
                 f"no text could be extracted from any of the {len(files)} PDFs in {pdf_dir}; "
@@ -150,15 +148,18 @@ def build_store(
 
         spec = EncoderSpec.load(encoder_dir)
         keys = [embedding_key(encoder_dir.name, settings.variant, spec.passage_prefix + c.text) for c in chunks]
-        vectors, embedded = _embed(chunks, keys, encoder_dir, spec.dim, settings, _cached_vectors(previous),
+        vectors, embedded = _embed(chunks, keys, encoder_dir, spec.dim, settings, _cached_vectors(previous, live),
                                    engine, reporter)
 
-        from .bm25 import B, EPSILON, K1, build_okapi
+        from .dense_index import DenseIndex
+        from .keyword_index import B, EPSILON, K1, KeywordIndex
 
-        okapi = build_okapi([tokenize(c.text) for c in chunks])
+        keyword, okapi = KeywordIndex.build([c.text for c in chunks])
+        dense = DenseIndex.build(vectors, keys)
         manifest = Manifest(
             fingerprint=fp,
             pdf_count=len(files) + len(discovery_skips),
+            candidate_count=len(candidates),
             chunk_count=len(chunks),
             embedding_model=source.name,
             dim=spec.dim,
@@ -180,21 +181,30 @@ def build_store(
             skipped=[asdict(s) for s in skipped],
             warnings=[{"source": d.source, "warning": w} for d in documents for w in d.warnings],
         )
-        commit_generation(store, manifest, chunks, documents, okapi, vectors, keys)
+        commit_generation(store, manifest, chunks, candidates, documents, keyword, okapi, dense)
     return BuildResult(False, manifest, time.monotonic() - started, len(documents), extracted, embedded)
 
 
-def make_chunks(documents: list[Document], chunk_chars: int, overlap_chars: int) -> list[Chunk]:
+def make_chunks(documents: list[Document], chunk_chars: int, overlap_chars: int
+                ) -> tuple[list[Chunk], list[Candidate]]:
+    """Chunks in document order, and one Candidate per document with text, owning its chunks."""
     chunks: list[Chunk] = []
+    candidates: list[Candidate] = []
     for doc in documents:
         if doc.skipped:
             continue
         text, page_starts = document_text(doc.pages)
+        first = len(chunks)
         for index, (start, end) in enumerate(chunk_spans(text, chunk_chars, overlap_chars)):
             chunks.append(
                 Chunk(len(chunks), doc.cv_id, index, page_at(start, page_starts), start, end, doc.source, text[start:end])
             )
-    return chunks
+        if len(chunks) > first:
+            who = identify(doc.head, doc.source)
+            candidates.append(Candidate(doc.cv_id, doc.source, who.name, who.name_source, who.headline,
+                                        title_level(who.headline) if who.name_source == "cv" else None,
+                                        first, len(chunks) - first, page_starts))
+    return chunks, candidates
 
 
 def embedding_key(encoder_key: str, variant: str, text: str) -> bytes:
@@ -242,7 +252,11 @@ def _extract(files: list[PdfFile], cache: dict[str, Document], engine: Engine, r
 def _ensure_encoder(store: StoreDir, source: ModelSource, variant: str, reporter: Reporter) -> Path:
     from .export import encoder_key, export_encoder, quantize_int8
 
+    from .hash_encoder import dimension
+
     folder = store.encoders / encoder_key(source)
+    if variant == "int8" and dimension(source.name):
+        raise UserError(f"{source.name} has no int8 variant; use --encoder fp32")
     if not folder.is_dir():
         reporter.info(f"exporting {source.name} to ONNX (once per model; later builds and searches reuse it)")
         store.encoders.mkdir(parents=True, exist_ok=True)
@@ -252,22 +266,16 @@ def _ensure_encoder(store: StoreDir, source: ModelSource, variant: str, reporter
     return folder
 
 
-def _cached_vectors(generation: Path | None) -> dict[bytes, object]:
+def _cached_vectors(generation: Path | None, manifest: Manifest | None) -> dict[bytes, object]:
     """Vectors of the live generation by content key: the embedding cache."""
-    if generation is None:
+    if generation is None or manifest is None:
         return {}
-    import faiss
-    import numpy as np
+    from .dense_index import DenseIndex
 
     try:
-        keys = np.load(generation / EMBEDDING_KEYS, allow_pickle=False)
-        index = faiss.read_index(str(generation / FAISS_INDEX))
-        if index.ntotal != len(keys):
-            return {}
-        vectors = index.reconstruct_n(0, index.ntotal)
-    except (OSError, ValueError, RuntimeError):
+        return DenseIndex.load(generation, manifest.chunk_count, manifest.dim).cached_vectors()
+    except DamagedFile:
         return {}
-    return {bytes(k): vectors[i] for i, k in enumerate(keys)}
 
 
 def _embed(chunks, keys, encoder_dir: Path, dim: int, settings: BuildSettings, cache: dict, engine: Engine,
@@ -292,25 +300,15 @@ def _embed(chunks, keys, encoder_dir: Path, dim: int, settings: BuildSettings, c
     return vectors, len(todo)
 
 
-def commit_generation(store: StoreDir, manifest: Manifest, chunks: list[Chunk], documents: list[Document],
-                      okapi, vectors, keys: list[bytes]) -> Path:
+def commit_generation(store: StoreDir, manifest: Manifest, chunks: list[Chunk], candidates: list[Candidate],
+                      documents: list[Document], keyword, okapi, dense) -> Path:
     """Write every file of a generation, then make it the live one (manifest last, atomically)."""
-    import faiss
     import numpy as np
 
-    from .bm25 import InvertedIndex
-
     with store.new_generation() as tmp:
-        offsets = write_chunks(tmp / CHUNKS, chunks)
-        np.save(tmp / CHUNK_OFFSETS, np.asarray(offsets, dtype=np.int64), allow_pickle=False)
-        with (tmp / DOCUMENTS).open("wb") as f:
-            for doc in documents:
-                f.write(orjson.dumps(asdict(doc)) + b"\n")
-        np.save(tmp / EMBEDDING_KEYS, np.array(keys, dtype="S16"), allow_pickle=False)
-        with (tmp / BM25_PICKLE).open("wb") as f:
-            pickle.dump(okapi, f, protocol=5)
-        InvertedIndex.from_okapi(okapi).save(tmp / BM25_INDEX)
-        index = faiss.IndexFlatIP(vectors.shape[1])
-        index.add(vectors)
-        faiss.write_index(index, str(tmp / FAISS_INDEX))
+        np.save(tmp / CHUNK_OFFSETS, write_jsonl(tmp / CHUNKS, (c.to_dict() for c in chunks)), allow_pickle=False)
+        write_candidates(tmp, candidates)
+        write_jsonl(tmp / DOCUMENTS, (asdict(doc) for doc in documents))
+        keyword.save(tmp, okapi)
+        dense.save(tmp)
         return store.commit(tmp, manifest)

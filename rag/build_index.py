@@ -58,7 +58,7 @@ def summary(result: BuildResult, out_dir: Path) -> str:
         return (f"{out_dir} is up to date: nothing changed since the last build ({m.pdf_count} PDFs, "
                 f"{m.chunk_count} chunks, fingerprint {m.fingerprint[:12]}). Use --force (make rebuild) to rebuild.")
     skipped = f", {len(m.skipped)} skipped" if m.skipped else ""
-    indexed = m.pdf_count - len(m.skipped)
+    indexed = m.candidate_count
     reused = []
     if result.extracted < result.documents:
         reused.append(f"{result.documents - result.extracted} extractions")

@@ -38,6 +38,16 @@ class EncoderSpec:
         return cls(**{k: data[k] for k in cls.__dataclass_fields__})
 
 
+def load_encoder(folder: Path, variant: str = "fp32", threads: int | None = None):
+    """The encoder an export folder describes: ONNX Runtime, or the hashing encoder of the tests."""
+    backend = orjson.loads((folder / SPEC_FILE).read_bytes()).get("backend", "onnx")
+    if backend == "hash":
+        from .hash_encoder import HashEncoder
+
+        return HashEncoder(EncoderSpec.load(folder).dim)
+    return Encoder(folder, variant, threads)
+
+
 def available_cores() -> int:
     try:
         return len(os.sched_getaffinity(0))

@@ -61,6 +61,6 @@ class LocalEngine:
 
     def embed(self, texts: list[str], encoder_dir: Path, variant: str, batch_size: int,
               advance: Callable[[int], None]) -> np.ndarray:
-        from .encoder import Encoder
+        from .encoder import load_encoder
 
-        return Encoder(encoder_dir, variant).embed_passages(texts, batch_size, advance)
+        return load_encoder(encoder_dir, variant).embed_passages(texts, batch_size, advance)

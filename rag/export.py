@@ -61,7 +61,12 @@ def export_encoder(source: ModelSource, dest: Path) -> EncoderSpec:
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     try:
-        _export_into(source, tmp)
+        from . import hash_encoder
+
+        if hash_encoder.dimension(source.name):
+            (tmp / SPEC_FILE).write_bytes(orjson.dumps(hash_encoder.spec(source.name), option=orjson.OPT_INDENT_2))
+        else:
+            _export_into(source, tmp)
         tmp.rename(dest)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

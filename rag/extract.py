@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pymupdf
 
+from .errors import short_reason
 from .layout import Box, reading_order
 from .records import HeadLine
 
@@ -43,7 +44,7 @@ def extract_pdf(path: Path) -> Extracted:
     try:
         doc = pymupdf.open(path, filetype="pdf")
     except Exception as exc:  # MuPDF raises several types for damaged files
-        raise ExtractionFailed(f"not a readable PDF ({_short(exc)})") from None
+        raise ExtractionFailed(f"not a readable PDF ({short_reason(exc)})") from None
     with doc:
         if doc.needs_pass and not doc.authenticate(""):
             raise ExtractionFailed("encrypted: a password is needed to open it")
@@ -56,7 +57,7 @@ def extract_pdf(path: Path) -> Extracted:
             try:
                 lines = page_lines(page)
             except Exception as exc:
-                raise ExtractionFailed(f"page {number} cannot be read ({_short(exc)})") from None
+                raise ExtractionFailed(f"page {number} cannot be read ({short_reason(exc)})") from None
             text = lines_text(lines)
             pages.append(text)
             if number == 1:
@@ -119,8 +120,8 @@ def head_lines(lines: list[_Line], rect: pymupdf.Rect) -> list[HeadLine]:
     width, height = max(rect.width, 1.0), max(rect.height, 1.0)
     ordered = sorted(lines, key=lambda l: (round(l.box.y0, 1), l.box.x0))[:HEAD_LINES]
     return [
-        HeadLine(normalize_text(l.box.text), round(l.size, 2), l.bold,
-                 round((l.box.y0 - rect.y0) / height, 4), round((l.box.x0 - rect.x0) / width, 4))
+        HeadLine(normalize_text(l.box.text), round(l.size, 2), l.bold, round((l.box.y0 - rect.y0) / height, 4),
+                 round((l.box.x0 - rect.x0) / width, 4), round((l.box.x1 - rect.x0) / width, 4))
         for l in ordered
         if normalize_text(l.box.text)
     ]
@@ -137,7 +138,3 @@ def normalize_text(text: str) -> str:
     text = "\n".join(line.strip() for line in text.split("\n"))
     return _BLANK_LINES.sub("\n\n", text).strip()
 
-
-def _short(exc: Exception) -> str:
-    message = " ".join(str(exc).split()) or type(exc).__name__
-    return message if len(message) <= 80 else message[:77] + "..."

@@ -3,12 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
-
-
-def distinct_in_order(items: Iterable[str]) -> list[str]:
-    """Collapse a ranked chunk list's cv_ids to the ranked candidates, best chunk first."""
-    return list(dict.fromkeys(items))
+from collections.abc import Sequence
 
 
 def recall_at_k(ranked: Sequence[str], relevant: set[str], k: int) -> float:

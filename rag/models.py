@@ -54,6 +54,10 @@ def requested_model(option: str | None) -> tuple[str, bool]:
 
 
 def resolve_model(name: str, explicit: bool, warn: Callable[[str], None]) -> ModelSource:
+    from .hash_encoder import dimension
+
+    if dimension(name):
+        return ModelSource(name, Path(), "hash-words/1", "the built-in hashing encoder (tests only: no meaning)", name)
     folder = Path(name).expanduser()
     if folder.is_dir():
         if not (folder / "config.json").is_file():

@@ -17,6 +17,7 @@ class HeadLine:
     bold: bool
     top: float
     left: float
+    right: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,30 @@ class Chunk:
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One line of candidates.jsonl: an indexed CV, whose it is, and which chunks are theirs."""
+
+    cv_id: str
+    source: str  # path relative to the CV folder
+    name: str
+    name_source: str  # "cv": read from its first page; "file name": nothing there looked like a name
+    headline: str | None  # the line under the name: title, often location
+    seniority: str | None  # junior | mid | senior | lead, from the headline (rag.seniority)
+    first_chunk: int
+    chunk_count: int
+    page_starts: list[int]  # where each page starts in the CV's text (chunk char offsets count from 0)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def page_at(self, offset: int) -> int:
+        """1-based page holding the character at offset of the CV's text."""
+        from .chunking import page_at
+
+        return page_at(offset, self.page_starts)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""Search results as text for people (side by side, then each list) or as one JSON document."""
+"""Search results as text for people (the lists side by side, then each in full) or as one JSON
+document for scripts (README: JSON output; SCHEMA_VERSION changes when a key changes meaning)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,11 @@ from .retrieval import LIST_NAMES, Hit, SearchResult
 from .store import Manifest
 from .tokenize import matching_spans
 
+SCHEMA_VERSION = 1
+
 _SCORE_NOTES = {
-    "faiss": "cosine similarity of query and chunk embeddings",
-    "bm25": "BM25 score; only chunks holding a query term",
-    "rrf": "sum of 1/(k + rank) over the FAISS and BM25 lists",
+    "faiss": "cosine of the query and the closest chunk",
+    "bm25": "BM25, each query term from the chunk where it weighs most",
 }
 
 
@@ -23,72 +25,49 @@ def display(text: str) -> str:
     return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode() for ch in text)
 
 
-def snippet(text: str, terms: set[str], width: int, weights: dict[str, float] | None = None
-            ) -> tuple[str, list[tuple[int, int]]]:
-    """One line of the chunk around its most telling matched term, and the spans to highlight.
-
-    The window centres on the match whose term weighs most (idf), so "Jenkins" wins over the
-    "experience" every CV has; without weights, the longest term wins.
-    """
-    flat = " ".join(text.split())
-    matches = matching_spans(flat, terms)
-    spans = [(t.start, t.end) for t in matches]
-    if len(flat) <= width:
-        return flat, spans
-    width = max(width - 2, 10)
-    start = 0
-    if matches:
-        best = max(matches, key=lambda t: ((weights or {}).get(t.term, 0.0), len(t.term), -t.start))
-        start = max(0, best.start - width // 3)
-    start = min(start, len(flat) - width)
-    if start > 0 and flat[start - 1] != " ":
-        space = flat.find(" ", start, start + 20)
-        start = space + 1 if space >= 0 else start
-    end = min(start + width, len(flat))
-    if end < len(flat) and flat[end] != " ":
-        space = flat.rfind(" ", end - 20, end)
-        end = space if space > start else end
-    prefix = "…" if start > 0 else ""
-    suffix = "…" if end < len(flat) else ""
-    shift = len(prefix) - start
-    kept = [(a + shift, b + shift) for a, b in spans if a >= start and b <= end]
-    return prefix + flat[start:end] + suffix, kept
-
-
-def highlight(text: str, spans: list[tuple[int, int]]) -> str:
+def highlight(text: str, terms: set[str]) -> str:
     out, last = [], 0
-    for a, b in spans:
-        out.append(text[last:a])
-        out.append(click.style(text[a:b], fg="yellow", bold=True))
-        last = b
+    for token in matching_spans(text, terms):
+        out.append(text[last : token.start])
+        out.append(click.style(text[token.start : token.end], fg="yellow", bold=True))
+        last = token.end
     out.append(text[last:])
     return "".join(out)
 
 
-def render_text(result: SearchResult, manifest: Manifest, store_label: str, rrf_k: int) -> str:
+def render_text(result: SearchResult, manifest: Manifest, store_label: str) -> str:
     width = max(shutil.get_terminal_size((110, 24)).columns, 60)
-    terms = ", ".join(result.terms) or "(none: every word is a stopword)"
+    q = result.query
+    unit = "CV" if result.unit == "candidates" else "chunk"
+    wanted = ", ".join(f"{label} ({n} {unit}{'s' if n != 1 else ''})" for label, n in result.holders.items())
     lines = [
-        click.style(f"Query: {result.query}", bold=True),
-        f"Terms: {terms}",
-        f"Store: {store_label} · {manifest.pdf_count - len(manifest.skipped)} CVs · {manifest.chunk_count} chunks"
-        f" · {manifest.embedding_model}",
+        click.style(f"Query: {q.text}", bold=True),
+        f"Looking for: {wanted or '(nothing but framing words)'}" + (f"   BM25 terms: {', '.join(q.terms)}" if q.terms else ""),
+        f"Store: {store_label} · {manifest.candidate_count} CVs · {manifest.chunk_count} chunks · {manifest.embedding_model}",
         "",
     ]
     if len(result.lists) > 1:
-        lines += _side_by_side(result.lists, width) + [""]
+        lines += _side_by_side(result, width) + [""]
+    terms = set(q.terms)
     for name, hits in result.lists.items():
-        note = _SCORE_NOTES[name].replace("k +", f"{rrf_k} +")
-        lines.append(click.style(f"{LIST_NAMES[name]}", bold=True) + f"  ({note})")
+        note = f"{result.fusion.describe()}" if name == "fused" else _SCORE_NOTES[name]
+        lines.append(click.style(LIST_NAMES[name], bold=True) + f"  ({note})")
         if not hits:
-            lines.append("  no results" + (": no chunk holds any query term" if name == "bm25" else ""))
+            lines.append("  no results" + (": no CV holds any query term" if name == "bm25" else ""))
         for hit in hits:
-            lines += _hit_lines(name, hit, result, width)
+            lines += _hit_lines(name, hit, result, terms, width)
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _side_by_side(lists: dict[str, list[Hit]], width: int) -> list[str]:
+def _label(hit: Hit, unit: str) -> str:
+    if unit == "chunks":
+        return display(f"{hit.candidate.name} #{hit.chunk.chunk_index}")
+    return display(hit.candidate.name)
+
+
+def _side_by_side(result: SearchResult, width: int) -> list[str]:
+    lists = result.lists
     cell = (width - 5) // len(lists)
     header = "  # " + "".join(f" {LIST_NAMES[name]:<{cell - 1}}" for name in lists)
     rows = [click.style(header.rstrip(), bold=True)]
@@ -99,7 +78,7 @@ def _side_by_side(lists: dict[str, list[Hit]], width: int) -> list[str]:
             if i < len(hits):
                 hit = hits[i]
                 score = _score(name, hit.score)
-                label = display(f"{hit.chunk.cv_id} #{hit.chunk.chunk_index}")
+                label = _label(hit, result.unit)
                 room = cell - len(score) - 3
                 label = label if len(label) <= room else label[: max(room - 1, 1)] + "…"
                 cells.append(f" {label:<{room}} {score} ")
@@ -109,49 +88,72 @@ def _side_by_side(lists: dict[str, list[Hit]], width: int) -> list[str]:
     return rows
 
 
-def _hit_lines(name: str, hit: Hit, result: SearchResult, width: int) -> list[str]:
-    c = hit.chunk
-    why = []
-    if name == "rrf":
-        why.append(" · ".join(f"{k.upper()} #{r}" for k, r in hit.ranks.items()))
-    if hit.matched:
-        why.append("matched: " + ", ".join(hit.matched))
-    elif name != "bm25":
-        why.append("no query term: a meaning match")
-    head = f"  {hit.rank:>2}. {_score(name, hit.score)}  {display(c.cv_id)}  chunk {c.chunk_index} · p.{c.page}"
-    text, spans = snippet(c.text, set(result.terms), width - 6, result.weights)
-    return [head + "   " + "  ".join(why), "      " + highlight(text, spans)]
+def _hit_lines(name: str, hit: Hit, result: SearchResult, terms: set[str], width: int) -> list[str]:
+    c = hit.candidate
+    where = f"{display(c.source)}" + (f" · chunk {hit.chunk.chunk_index} · p.{hit.chunk.page}" if hit.chunk else "")
+    ranks = " · ".join(f"{LIST_NAMES[n].split()[0]} #{r}" for n, r in hit.ranks.items() if n != name)
+    head = f"  {hit.rank:>2}. {_score(name, hit.score)}  {click.style(display(c.name), bold=True)}  {where}"
+    lines = [head + (f"   [{ranks}]" if ranks else "")]
+    about = [f"{c.headline}" if c.headline else ""]
+    if c.name_source != "cv":
+        about.append("(name taken from the file name)")
+    if any(about):
+        lines.append("      " + display(" ".join(a for a in about if a))[: width - 6])
+    lines.append("      " + ("holds: " + ", ".join(hit.matched) if hit.matched else "holds no query term: a meaning match"))
+    for ev in hit.evidence:
+        text = display(ev.text)
+        room = width - 14
+        text = text if len(text) <= room else text[: room - 1] + "…"
+        lines.append(f"      p.{ev.page:<3} {highlight(text, terms) if ev.concepts else text}")
+    return lines
 
 
 def _score(name: str, score: float) -> str:
-    return f"{score:.4f}" if name == "rrf" else f"{score:.3f}" if name == "faiss" else f"{score:.2f}"
+    return f"{score:.3f}" if name in ("faiss", "fused") else f"{score:.2f}"
 
 
-def render_json(result: SearchResult, manifest: Manifest, store_path: str, topk: int, rrf_k: int) -> bytes:
+def render_json(result: SearchResult, manifest: Manifest, store_path: str, topk: int) -> bytes:
+    q, fusion = result.query, result.fusion
     doc = {
-        "query": result.query,
+        "schema_version": SCHEMA_VERSION,
+        "query": q.text,
         "mode": result.mode,
+        "view": result.unit,
         "topk": topk,
-        "rrf_k": rrf_k,
-        "terms": result.terms,
+        "terms": list(q.terms),
+        "concepts": result.holders,
+        "seniority": q.seniority,
+        "fusion": {"rule": fusion.rule, "weights": dict(fusion.weights), "rrf_k": fusion.rrf_k,
+                   "coverage": fusion.coverage},
         "store": {
             "path": store_path,
             "fingerprint": manifest.fingerprint,
             "embedding_model": manifest.embedding_model,
+            "candidate_count": manifest.candidate_count,
             "chunk_count": manifest.chunk_count,
         },
+        "lists": {name: [_hit_json(hit) for hit in hits] for name, hits in result.lists.items()},
     }
-    for name, hits in result.lists.items():
-        doc[name] = [_hit_json(hit, result) for hit in hits]
     return orjson.dumps(doc, option=orjson.OPT_INDENT_2)
 
 
-def _hit_json(hit: Hit, result: SearchResult) -> dict:
-    return {
+def _hit_json(hit: Hit) -> dict:
+    c = hit.candidate
+    record = {
         "rank": hit.rank,
         "score": hit.score,
-        **hit.chunk.to_dict(),
-        "snippet": snippet(hit.chunk.text, set(result.terms), 160, result.weights)[0],
-        "matched_terms": list(hit.matched),
+        "cv_id": c.cv_id,
+        "name": c.name,
+        "name_source": c.name_source,
+        "source": c.source,
+        "headline": c.headline,
+        "seniority": c.seniority,
         "ranks": hit.ranks,
+        "scores": hit.scores,
+        "matched_terms": list(hit.matched),
+        "evidence": [{"text": e.text, "page": e.page, "chunk_id": e.chunk_id, "terms": list(e.concepts)}
+                     for e in hit.evidence],
     }
+    if hit.chunk is not None:
+        record["chunk"] = {k: v for k, v in hit.chunk.to_dict().items() if k not in ("cv_id", "source")}
+    return record

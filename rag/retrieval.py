@@ -1,51 +1,82 @@
-"""The path of a query: dense (FAISS) and keyword (BM25) candidates, fused with RRF.
+"""The path of a query, from its text to ranked people (or chunks, with --chunks):
 
-Each retriever returns (chunk_id, score) pairs; chunks are read from disk only for the hits that
-are shown. Hits carry the query terms they contain, so a result can say why it matched.
+1. analyse it once: terms, concepts, the text to embed, the seniority asked for (query.py);
+2. each index scores every chunk: cosine per chunk (dense_index.py), BM25 weight per term and
+   chunk (keyword_index.py), and which chunks hold each concept;
+3. aggregate chunks to the unit shown, a candidate or the chunk itself (candidates.py);
+4. rank each list, and fuse: concepts held first, then the fusion rule (fusion.py);
+5. describe the top of each list: names, concepts held, evidence lines (evidence.py).
+
+Evaluation calls rank() (steps 1-4), the very path search uses.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+import numpy as np
+
+from . import candidates as agg
 from .errors import UserError
-from .fusion import DEFAULT_RRF_K, rrf
-from .records import Chunk
+from .evidence import Evidence, best_lines, closest_passage
+from .fusion import FusionSettings, convex_scores, ranked, rrf_scores
+from .query import Query, analyse
+from .records import Candidate, Chunk
+from .seniority import LEVELS
 from .store import OpenStore
-from .tokenize import query_terms, tokenize
 
-MODES = ("hybrid", "reranked", "faiss", "bm25")
-SHOWN = {"hybrid": ("faiss", "bm25", "rrf"), "reranked": ("rrf",), "faiss": ("faiss",), "bm25": ("bm25",)}
-LIST_NAMES = {"faiss": "FAISS (dense)", "bm25": "BM25 (keywords)", "rrf": "RRF (fused)"}
+MODES = ("hybrid", "fused", "faiss", "bm25")
+SHOWN = {"hybrid": ("faiss", "bm25", "fused"), "fused": ("fused",), "faiss": ("faiss",), "bm25": ("bm25",)}
+LIST_NAMES = {"faiss": "FAISS (dense)", "bm25": "BM25 (keywords)", "fused": "Fused"}
+UNITS = ("candidates", "chunks")
+EVIDENCE_CHUNKS = 6  # chunks of a candidate read for evidence: those where the query weighs most
+
+
+@dataclass
+class Rankings:
+    """Every list's order over the units (candidates or chunks) for one query, with its scores."""
+
+    query: Query
+    unit: str
+    starts: np.ndarray  # unit i owns chunks starts[i] .. starts[i+1]-1
+    orders: dict[str, np.ndarray]  # list name -> unit indices, best first
+    scores: dict[str, np.ndarray]  # list name -> score of every unit
+    concepts: list[str]  # labels of the rows of `held`: the query's concepts that some unit holds
+    held: np.ndarray  # bool, concepts x units
+    holds_all: np.ndarray  # bool per unit: holds every concept of the query (none if one is held by no one)
+    seniority: np.ndarray | None  # bool per unit: its title states the seniority the query names
+    weights: dict[str, float]  # concept label -> idf-like weight, for evidence and highlighting
+    chunk_dense: np.ndarray | None = None  # cosine of every chunk, when the dense list ran
 
 
 @dataclass(frozen=True)
 class Hit:
     rank: int
     score: float
-    chunk: Chunk
-    matched: tuple[str, ...] = ()  # query terms present in the chunk
-    ranks: dict[str, int] = field(default_factory=dict)  # rrf only: the rank in each fused list
+    candidate: Candidate
+    chunk: Chunk | None  # the chunk itself in the chunk view
+    ranks: dict[str, int]  # where each list placed this unit
+    scores: dict[str, float]
+    matched: tuple[str, ...]  # concepts held (across all of the candidate's chunks, or in the chunk)
+    evidence: list[Evidence] = field(default_factory=list)
 
 
 @dataclass
 class SearchResult:
-    query: str
+    query: Query
     mode: str
-    terms: list[str]
-    lists: dict[str, list[Hit]]  # "faiss", "bm25", "rrf": whichever the mode shows
-    weights: dict[str, float] = field(default_factory=dict)  # term -> idf, when BM25 ran
-
-
-def candidate_depth(topk: int) -> int:
-    """How many candidates each retriever hands to fusion."""
-    return max(topk * 4, 20)
+    unit: str
+    fusion: FusionSettings
+    lists: dict[str, list[Hit]]
+    holders: dict[str, int]  # concept label -> how many units hold it (0: no CV does)
 
 
 def check_request(query: str, mode: str, topk: int) -> None:
     if not query.strip():
-        raise UserError('the query is blank; ask something, e.g. --query "Who has experience with Jenkins?"')
+        raise UserError('the query is blank; ask something, e.g. "Who has experience with Jenkins?"')
+    if any("\ud800" <= ch <= "\udfff" for ch in query):
+        raise UserError("the query is not valid UTF-8 text")
     if topk < 1:
         raise UserError(f"--topk must be at least 1, got {topk}")
     if mode not in MODES:
@@ -53,81 +84,166 @@ def check_request(query: str, mode: str, topk: int) -> None:
 
 
 class Searcher:
-    """A verified store with its indexes loaded lazily: bm25 mode never loads the encoder."""
+    """A verified store whose indexes load when first needed: bm25 mode never loads the encoder."""
 
     def __init__(self, store: OpenStore):
         self.store = store
-        self._faiss = None
-        self._bm25 = None
+        self._keyword = None
+        self._dense = None
         self._encoder = None
         _check_model_env(store)
 
-    def dense(self, query: str, k: int) -> list[tuple[int, float]]:
-        if self._faiss is None:
-            from .encoder import Encoder
+    @property
+    def keyword(self):
+        if self._keyword is None:
+            self._keyword = self.store.keyword_index()
+        return self._keyword
 
-            self._faiss = self.store.load_faiss()
-            self._encoder = Encoder(self.store.encoder_dir, self.store.manifest.encoder["variant"])
-        vector = self._encoder.embed_queries([query])
-        scores, ids = self._faiss.search(vector, min(k, self._faiss.ntotal))
-        return [(int(i), float(s)) for i, s in zip(ids[0], scores[0]) if i >= 0]
+    def dense_scores(self, text: str) -> np.ndarray:
+        """Cosine of the query with every chunk."""
+        if self._dense is None:
+            from .encoder import load_encoder
 
-    def keyword(self, terms: list[str], k: int) -> list[tuple[int, float]]:
-        if self._bm25 is None:
-            self._bm25 = self.store.load_bm25_index()
-        return self._bm25.top(terms, k)
+            self._dense = self.store.dense_index()
+            self._encoder = load_encoder(self.store.encoder_dir, self.store.manifest.encoder["variant"])
+        return self.store.checked(lambda: self._dense.similarities(self._encoder.embed_queries([text])[0]))
 
-    def ranked(self, query: str, mode: str, depth: int, rrf_k: int = DEFAULT_RRF_K) -> dict[str, list[tuple[int, float]]]:
-        """Ranked (chunk_id, score) lists a mode needs, each up to depth long, before any chunk is
-        read; fused modes include the two lists they fuse."""
-        terms = query_terms(query)
-        lists: dict[str, list[tuple[int, float]]] = {}
-        if mode in ("hybrid", "reranked", "faiss"):
-            lists["faiss"] = self.dense(query, depth)
-        if mode in ("hybrid", "reranked", "bm25"):
-            lists["bm25"] = self.keyword(terms, depth)
-        if mode in ("hybrid", "reranked"):
-            fused = rrf({name: [cid for cid, _ in hits] for name, hits in lists.items()}, rrf_k)
-            lists["rrf"] = [(f.item, f.score) for f in fused]
-        return lists
+    def rank(self, query: Query, lists: tuple[str, ...] = ("faiss", "bm25", "fused"), unit: str = "candidates",
+             fusion: FusionSettings | None = None) -> Rankings:
+        fusion = fusion or FusionSettings()
+        chunk_count = self.store.manifest.chunk_count
+        starts = self.store.starts if unit == "candidates" else np.arange(chunk_count + 1)
+        units = len(starts) - 1
+        scores: dict[str, np.ndarray] = {}
+        chunk_dense = None
+        if {"faiss", "fused"} & set(lists):
+            chunk_dense = self.dense_scores(query.dense_text)
+            scores["faiss"] = agg.best_of_all(starts, chunk_dense)
+        if {"bm25", "fused"} & set(lists):
+            scores["bm25"] = sum((agg.best_of_some(starts, *self.keyword.postings(t)) for t in query.terms),
+                                 np.zeros(units))
+        concepts, held, weights = self._held(query, starts)
+        complete = len(concepts) == len(query.concepts) > 0
+        holds_all = held.all(axis=0) if complete else np.zeros(units, dtype=bool)
+        orders = {}
+        if "faiss" in scores:
+            orders["faiss"] = ranked(scores["faiss"])
+        if "bm25" in scores:
+            order = ranked(scores["bm25"])
+            orders["bm25"] = order[scores["bm25"][order] > 0]
+        rankings = Rankings(query, unit, starts, orders, scores, concepts, held, holds_all,
+                            self._seniority(query, starts, unit), weights, chunk_dense)
+        if "fused" in lists:
+            rankings = self.fused_with(rankings, fusion)
+        rankings.orders = {n: rankings.orders[n] for n in lists}
+        return rankings
 
-    def search(self, query: str, mode: str = "hybrid", topk: int = 5, rrf_k: int = DEFAULT_RRF_K,
-               per_cv: bool = False) -> SearchResult:
-        check_request(query, mode, topk)
-        depth = candidate_depth(topk)
-        # One CV can own many top chunks; fetch deeper so topk distinct CVs usually remain.
-        lists = self.ranked(query, mode, depth * 3 if per_cv else depth, rrf_k)
-        if per_cv:
-            lists = {name: self._best_per_cv(hits) for name, hits in lists.items()}
-        # Ranks among all candidates, so a fused hit can say where each retriever placed it.
-        positions = {name: {cid: r for r, (cid, _) in enumerate(hits, 1)} for name, hits in lists.items()}
-        shown = {name: lists[name][:topk] for name in SHOWN[mode]}
-        terms = query_terms(query)
-        weights = self._bm25.term_weights(terms) if self._bm25 is not None else {}
-        return SearchResult(query, mode, terms, self._hits(shown, positions, set(terms)), weights)
+    @staticmethod
+    def fused_with(r: Rankings, fusion: FusionSettings) -> Rankings:
+        """The same lists with the fused one (re)computed under other fusion settings."""
+        units = len(r.starts) - 1
+        if fusion.rule == "rrf":
+            fused = rrf_scores([r.orders["faiss"], r.orders["bm25"]], units, fusion.rrf_k)
+        else:
+            fused = convex_scores({n: r.scores[n] for n in ("bm25", "faiss")}, fusion.weights)
+        order = ranked(fused, coverage_levels(r) if fusion.coverage else None)
+        return replace(r, orders=r.orders | {"fused": order}, scores=r.scores | {"fused": fused})
 
-    def _best_per_cv(self, hits: list[tuple[int, float]]) -> list[tuple[int, float]]:
-        chunks = self.store.chunks.get([cid for cid, _ in hits])
-        seen: set[str] = set()
-        kept = []
-        for cid, score in hits:
-            if chunks[cid].cv_id not in seen:
-                seen.add(chunks[cid].cv_id)
-                kept.append((cid, score))
-        return kept
+    def _held(self, query: Query, starts: np.ndarray) -> tuple[list[str], np.ndarray, dict[str, float]]:
+        """Which units hold each of the query's concepts that any unit holds, and how telling each is."""
+        keyword = self.keyword
+        labels, rows, weights = [], [], {}
+        for concept in query.concepts:
+            if concept.is_phrase:
+                chunks = keyword.phrase_chunks(concept.words)
+            else:
+                chunks = np.unique(np.concatenate([keyword.postings(t)[0] for t in concept.alternatives]))
+            if len(chunks):
+                labels.append(concept.label)
+                rows.append(agg.holding(starts, chunks))
+                weights[concept.label] = sum(keyword.term_weights(list(concept.words)).values())
+        return labels, np.array(rows, dtype=bool).reshape(len(rows), len(starts) - 1), weights
 
-    def _hits(self, lists: dict[str, list[tuple[int, float]]], positions: dict[str, dict[int, int]],
-              terms: set[str]) -> dict[str, list[Hit]]:
-        chunks = self.store.chunks.get([cid for hits in lists.values() for cid, _ in hits])
+    def _seniority(self, query: Query, starts: np.ndarray, unit: str) -> np.ndarray | None:
+        """Units whose candidate's title states the seniority the query names (None: it names
+        none, or no title in the store states one)."""
+        levels = self.store.seniority
+        if not query.seniority or not (levels >= 0).any():
+            return None
+        wanted = levels == LEVELS.index(query.seniority)
+        return wanted if unit == "candidates" else wanted[agg.owners(self.store.starts, np.arange(len(starts) - 1))]
+
+    def search(self, text: str, mode: str = "hybrid", topk: int = 5, unit: str = "candidates",
+               fusion: FusionSettings | None = None) -> SearchResult:
+        check_request(text, mode, topk)
+        fusion = fusion or FusionSettings()
+        query = analyse(text)
+        lists = ("faiss", "bm25", "fused") if mode in ("hybrid", "fused") else SHOWN[mode]
+        rankings = self.rank(query, lists, unit, fusion)
+        shown = {name: rankings.orders[name][:topk] for name in SHOWN[mode]}
+        holders = {c.label: 0 for c in query.concepts} | {
+            label: int(row.sum()) for label, row in zip(rankings.concepts, rankings.held)}
+        if rankings.seniority is not None:
+            holders[f"{query.seniority} (title)"] = int(rankings.seniority.sum())
+        return SearchResult(query, mode, unit, fusion, self._hits(rankings, shown), holders)
+
+    def _hits(self, r: Rankings, shown: dict[str, np.ndarray]) -> dict[str, list[Hit]]:
+        units = sorted({int(u) for order in shown.values() for u in order})
+        chunk_of: dict[int, Chunk] = {}
+        if r.unit == "candidates":
+            people = self.store.candidates.get(units)
+            own = {u: people[u] for u in units}
+        else:
+            chunk_of = self.store.chunks.get(units)
+            owner_rows = agg.owners(self.store.starts, np.asarray(units, dtype=np.int64))
+            people = self.store.candidates.get(owner_rows.tolist())
+            own = {u: people[int(o)] for u, o in zip(units, owner_rows)}
+        position = {name: {int(u): i + 1 for i, u in enumerate(order)} for name, order in r.orders.items()}
+        evidence = self._evidence(r, units, own)
         out: dict[str, list[Hit]] = {}
-        for name, hits in lists.items():
+        for name, order in shown.items():
             out[name] = []
-            for rank, (cid, score) in enumerate(hits, 1):
-                chunk = chunks[cid]
-                matched = tuple(t for t in dict.fromkeys(tokenize(chunk.text)) if t in terms)
-                ranks = {other: positions[other].get(cid) for other in ("faiss", "bm25") if other in positions}
-                out[name].append(Hit(rank, score, chunk, matched, {k: v for k, v in ranks.items() if v}))
+            for rank, unit in enumerate(order.tolist(), start=1):
+                matched = tuple(label for label, row in zip(r.concepts, r.held) if row[unit])
+                if r.seniority is not None and r.seniority[unit]:
+                    matched += (f"{r.query.seniority} (title)",)
+                out[name].append(Hit(
+                    rank, float(r.scores[name][unit]), own[unit], chunk_of[unit] if r.unit == "chunks" else None,
+                    {n: p[unit] for n, p in position.items() if unit in p},
+                    {n: float(s[unit]) for n, s in r.scores.items()}, matched, evidence[unit]))
         return out
+
+    def _evidence(self, r: Rankings, units: list[int], own: dict[int, Candidate]) -> dict[int, list[Evidence]]:
+        """Evidence lines for each shown unit, reading only the chunks that can hold them."""
+        concepts = [c for c in r.query.concepts if c.label in r.weights]
+        keyword_chunks = np.unique(np.concatenate(
+            [self.keyword.postings(t)[0] for c in concepts for t in (c.alternatives or c.words)] or [np.zeros(0, int)]))
+        chunk_bm25 = None
+        wanted: dict[int, list[int]] = {}
+        for unit in units:
+            lo, hi = int(r.starts[unit]), int(r.starts[unit + 1])
+            inside = keyword_chunks[(keyword_chunks >= lo) & (keyword_chunks < hi)]
+            if len(inside) > EVIDENCE_CHUNKS:
+                chunk_bm25 = self.keyword.scores(list(r.query.terms)) if chunk_bm25 is None else chunk_bm25
+                inside = np.sort(inside[np.argsort(-chunk_bm25[inside], kind="stable")[:EVIDENCE_CHUNKS]])
+            if not len(inside) and r.chunk_dense is not None:
+                inside = np.array([lo + int(np.argmax(r.chunk_dense[lo:hi]))])
+            wanted[unit] = inside.tolist() or [lo]
+        chunks = self.store.chunks.get([c for ids in wanted.values() for c in ids])
+        out = {}
+        for unit, ids in wanted.items():
+            lines = best_lines(own[unit], [chunks[c] for c in ids], concepts, r.weights)
+            out[unit] = lines or [closest_passage(own[unit], chunks[ids[0]], r.query.dense_text)]
+        return out
+
+
+def coverage_levels(r: Rankings) -> np.ndarray:
+    """How far up coverage lifts each unit: one level for holding every concept of the query, one
+    more for the seniority it asks for."""
+    levels = r.holds_all.astype(int)
+    if r.seniority is not None:
+        levels += r.seniority
+    return levels
 
 
 def _check_model_env(store: OpenStore) -> None:

@@ -1,52 +1,102 @@
-"""`python -m rag.search`: ask the store a question, see what FAISS, BM25 and their fusion return."""
+"""`rag search` (also `python -m rag.search`): ask the store a question, get ranked people."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
 
 from .console import friendly_errors, option
-from .fusion import DEFAULT_RRF_K
+from .errors import UserError
+from .fusion import DEFAULT_RRF_K, DEFAULT_WEIGHTS, RULES, FusionSettings
 from .render import render_json, render_text
 from .retrieval import MODES, Searcher, check_request
 from .store import open_store
 
 
+def parse_weights(text: str) -> dict[str, float]:
+    """"bm25=0.3,faiss=0.7" -> {"bm25": 0.3, "faiss": 0.7}; a list left out weighs 0."""
+    weights = {"bm25": 0.0, "faiss": 0.0}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, _, value = part.partition("=")
+        name = name.strip().lower()
+        try:
+            weight = float(value)
+        except ValueError:
+            weight = -1.0
+        if name not in weights or not weight >= 0:
+            raise click.BadParameter(f"expected LIST=WEIGHT pairs for bm25 and faiss, e.g. bm25=0.3,faiss=0.7; got {part!r}")
+        weights[name] = weight
+    if sum(weights.values()) <= 0:
+        raise click.BadParameter("at least one weight must be above 0")
+    return weights
+
+
 @click.command(
+    context_settings={"help_option_names": ["-h", "--help"]},
     epilog="""\b
+Each list ranks candidates (one row per CV) with the concepts their CV holds and the lines that
+show it. A concept is a query skill by any known spelling (K8s = Kubernetes) or a phrase the CV
+must hold word for word; the fused list puts candidates holding more of them first.
+
+\b
 Modes:
-  hybrid    FAISS, BM25 and RRF lists side by side, then each list in full (default)
-  reranked  only the fused RRF list
-  faiss     only dense retrieval (meaning; finds paraphrases)
-  bm25      only keyword retrieval (exact terms, aliases such as K8s = Kubernetes)
+  hybrid  FAISS, BM25 and the fused list side by side, then each list in full (default)
+  fused   only the fused list
+  faiss   only dense retrieval (meaning: finds "container orchestration" for Kubernetes)
+  bm25    only keyword retrieval (exact terms and known aliases)
 
 \b
 Examples:
-  python -m rag.search --query "Who has experience with Jenkins?"
-  python -m rag.search -q "¿Quién sabe Kubernetes?" --mode reranked --topk 10 --per-cv
-  python -m rag.search -q "container orchestration" --json | jq '.rrf[].cv_id'
-"""
+  rag search "Who has experience with Jenkins?"
+  rag search -q "¿Quién sabe Kubernetes?" --mode fused --topk 10
+  rag search "Senior data engineer" --fusion rrf
+  rag search "Jenkins" --chunks
+  rag search "container orchestration" --json | jq '.lists.fused[] | {name, matched_terms}'
+  echo "Python and SQL" | rag search -
+""",
 )
-@option("--query", "-q", required=True, help="The question or keywords.")
+@click.argument("words", nargs=-1)
+@option("--query", "-q", default=None, help="The question (or give it as arguments; - reads standard input).")
 @option("--index-dir", type=click.Path(path_type=Path), default=Path("rag_store"), show_default=True,
-        help="Store folder written by rag.build_index.")
-@option("--topk", "-k", type=int, default=5, show_default=True, help="Results per list.")
+        help="Store folder written by `rag index`.")
+@option("--topk", "-k", type=click.IntRange(min=1), default=5, show_default=True, help="Rows per list.")
 @option("--mode", "-m", type=click.Choice(MODES), default="hybrid", show_default=True, help="Which lists to show.")
+@option("--chunks", "chunk_view", is_flag=True, help="Rank chunks instead of candidates (a CV may take several rows).")
+@option("--fusion", "rule", type=click.Choice(RULES), default="convex", show_default=True,
+        help="How the fused list combines FAISS and BM25 within a coverage level.")
+@option("--weights", default=",".join(f"{k}={v:g}" for k, v in DEFAULT_WEIGHTS.items()), show_default=True,
+        help="Weights of the convex fusion (min-max normalised scores).")
 @option("--rrf-k", type=click.IntRange(min=0), default=DEFAULT_RRF_K, show_default=True,
         help="RRF constant: larger values flatten the difference between top ranks.")
-@option("--per-cv", is_flag=True, help="Show each CV once, by its best chunk, instead of every chunk.")
-@option("--json", "as_json", is_flag=True, help="Print one JSON document with every list, for scripts.")
+@option("--no-coverage", is_flag=True, help="Fuse scores alone, without putting candidates who hold more "
+        "query concepts first.")
+@option("--json", "as_json", is_flag=True, help="One JSON document with every list, for scripts (README: JSON).")
 @friendly_errors
-def main(query: str, index_dir: Path, topk: int, mode: str, rrf_k: int, per_cv: bool, as_json: bool) -> None:
-    """Search indexed CVs with dense (FAISS) and keyword (BM25) retrieval, fused by Reciprocal Rank Fusion."""
-    check_request(query, mode, topk)
+def main(words: tuple[str, ...], query: str | None, index_dir: Path, topk: int, mode: str, chunk_view: bool,
+         rule: str, weights: str, rrf_k: int, no_coverage: bool, as_json: bool) -> None:
+    """Find the candidates in indexed CVs that match a question, with FAISS, BM25 and their fusion."""
+    text = read_query(query, words)
+    fusion = FusionSettings(rule, parse_weights(weights), rrf_k, not no_coverage)
+    check_request(text, mode, topk)
     store = open_store(index_dir)
-    result = Searcher(store).search(query, mode, topk, rrf_k, per_cv)
+    result = Searcher(store).search(text, mode, topk, "chunks" if chunk_view else "candidates", fusion)
     if as_json:
-        click.echo(render_json(result, store.manifest, str(index_dir), topk, rrf_k))
+        click.echo(render_json(result, store.manifest, str(index_dir), topk))
     else:
-        click.echo(render_text(result, store.manifest, str(index_dir), rrf_k), nl=False)
+        click.echo(render_text(result, store.manifest, str(index_dir)), nl=False)
+
+
+def read_query(option_value: str | None, words: tuple[str, ...]) -> str:
+    if option_value is not None and words:
+        raise click.UsageError("give the query either as arguments or with --query, not both")
+    text = option_value if option_value is not None else " ".join(words)
+    if text == "-":
+        text = sys.stdin.read()
+    if not text.strip():
+        raise UserError('no query: ask something, e.g. rag search "Who has experience with Jenkins?"')
+    return text
 
 
 if __name__ == "__main__":

@@ -22,30 +22,33 @@ import os
 import secrets
 import shutil
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
+from typing import Generic, TypeVar
 
+import numpy as np
 import orjson
 
-from .errors import UserError
-from .records import Chunk
+from . import dense_index, keyword_index
+from .errors import DamagedFile, UserError
+from .records import Candidate, Chunk
+from .seniority import LEVELS
 
-STORE_FORMAT = 1
+STORE_FORMAT = 2
+T = TypeVar("T")
 
 MANIFEST = "manifest.json"
 CHUNKS = "chunks.jsonl"
-BM25_PICKLE = "bm25.pkl"
-FAISS_INDEX = "faiss.index"
 CHUNK_OFFSETS = "chunks.offsets.npy"  # byte offset of every line of chunks.jsonl, and the file size
-BM25_INDEX = "bm25.index.npz"  # inverted index derived from bm25.pkl (bm25.py)
-EMBEDDING_KEYS = "embedding_keys.npy"  # content hash per FAISS row: the embedding cache's keys
+CANDIDATES = "candidates.jsonl"  # one line per indexed CV (records.Candidate)
+CANDIDATE_INDEX = "candidates.index.npz"  # line offsets, first chunk and seniority of every candidate
 DOCUMENTS = "documents.jsonl"  # extracted text per PDF: the extraction cache
-CORE_FILES = (MANIFEST, CHUNKS, BM25_PICKLE, FAISS_INDEX)
-ARTIFACTS = (CHUNKS, CHUNK_OFFSETS, BM25_PICKLE, BM25_INDEX, FAISS_INDEX, EMBEDDING_KEYS, DOCUMENTS)
+CORE_FILES = (MANIFEST, CHUNKS, CANDIDATES, keyword_index.PICKLE, dense_index.INDEX)
+ARTIFACTS = (CHUNKS, CHUNK_OFFSETS, CANDIDATES, CANDIDATE_INDEX, DOCUMENTS, *keyword_index.FILES, *dense_index.FILES)
 # Checked byte for byte before every search; the rest by size and by their row counts.
-HASHED_ON_OPEN = (BM25_PICKLE, BM25_INDEX, CHUNK_OFFSETS, EMBEDDING_KEYS)
+HASHED_ON_OPEN = (CHUNK_OFFSETS, CANDIDATE_INDEX, keyword_index.INDEX, dense_index.KEYS)
 REBUILD_HINT = "run `make rebuild` (python -m rag.build_index --force)"
 
 
@@ -53,6 +56,7 @@ REBUILD_HINT = "run `make rebuild` (python -m rag.build_index --force)"
 class Manifest:
     fingerprint: str
     pdf_count: int
+    candidate_count: int
     chunk_count: int
     embedding_model: str
     dim: int
@@ -227,89 +231,96 @@ def _fsync_tree(folder: Path) -> None:
         os.close(fd)
 
 
-def write_chunks(path: Path, chunks: list[Chunk]) -> list[int]:
-    """Write chunks.jsonl; return every line's byte offset followed by the file size."""
+def write_jsonl(path: Path, records: Iterable[dict]) -> np.ndarray:
+    """Write one JSON document per line; return every line's byte offset, then the file size."""
     offsets = [0]
     with path.open("wb") as f:
-        for chunk in chunks:
-            line = orjson.dumps(chunk.to_dict()) + b"\n"
+        for record in records:
+            line = orjson.dumps(record) + b"\n"
             f.write(line)
             offsets.append(offsets[-1] + len(line))
-    return offsets
+    return np.asarray(offsets, dtype=np.int64)
 
 
-class ChunkReader:
-    """Random access to chunks.jsonl by chunk_id, without parsing the whole file."""
+class JsonlTable(Generic[T]):
+    """Random access to the lines of a JSON-lines file by line number, through the byte offsets
+    written beside it, without parsing the whole file."""
 
-    def __init__(self, path: Path, offsets):
+    def __init__(self, path: Path, offsets: np.ndarray, record: Callable[..., T]):
         self.path = path
         self.offsets = offsets
+        self.record = record
 
     def __len__(self) -> int:
         return len(self.offsets) - 1
 
-    def get(self, chunk_ids: list[int]) -> dict[int, Chunk]:
-        found: dict[int, Chunk] = {}
+    def get(self, rows: Iterable[int]) -> dict[int, T]:
+        found: dict[int, T] = {}
         with self.path.open("rb") as f:
-            for cid in sorted(set(chunk_ids)):
-                f.seek(int(self.offsets[cid]))
-                found[cid] = Chunk(**orjson.loads(f.read(int(self.offsets[cid + 1] - self.offsets[cid]))))
+            for row in sorted(set(rows)):
+                f.seek(int(self.offsets[row]))
+                found[row] = self._parse(f.read(int(self.offsets[row + 1] - self.offsets[row])), row)
         return found
 
-    def all(self) -> list[Chunk]:
+    def all(self) -> list[T]:
         with self.path.open("rb") as f:
-            return [Chunk(**orjson.loads(line)) for line in f]
+            return [self._parse(line, row) for row, line in enumerate(f)]
+
+    def _parse(self, line: bytes, row: int) -> T:
+        try:
+            return self.record(**orjson.loads(line))
+        except (ValueError, TypeError) as exc:  # orjson.JSONDecodeError is a ValueError
+            raise DamagedFile(f"line {row + 1} of {self.path.name} is not a record ({type(exc).__name__})") from None
 
 
 @dataclass
 class OpenStore:
-    """A verified generation: the manifest, chunk access, and paths to the indexes."""
+    """A verified generation: the manifest, its tables, and its indexes, loaded when first used."""
 
     root: Path
     generation: Path
     manifest: Manifest
-    chunks: ChunkReader
+    chunks: JsonlTable[Chunk]
+    candidates: JsonlTable[Candidate]
+    starts: np.ndarray  # first chunk of each candidate, then the chunk count
+    seniority: np.ndarray  # per candidate: index into seniority.LEVELS, -1 when unknown
     encoder_dir: Path
 
     def path(self, name: str) -> Path:
         return self.generation / name
 
-    def load_faiss(self):
-        import faiss
+    def keyword_index(self):
+        from .keyword_index import KeywordIndex
 
-        index = faiss.read_index(str(self.path(FAISS_INDEX)))
-        if index.ntotal != self.manifest.chunk_count or index.d != self.manifest.dim:
-            raise _damaged(self.root, f"{FAISS_INDEX} holds {index.ntotal} vectors of dim {index.d}, "
-                           f"the manifest says {self.manifest.chunk_count} of dim {self.manifest.dim}")
-        return index
+        return self.checked(lambda: KeywordIndex.load(self.generation, self.manifest.chunk_count))
 
-    def load_bm25_index(self):
-        from .bm25 import InvertedIndex
+    def dense_index(self):
+        from .dense_index import DenseIndex
 
-        index = InvertedIndex.load(self.path(BM25_INDEX))
-        if index.n_docs != self.manifest.chunk_count:
-            raise _damaged(self.root, f"{BM25_INDEX} covers {index.n_docs} chunks, not {self.manifest.chunk_count}")
-        return index
+        return self.checked(lambda: DenseIndex.load(self.generation, self.manifest.chunk_count, self.manifest.dim))
 
-    def load_okapi(self):
-        """The reference BM25Okapi; its pickle was checked against the manifest before this runs."""
-        import pickle
+    def okapi(self):
+        """The reference BM25Okapi, unpickled only once its bytes match the manifest's checksum."""
+        from .keyword_index import PICKLE, KeywordIndex
 
-        with self.path(BM25_PICKLE).open("rb") as f:
-            okapi = pickle.load(f)
-        if okapi.corpus_size != self.manifest.chunk_count:
-            raise _damaged(self.root, f"{BM25_PICKLE} covers {okapi.corpus_size} chunks, not {self.manifest.chunk_count}")
-        return okapi
+        if sha256_file(self.path(PICKLE)) != self.manifest.artifacts[PICKLE]["sha256"]:
+            raise damaged(self.root, f"{PICKLE} does not match its checksum in {MANIFEST}")
+        return self.checked(lambda: KeywordIndex.load_okapi(self.generation, self.manifest.chunk_count))
+
+    def checked(self, read: Callable[[], T]) -> T:
+        """Run a read of store files, reporting a file that fails its checks as a damaged store."""
+        try:
+            return read()
+        except DamagedFile as exc:
+            raise damaged(self.root, str(exc)) from None
 
 
-def _damaged(root: Path, detail: str) -> UserError:
+def damaged(root: Path, detail: str) -> UserError:
     return UserError(f"the store in {root} is damaged: {detail}; {REBUILD_HINT}")
 
 
 def open_store(root: Path) -> OpenStore:
     """Check a store before anything in it is used: files, checksums, sizes and row counts."""
-    import numpy as np
-
     store = StoreDir(root)
     generation = store.live_generation()
     if generation is None:
@@ -319,7 +330,7 @@ def open_store(root: Path) -> OpenStore:
     try:
         manifest = Manifest.from_json((generation / MANIFEST).read_bytes())
     except (OSError, ValueError, TypeError) as exc:
-        raise _damaged(root, f"{MANIFEST} cannot be read ({type(exc).__name__})") from None
+        raise damaged(root, f"{MANIFEST} cannot be read ({type(exc).__name__})") from None
     if manifest.store_format != STORE_FORMAT:
         raise UserError(f"the store in {root} has format {manifest.store_format}, this version reads "
                         f"{STORE_FORMAT}; {REBUILD_HINT}")
@@ -327,25 +338,39 @@ def open_store(root: Path) -> OpenStore:
         path = generation / name
         expected = manifest.artifacts.get(name)
         if expected is None or not path.is_file():
-            raise _damaged(root, f"{name} is missing")
+            raise damaged(root, f"{name} is missing")
         if path.stat().st_size != expected["bytes"]:
-            raise _damaged(root, f"{name} has {path.stat().st_size} bytes, the manifest says {expected['bytes']}")
+            raise damaged(root, f"{name} has {path.stat().st_size} bytes, the manifest says {expected['bytes']}")
     for name in HASHED_ON_OPEN:
         if sha256_file(generation / name) != manifest.artifacts[name]["sha256"]:
-            raise _damaged(root, f"{name} does not match its checksum in {MANIFEST}")
+            raise damaged(root, f"{name} does not match its checksum in {MANIFEST}")
     offsets = np.load(generation / CHUNK_OFFSETS, allow_pickle=False)
-    keys = np.load(generation / EMBEDDING_KEYS, allow_pickle=False)
+    with np.load(generation / CANDIDATE_INDEX, allow_pickle=False) as table:
+        candidate_offsets, starts, seniority = table["offsets"], table["starts"], table["seniority"]
     counts = {
         "chunk lines": len(offsets) - 1,
-        "embedding keys": len(keys),
+        "chunks owned by candidates": int(starts[-1]) if len(starts) else 0,
         "BM25 corpus": manifest.bm25.get("corpus_size"),
     }
     for what, count in counts.items():
         if count != manifest.chunk_count:
-            raise _damaged(root, f"{what}: {count}, but the manifest counts {manifest.chunk_count} chunks")
-    if int(offsets[-1]) != (generation / CHUNKS).stat().st_size:
-        raise _damaged(root, f"{CHUNKS} does not end where its offsets say")
+            raise damaged(root, f"{what}: {count}, but the manifest counts {manifest.chunk_count} chunks")
+    if not (len(candidate_offsets) == len(starts) == len(seniority) + 1 == manifest.candidate_count + 1):
+        raise damaged(root, f"{CANDIDATE_INDEX} does not describe {manifest.candidate_count} candidates")
+    for name, table_offsets in ((CHUNKS, offsets), (CANDIDATES, candidate_offsets)):
+        if int(table_offsets[-1]) != (generation / name).stat().st_size:
+            raise damaged(root, f"{name} does not end where its offsets say")
     encoder_dir = store.encoders / manifest.encoder["key"]
     if not encoder_dir.is_dir():
-        raise _damaged(root, f"the encoder {manifest.encoder['key']} is missing from {store.encoders}")
-    return OpenStore(root, generation, manifest, ChunkReader(generation / CHUNKS, offsets), encoder_dir)
+        raise damaged(root, f"the encoder {manifest.encoder['key']} is missing from {store.encoders}")
+    return OpenStore(root, generation, manifest, JsonlTable(generation / CHUNKS, offsets, Chunk),
+                     JsonlTable(generation / CANDIDATES, candidate_offsets, Candidate), starts, seniority, encoder_dir)
+
+
+def write_candidates(folder: Path, candidates: list[Candidate]) -> None:
+    """candidates.jsonl and the arrays search reads for every candidate at once."""
+    offsets = write_jsonl(folder / CANDIDATES, (c.to_dict() for c in candidates))
+    starts = np.asarray([c.first_chunk for c in candidates] + [sum(c.chunk_count for c in candidates)], np.int64)
+    seniority = np.asarray([LEVELS.index(c.seniority) if c.seniority else -1 for c in candidates], np.int8)
+    with (folder / CANDIDATE_INDEX).open("wb") as f:
+        np.savez(f, offsets=offsets, starts=starts, seniority=seniority)

@@ -28,7 +28,7 @@ ALIAS_GROUPS: tuple[tuple[str, ...], ...] = (
     ("aws", "amazon web services"),
     ("gcp", "google cloud platform", "google cloud"),
     ("azure", "microsoft azure"),
-    ("ci/cd", "cicd", "continuous integration", "continuous delivery", "continuous deployment"),
+    ("ci/cd", "ci", "cicd", "continuous integration", "continuous delivery", "continuous deployment"),
     ("github actions", "gh actions"),
     ("gitlab ci", "gitlab-ci", "gitlab ci/cd"),
     ("machine learning", "ml"),
@@ -110,3 +110,10 @@ ALIAS_GROUPS: tuple[tuple[str, ...], ...] = (
     ("applicant tracking system", "ats", "applicant tracking systems"),
     ("human resources information system", "hris"),
 )
+
+
+# One way only: a query for the key also searches these words, but a text holding them does not
+# gain the key, because as plain words they mean something else ("go live", "go to market").
+QUERY_EXPANSIONS: dict[str, tuple[str, ...]] = {
+    "golang": ("go",),
+}

@@ -17,10 +17,10 @@ from functools import lru_cache
 
 import regex
 
-from .synonyms import ALIAS_GROUPS
+from .synonyms import ALIAS_GROUPS, QUERY_EXPANSIONS
 
 TOKENIZER_NAME = "cv-terms"
-_RULES_VERSION = "1"
+_RULES_VERSION = "2"
 
 # A term starts with a letter or digit of any script and may carry combining marks (Devanagari
 # vowel signs). A leading dot only starts a term at a word boundary (".NET"), never in "...Python".
@@ -43,10 +43,12 @@ STOPWORDS = frozenset(
     she her they them their do does did not no any some both also about into over than then there
     here can could would should will shall may might must very such each other just only own so
     de la el los las un una unos unas y o en con por para del al que quien quienes tiene tienen es
-    son su sus se lo como sobre entre sin ha han
+    son su sus se lo como sobre entre sin ha han haya hayan cual cuales
     der die das den dem des ein eine einen einem einer eines und oder im mit von zu zum zur fur
-    auf ist sind hat haben wer was bei als am aus wie uber nach sich
+    auf ist sind hat haben wer was bei als am aus wie uber nach sich welche welcher welches welchen
     le les l d du et ou au aux avec pour par sur qui qu est sont dans son sa ses ce cette ces ne pas une
+    quel quels quelle quelles lequel laquelle lesquels lesquelles ayant je j tu il elle nous vous ils
+    elles m n t s
     """.split()
 )
 
@@ -60,10 +62,11 @@ QUERY_FRAMING = frozenset(
     proficient proficiency expertise candidate candidates someone anyone somebody anybody people
     person background find show list looking
     experiencia conocimientos conocimiento sabe saben trabajado candidato candidatos candidata
-    candidatas alguien persona personas busco buscamos
+    candidatas alguien persona personas busco buscamos conoce conocen domina dominan maneja manejan
     erfahrung erfahrungen kenntnisse kennt kennen gearbeitet kandidat kandidaten kandidatin
-    kandidatinnen jemand personen wissen
-    connaissances connait connaissent travaille candidats quelqu personnes personne
+    kandidatinnen jemand personen wissen beherrscht beherrschen suche suchen gesucht
+    connaissances connait connaissent travaille candidats quelqu personnes personne maitrise
+    maitrisent maitriser cherche cherchons recherche
     """.split()
 )
 
@@ -110,12 +113,23 @@ TOKENIZER_VERSION = (
 )
 
 
+# French elides a pronoun before "ai" ("j'ai", "je l'ai", "n'ai"): that "ai" is the verb "have",
+# never the skill AI, so it is not a term at all.
+_ELIDED_VERB = regex.compile(r"(?i)(?<![\p{L}\p{N}])[jlnmts]['’]$")
+
+
 def raw_tokens(text: str) -> list[Token]:
     """Every term-shaped run in text, folded, with its character span; no stopword removal."""
-    return [Token(fold(m.group(0)), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    tokens = []
+    for m in _TOKEN.finditer(text):
+        term = fold(m.group(0))
+        if term == "ai" and _ELIDED_VERB.search(text, max(0, m.start() - 3), m.start()):
+            continue
+        tokens.append(Token(term, m.start(), m.end()))
+    return tokens
 
 
-def _expand(words: list[str]) -> list[str]:
+def expand_words(words: list[str]) -> list[str]:
     """Terms for BM25: parts of joined names, stopwords dropped, canonical aliases added."""
     terms: list[str] = []
     for i, word in enumerate(words):
@@ -129,22 +143,43 @@ def _expand(words: list[str]) -> list[str]:
     return terms
 
 
+def aliases() -> dict[tuple[str, ...], str]:
+    """Every alias spelling (as folded words) and the canonical term it adds."""
+    return _ALIASES
+
+
+def alias_at(words: list[str], i: int) -> tuple[str, int] | None:
+    """The canonical term of the longest alias spelling that starts at words[i], and how many
+    words it spans."""
+    for n in range(min(_ALIAS_STARTS.get(words[i], 0), len(words) - i), 0, -1):
+        canonical = _ALIASES.get(tuple(words[i : i + n]))
+        if canonical is not None:
+            return canonical, n
+    return None
+
+
 @lru_cache(maxsize=65536)
 def _parts(word: str) -> tuple[str, ...]:
+    """The pieces of a joined name ("node.js" -> node), except a piece that is another skill's
+    alias: the "js" of Node.js is not JavaScript."""
     pieces = [p for p in _PART_SPLIT.split(word) if p]
-    return tuple(pieces) if len(pieces) > 1 else ()
+    if len(pieces) < 2:
+        return ()
+    own = _ALIASES.get((word,), word)
+    return tuple(p for p in pieces if _ALIASES.get((p,), own) == own)
 
 
 def tokenize(text: str) -> list[str]:
-    return _expand([t.term for t in raw_tokens(text)])
+    return expand_words([t.term for t in raw_tokens(text)])
 
 
 def query_terms(text: str) -> list[str]:
     """Terms of a query, in order, each once (repeating a word should not weigh it more), without
-    the question's framing words when anything else remains."""
+    the question's framing words when anything else remains, and with the one-way expansions of
+    synonyms.QUERY_EXPANSIONS ("golang" also searches "go")."""
     terms = list(dict.fromkeys(tokenize(text)))
-    focused = [t for t in terms if t not in QUERY_FRAMING]
-    return focused or terms
+    focused = [t for t in terms if t not in QUERY_FRAMING] or terms
+    return list(dict.fromkeys(t for term in focused for t in (term, *QUERY_EXPANSIONS.get(term, ()))))
 
 
 def matching_spans(text: str, terms: set[str]) -> list[Token]:
@@ -153,6 +188,6 @@ def matching_spans(text: str, terms: set[str]) -> list[Token]:
     for tok in raw_tokens(text):
         if tok.term in STOPWORDS and tok.term not in terms:
             continue
-        if {tok.term, *_parts(tok.term), *_expand([tok.term])} & terms:
+        if {tok.term, *_parts(tok.term), *expand_words([tok.term])} & terms:
             found.append(tok)
     return found

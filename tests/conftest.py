@@ -20,6 +20,16 @@ def offline_model(monkeypatch):
     monkeypatch.setenv("EMBEDDING_MODEL", BUNDLED_MODEL)
 
 
+HASH_MODEL = "hash-words-64"
+
+
+@pytest.fixture
+def hash_model(monkeypatch):
+    """The hashing encoder instead of the real model: for fast, exact command-line and rendering tests."""
+    monkeypatch.setenv("EMBEDDING_MODEL", HASH_MODEL)
+    return HASH_MODEL
+
+
 @pytest.fixture
 def cv_dir(tmp_path) -> Path:
     folder = tmp_path / "cvs"

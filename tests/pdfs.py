@@ -35,3 +35,16 @@ CVS = {
     "Prepared monthly financial statements under IFRS, reconciled ledgers and led the annual audit.\n"
     "Skills: IFRS, SAP, Excel, budgeting",
 }
+
+
+def write_layout(path: Path, lines: list[tuple[float, float, float, str]], pages: int = 1) -> Path:
+    """A one-page PDF with each line placed by hand: (x, y, font size, text), in the Unicode font."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    doc = pymupdf.open()
+    for _ in range(pages):
+        page = doc.new_page()
+        page.insert_font(fontname="uni", fontbuffer=_FONT.buffer)
+    for x, y, size, text in lines:
+        doc[0].insert_text((x, y), text, fontname="uni", fontsize=size)
+    doc.save(path)
+    return path

@@ -1,10 +1,10 @@
-"""The command lines through click's CliRunner: help that teaches, one-line errors, JSON output."""
+"""The `rag` command through click's CliRunner, with the hashing encoder: fast and exact."""
 
 import orjson
 import pytest
 from click.testing import CliRunner
 
-from rag import build_index, search
+from rag.cli import main as rag
 
 
 @pytest.fixture
@@ -12,8 +12,8 @@ def runner():
     return CliRunner()
 
 
-def run(runner, command, args):
-    result = runner.invoke(command.main, args, catch_exceptions=False)
+def run(runner, *args, input=None):
+    result = runner.invoke(rag, [str(a) for a in args], input=input, catch_exceptions=False)
     return result.exit_code, result.output
 
 
@@ -22,65 +22,109 @@ def one_line_error(output):
     return len(lines) == 1 and lines[0].startswith("error: ") and "Traceback" not in output
 
 
+@pytest.fixture
+def store(runner, cv_dir, tmp_path, hash_model):
+    out = tmp_path / "store"
+    code, output = run(runner, "index", "--pdf-dir", cv_dir, "--out-dir", out, "--quiet")
+    assert code == 0, output
+    return out
+
+
 def test_help_explains_with_examples(runner):
-    for command in (build_index, search):
-        code, output = run(runner, command, ["--help"])
+    code, output = run(runner, "--help")
+    assert code == 0 and {"index", "search", "eval"} <= set(output.split())
+    for command in ("index", "search", "eval"):
+        code, output = run(runner, command, "-h")
         assert code == 0 and "Examples:" in output
-    assert "--pdf_dir" in run(runner, build_index, ["--help"])[1]  # the old spelling still works
+    assert "--pdf_dir" in run(runner, "index", "--help")[1]  # the old spelling still works
+    assert run(runner, "--version")[1].startswith("rag, version ")
 
 
 @pytest.mark.parametrize(
     "args",
-    [
-        ["--chunk-chars", "100", "--overlap-chars", "100"],
-        ["--chunk_chars", "0"],
-        ["--overlap-chars", "-3"],
-        ["--batch-size", "0"],
-    ],
+    [["--chunk-chars", "100", "--overlap-chars", "100"], ["--chunk_chars", "0"], ["--overlap-chars", "-3"],
+     ["--batch-size", "0"]],
 )
 def test_invalid_build_settings_are_refused_before_any_work(runner, cv_dir, tmp_path, args):
-    code, output = run(runner, build_index, ["--pdf-dir", str(cv_dir), "--out-dir", str(tmp_path / "s"), *args])
+    code, output = run(runner, "index", "--pdf-dir", cv_dir, "--out-dir", tmp_path / "s", *args)
     assert code != 0 and one_line_error(output)
     assert not (tmp_path / "s").exists()
 
 
 def test_missing_and_empty_pdf_dirs_are_one_line_errors(runner, tmp_path):
-    code, output = run(runner, build_index, ["--pdf_dir", str(tmp_path / "nope"), "--out_dir", str(tmp_path / "s")])
+    code, output = run(runner, "index", "--pdf_dir", tmp_path / "nope", "--out_dir", tmp_path / "s")
     assert code != 0 and one_line_error(output) and "not found" in output
     (tmp_path / "empty").mkdir()
-    code, output = run(runner, build_index, ["--pdf-dir", str(tmp_path / "empty"), "--out-dir", str(tmp_path / "s")])
+    code, output = run(runner, "index", "--pdf-dir", tmp_path / "empty", "--out-dir", tmp_path / "s")
     assert code != 0 and one_line_error(output) and "no PDF files" in output
 
 
-def test_build_then_search_through_the_command_lines(runner, cv_dir, store_dir):
-    code, output = run(runner, build_index, ["--pdf-dir", str(cv_dir), "--out-dir", str(store_dir), "-q"])
-    assert code == 0 and "Indexed 4 of 4 PDFs" in output
-    code, output = run(runner, build_index, ["--pdf-dir", str(cv_dir), "--out-dir", str(store_dir)])
+def test_a_second_index_run_is_up_to_date(runner, cv_dir, store):
+    code, output = run(runner, "index", "--pdf-dir", cv_dir, "--out-dir", store)
     assert code == 0 and "up to date" in output
 
-    code, output = run(runner, search, ["--query", "Who has experience with Jenkins?", "--index_dir", str(store_dir)])
+
+def test_search_shows_people_with_their_evidence(runner, store):
+    code, output = run(runner, "search", "Who has experience with Jenkins?", "--index-dir", store)
     assert code == 0
-    for heading in ("FAISS (dense)", "BM25 (keywords)", "RRF (fused)"):
-        assert output.count(heading) == 2  # in the side-by-side table and above its own list
-    assert "matched: jenkins" in output
+    lines = output.splitlines()
+    assert lines[4].split() == ["#", "FAISS", "(dense)", "BM25", "(keywords)", "Fused"]  # the side-by-side table
+    for heading in ("FAISS (dense)  (", "BM25 (keywords)  (", "Fused  ("):
+        assert sum(line.startswith(heading) for line in lines) == 1  # each list in full
+    assert "Looking for: jenkins (1 CV)" in output
+    assert "Alice Smith  alice/cv.pdf" in output and "holds: jenkins" in output
+    assert "p.1   Experience: built CI pipelines with Jenkins" in output
+    assert "cv_" not in output and "#0" not in output  # people, not chunk ids
 
-    code, output = run(runner, search, ["-q", "Jenkins", "--index-dir", str(store_dir), "--json", "--topk", "2"])
+
+def test_json_is_one_documented_record_per_candidate(runner, store):
+    code, output = run(runner, "search", "-q", "Jenkins", "--index-dir", store, "--json", "--topk", "2")
     doc = orjson.loads(output)
-    assert set(doc) >= {"query", "faiss", "bm25", "rrf", "store"}
-    assert doc["bm25"][0]["cv_id"] == "alice" and doc["rrf"][0]["ranks"]["bm25"] == 1
-    assert len(doc["faiss"]) == 2
+    assert doc["schema_version"] == 1 and doc["view"] == "candidates"
+    assert set(doc["lists"]) == {"faiss", "bm25", "fused"} and len(doc["lists"]["faiss"]) == 2
+    top = doc["lists"]["fused"][0]
+    assert {k: top[k] for k in ("cv_id", "name", "name_source", "source", "matched_terms")} == {
+        "cv_id": "alice", "name": "Alice Smith", "name_source": "cv", "source": "alice/cv.pdf",
+        "matched_terms": ["jenkins"]}
+    assert top["ranks"] == {"faiss": 1, "bm25": 1, "fused": 1} and set(top["scores"]) == {"faiss", "bm25", "fused"}
+    assert top["evidence"][0]["page"] == 1 and "Jenkins" in top["evidence"][0]["text"]
+    assert doc["concepts"] == {"jenkins": 1} and doc["fusion"]["rule"] == "convex"
 
-    code, output = run(runner, search, ["-q", "Jenkins", "--index-dir", str(store_dir), "--mode", "reranked"])
-    assert "RRF (fused)" in output and "BM25 (keywords)" not in output
-    assert "BM25 #1" in output  # a fused hit still says where each retriever ranked it
+
+def test_the_chunk_view_ranks_chunks(runner, store):
+    code, output = run(runner, "search", "Jenkins", "--index-dir", store, "--chunks", "--json", "-m", "bm25")
+    doc = orjson.loads(output)
+    assert doc["view"] == "chunks" and set(doc["lists"]) == {"bm25"}
+    hit = doc["lists"]["bm25"][0]
+    assert hit["chunk"]["chunk_index"] == 0 and "Jenkins" in hit["chunk"]["text"] and hit["name"] == "Alice Smith"
+    code, output = run(runner, "search", "Jenkins", "--index-dir", store, "--chunks")
+    assert "Alice Smith #0" in output and "chunk 0 · p.1" in output
 
 
-@pytest.mark.parametrize("args", [["-q", "   "], ["-q", "Jenkins", "--topk", "0"]])
-def test_bad_search_requests_are_one_line_errors(runner, store_dir, args):
-    code, output = run(runner, search, [*args, "--index-dir", str(store_dir)])
-    assert code != 0 and one_line_error(output)
+def test_modes_and_fusion_switches(runner, store):
+    code, output = run(runner, "search", "-q", "Jenkins", "--index-dir", store, "--mode", "fused")
+    assert "Fused" in output and "BM25 (keywords)" not in output
+    assert "FAISS #1 · BM25 #1" in output  # a fused hit still says where each retriever ranked it
+    code, output = run(runner, "search", "Jenkins", "--index-dir", store, "--fusion", "rrf", "--json")
+    assert orjson.loads(output)["fusion"] == {"rule": "rrf", "weights": {"bm25": 0.0, "faiss": 1.0}, "rrf_k": 60,
+                                              "coverage": True}
+    code, output = run(runner, "search", "Jenkins", "--index-dir", store, "--weights", "bm25=1", "--no-coverage",
+                       "--json")
+    assert orjson.loads(output)["fusion"]["weights"] == {"bm25": 1.0, "faiss": 0.0}
+
+
+def test_the_query_can_come_from_standard_input(runner, store):
+    code, output = run(runner, "search", "-", "--index-dir", store, "--json", input="Jenkins\n")
+    assert code == 0 and orjson.loads(output)["lists"]["bm25"][0]["cv_id"] == "alice"
+
+
+@pytest.mark.parametrize("args", [["-q", "   "], ["-q", "Jenkins", "--topk", "0"], ["Jenkins", "--weights", "bm25=x"],
+                                  ["Jenkins", "--mode", "reranked"]])
+def test_bad_search_requests_fail_with_a_message(runner, store, args):
+    code, output = run(runner, "search", *args, "--index-dir", store)
+    assert code != 0 and "Traceback" not in output and "rror" in output
 
 
 def test_searching_without_a_store_names_the_fix(runner, tmp_path):
-    code, output = run(runner, search, ["-q", "Jenkins", "--index-dir", str(tmp_path / "none")])
+    code, output = run(runner, "search", "-q", "Jenkins", "--index-dir", tmp_path / "none")
     assert code != 0 and one_line_error(output) and "make index" in output

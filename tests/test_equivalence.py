@@ -5,9 +5,9 @@ import random
 import numpy as np
 import pytest
 
-from rag.bm25 import InvertedIndex, build_okapi
 from rag.encoder import Encoder
-from rag.tokenize import tokenize
+from rag.keyword_index import KeywordIndex, build_okapi
+from rag.tokenize import raw_tokens, tokenize
 
 
 def random_corpus(seed, docs=3000, vocab=800):
@@ -20,7 +20,7 @@ def random_corpus(seed, docs=3000, vocab=800):
 def test_inverted_index_scores_equal_get_scores():
     corpus, words, rng = random_corpus(7)
     okapi = build_okapi(corpus)
-    index = InvertedIndex.from_okapi(okapi)
+    index = KeywordIndex.from_okapi(okapi, corpus)
     for _ in range(300):
         query = rng.choices(words, k=rng.randint(1, 6)) + ["unseen-term"] * rng.randint(0, 1)
         expected = okapi.get_scores(query)
@@ -32,22 +32,39 @@ def test_inverted_index_scores_equal_get_scores():
         assert [d for d, _ in top] == reference
 
 
-def test_inverted_index_round_trips_through_its_file(tmp_path):
+def test_inverted_index_round_trips_through_its_files(tmp_path):
     corpus, words, _ = random_corpus(3, docs=200)
-    index = InvertedIndex.from_okapi(build_okapi(corpus))
-    index.save(tmp_path / "bm25.index.npz")
-    loaded = InvertedIndex.load(tmp_path / "bm25.index.npz")
+    okapi = build_okapi(corpus)
+    index = KeywordIndex.from_okapi(okapi, corpus)
+    index.save(tmp_path, okapi)
+    loaded = KeywordIndex.load(tmp_path, 200)
     assert loaded.n_docs == 200 and loaded.terms == index.terms
     assert np.array_equal(loaded.scores(words[:5]), index.scores(words[:5]))
+    assert np.array_equal(loaded.phrase_chunks(tuple(words[:2])), index.phrase_chunks(tuple(words[:2])))
+    assert KeywordIndex.load_okapi(tmp_path, 200).get_scores(words[:3]).tolist() == okapi.get_scores(words[:3]).tolist()
 
 
-def test_real_text_scores_equal_get_scores():
+def test_phrase_chunks_equal_a_scan_of_every_chunk():
+    corpus, words, rng = random_corpus(11, docs=400, vocab=30)
+    index = KeywordIndex.from_okapi(build_okapi(corpus), corpus)
+    for _ in range(200):
+        phrase = tuple(rng.choices(words[:12], k=rng.randint(2, 3)))
+        n = len(phrase)
+        expected = [d for d, doc in enumerate(corpus) if any(tuple(doc[i : i + n]) == phrase for i in range(len(doc)))]
+        assert index.phrase_chunks(phrase).tolist() == expected
+
+
+def test_real_text_scores_equal_get_scores_and_phrases_skip_no_word():
     texts = ["Senior DevOps engineer: Jenkins, K8s, Terraform.", "Data scientist, Python and SQL.",
-             "Enfermera en cuidados intensivos.", "Jenkins pipelines and CI/CD for Node.js services."] * 5
-    okapi = build_okapi([tokenize(t) for t in texts])
-    index = InvertedIndex.from_okapi(okapi)
+             "Enfermera en cuidados intensivos.", "Jenkins pipelines and CI/CD for Node.js services.",
+             "Cost and accounting, cost accounting"] * 5
+    index, okapi = KeywordIndex.build(texts)
     for q in ["jenkins", "kubernetes ci/cd", "python sql node.js", "cuidados"]:
         assert np.allclose(index.scores(tokenize(q)), okapi.get_scores(tokenize(q)), rtol=1e-9, atol=0)
+    assert index.phrase_chunks(("cuidados", "intensivos")).tolist() == [2, 7, 12, 17, 22]
+    assert index.phrase_chunks(("python", "sql")).tolist() == []  # "and" stands between them
+    assert index.phrase_chunks(("cost", "accounting")).tolist() == [4, 9, 14, 19, 24]
+    assert [t.term for t in raw_tokens("Cost and accounting")][1] == "and"
 
 
 def test_onnx_query_vectors_match_sentence_transformers(exported_encoder):
@@ -94,9 +111,9 @@ def test_an_incremental_build_equals_a_build_from_scratch(cv_dir, store_dir, tmp
 
     a, b = open_store(store_dir), open_store(fresh)
     assert a.chunks.all() == b.chunks.all()
-    fa, fb = a.load_faiss(), b.load_faiss()
-    assert np.abs(fa.reconstruct_n(0, fa.ntotal) - fb.reconstruct_n(0, fb.ntotal)).max() <= 1e-6
-    oa, ob = a.load_okapi(), b.load_okapi()
+    assert a.candidates.all() == b.candidates.all()
+    assert np.abs(a.dense_index().vectors() - b.dense_index().vectors()).max() <= 1e-6
+    oa, ob = a.okapi(), b.okapi()
     for query in (["jenkins"], ["rust", "kafka"], ["autosar", "python"], ["ifrs"]):
         assert np.array_equal(oa.get_scores(query), ob.get_scores(query))
     # The embedding cache holds exactly the live chunks: dmitri's vectors are gone.

@@ -1,44 +1,65 @@
+"""Pure logic: chunks to candidates, fusion rules, coverage, metrics."""
+
 import math
 
+import numpy as np
 import pytest
 
-from rag.fusion import rrf
-from rag.metrics import distinct_in_order, mrr_at_k, ndcg_at_k, recall_at_k
+from rag import candidates as agg
+from rag.fusion import convex_scores, normalised, ranked, rrf_scores
+from rag.metrics import mrr_at_k, ndcg_at_k, recall_at_k
+
+# Three candidates owning chunks 0-1, 2 and 3-5.
+STARTS = np.array([0, 2, 3, 6])
 
 
-def test_rrf_matches_hand_computed_scores():
-    fused = rrf({"faiss": ["a", "b", "c"], "bm25": ["b", "d"]}, k=60)
-    scores = {f.item: f.score for f in fused}
-    assert scores["b"] == pytest.approx(1 / 62 + 1 / 61)
-    assert scores["a"] == pytest.approx(1 / 61)
-    assert scores["d"] == pytest.approx(1 / 62)
-    assert scores["c"] == pytest.approx(1 / 63)
-    assert [f.item for f in fused] == ["b", "a", "d", "c"]
-    assert fused[0].ranks == {"faiss": 2, "bm25": 1}
+def test_dense_takes_each_candidates_best_chunk():
+    assert agg.best_of_all(STARTS, np.array([0.1, 0.5, 0.2, 0.9, 0.3, 0.4])).tolist() == [0.5, 0.2, 0.9]
 
 
-def test_rrf_ties_are_broken_deterministically():
-    # a and x both score 1/61: the better best rank ties too, so the smaller item wins.
-    assert [f.item for f in rrf({"one": ["x", "m"], "two": ["a", "n"]}, k=60)][:2] == ["a", "x"]
-    assert [f.item for f in rrf({"two": ["a", "n"], "one": ["x", "m"]}, k=60)][:2] == ["a", "x"]
+def test_sparse_best_and_holding_per_candidate():
+    chunks, values = np.array([1, 3, 5]), np.array([2.0, 1.0, 4.0])
+    assert agg.best_of_some(STARTS, chunks, values).tolist() == [2.0, 0.0, 4.0]
+    assert agg.holding(STARTS, np.array([2])).tolist() == [False, True, False]
+    assert agg.best_of_some(STARTS, np.array([], int), np.array([])).tolist() == [0.0, 0.0, 0.0]
 
 
-def test_rrf_k_zero_is_plain_reciprocal_rank():
-    assert rrf({"l": ["a", "b"]}, k=0)[1].score == pytest.approx(0.5)
+def test_keyword_score_counts_each_term_once_from_its_best_chunk():
+    # Candidate 2 repeats "jenkins" in three chunks; candidate 0 names jenkins and python once each.
+    jenkins = (np.array([0, 3, 4, 5]), np.array([1.0, 1.2, 1.1, 1.0]))
+    python = (np.array([1]), np.array([1.5]))
+    total = agg.best_of_some(STARTS, *jenkins) + agg.best_of_some(STARTS, *python)
+    assert total.tolist() == [2.5, 0.0, 1.2]
 
 
-def test_candidates_collapse_to_first_occurrence():
-    assert distinct_in_order(["c2", "c1", "c2", "c3", "c1"]) == ["c2", "c1", "c3"]
+def test_convex_fusion_normalises_and_weighs():
+    scores = {"bm25": np.array([0.0, 10.0, 5.0]), "faiss": np.array([0.2, 0.4, 0.6])}
+    fused = convex_scores(scores, {"bm25": 0.25, "faiss": 0.75})
+    assert fused == pytest.approx([0.0, 0.25 + 0.75 * 0.5, 0.125 + 0.75])
+    assert normalised(np.array([3.0, 3.0])).tolist() == [0.0, 0.0]
+    with pytest.raises(ValueError):
+        convex_scores(scores, {"bm25": 0.0, "faiss": 0.0})
+
+
+def test_rrf_scores_use_ranks_only_and_skip_unlisted_candidates():
+    fused = rrf_scores([np.array([0, 1, 2]), np.array([1])], 3, k=60)
+    assert fused == pytest.approx([1 / 61, 1 / 62 + 1 / 61, 1 / 63])
+
+
+def test_levels_come_before_scores_and_ties_go_to_the_lower_index():
+    scores = np.array([0.9, 0.1, 0.5, 0.5])
+    assert ranked(scores).tolist() == [0, 2, 3, 1]
+    assert ranked(scores, np.array([0, 1, 0, 1])).tolist() == [3, 1, 0, 2]
 
 
 def test_metrics_against_hand_computed_values():
-    ranked = ["x", "a", "y", "b", "z"]
+    ranked_ids = ["x", "a", "y", "b", "z"]
     relevant = {"a", "b", "q"}
-    assert recall_at_k(ranked, relevant, 5) == pytest.approx(2 / 3)
-    assert recall_at_k(ranked, relevant, 2) == pytest.approx(1 / 2)  # capped: at most 2 findable in 2
-    assert mrr_at_k(ranked, relevant, 10) == pytest.approx(1 / 2)
-    assert mrr_at_k(ranked, {"zz"}, 10) == 0.0
+    assert recall_at_k(ranked_ids, relevant, 5) == pytest.approx(2 / 3)
+    assert recall_at_k(ranked_ids, relevant, 2) == pytest.approx(1 / 2)  # capped: at most 2 findable in 2
+    assert mrr_at_k(ranked_ids, relevant, 10) == pytest.approx(1 / 2)
+    assert mrr_at_k(ranked_ids, {"zz"}, 10) == 0.0
     dcg = 1 / math.log2(3) + 1 / math.log2(5)
     ideal = 1 + 1 / math.log2(3) + 1 / math.log2(4)
-    assert ndcg_at_k(ranked, relevant, 10) == pytest.approx(dcg / ideal)
+    assert ndcg_at_k(ranked_ids, relevant, 10) == pytest.approx(dcg / ideal)
     assert ndcg_at_k(["a"], {"a"}, 10) == pytest.approx(1.0)

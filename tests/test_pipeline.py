@@ -25,14 +25,47 @@ def built(cv_dir, store_dir):
 
 def top_cv(store_dir, query, mode="hybrid"):
     result = Searcher(open_store(store_dir)).search(query, mode, topk=3)
-    return {name: hits[0].chunk.cv_id if hits else None for name, hits in result.lists.items()}
+    return {name: hits[0].candidate.cv_id if hits else None for name, hits in result.lists.items()}
 
 
-def test_keyword_query_ranks_the_right_cv_first_in_bm25_and_rrf(built):
+def test_keyword_query_ranks_the_right_cv_first_in_bm25_and_fused(built):
     _, store = built
     tops = top_cv(store, "Who has experience with Jenkins?")
     assert tops["bm25"] == "alice"
-    assert tops["rrf"] == "alice"
+    assert tops["fused"] == "alice"
+
+
+JENKINS_CVS = {
+    # Holders: in prose, in a skills list only, and on page 2 of a two-page CV.
+    "holder_prose": ["Priya Natarajan\nRelease Engineer — Pune, India\nExperience: maintained Jenkins pipelines "
+                     "for 60 microservices and cut build times in half."],
+    "holder_list": ["Tomás Herrera\nQA Automation Engineer — Bogotá\nSkills: Selenium, Jenkins, Python, JUnit"],
+    "holder_page2": ["Chen Wei\nSite Reliability Engineer — Singapore\nExperience: on-call for payment systems, "
+                     "Terraform modules for AWS, incident reviews.",
+                     "Tools: Grafana, Prometheus, Jenkins, Ansible"],
+    # Not holders, though close in meaning or in name.
+    "jennings": ["Bob Jennings\nDevOps Engineer — Leeds\nExperience: built CI/CD with GitLab CI and GitHub Actions, "
+                 "automated deployments and build servers."],
+    "gitlab": ["Aiko Tanaka\nBuild Engineer — Osaka\nExperience: continuous integration with GitLab CI and "
+               "TeamCity; release automation."],
+    "nurse": ["Carla Díaz\nEnfermera — Madrid\nCuidados intensivos, triaje, reanimación."],
+}
+
+
+def test_every_jenkins_holder_ranks_above_everyone_without_jenkins(tmp_path, store_dir):
+    folder = tmp_path / "jenkins"
+    for cv_id, pages in JENKINS_CVS.items():
+        write_pdf(folder / cv_id / "cv.pdf", pages)
+    build_store(folder, store_dir, SETTINGS)
+    result = Searcher(open_store(store_dir)).search("Who has experience with Jenkins?", "hybrid", topk=6)
+    fused = result.lists["fused"]
+    holders = [h.candidate.cv_id.startswith("holder") for h in fused]
+    assert holders == [True, True, True, False, False, False]
+    assert {h.candidate.name for h in fused[:3]} == {"Priya Natarajan", "Tomás Herrera", "Chen Wei"}
+    assert all(h.matched == ("jenkins",) for h in fused[:3]) and not any(h.matched for h in fused[3:])
+    page2 = next(h for h in fused if h.candidate.cv_id == "holder_page2")
+    assert [(e.page, "Jenkins" in e.text) for e in page2.evidence][0] == (2, True)
+    assert result.holders == {"jenkins": 3}
 
 
 def test_alias_query_finds_the_canonical_spelling(built):
@@ -168,8 +201,7 @@ def test_search_refuses_a_different_embedding_model(built, monkeypatch):
 
 def test_faiss_vectors_are_unit_length(built):
     _, store = built
-    index = open_store(store).load_faiss()
-    vectors = index.reconstruct_n(0, index.ntotal)
+    vectors = open_store(store).dense_index().vectors()
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
 
 

@@ -5,7 +5,7 @@ import pickle
 
 import pytest
 
-import rag.bm25
+import rag.keyword_index
 import rag.build as build_module
 from rag.build import BuildSettings, build_store, settings_identity
 from rag.errors import UserError
@@ -28,7 +28,7 @@ def generation_file(store, name):
 
 def assert_searchable(store, cv_id="alice"):
     hits = Searcher(open_store(store)).search("Jenkins", "bm25", topk=1).lists["bm25"]
-    assert hits[0].chunk.cv_id == cv_id
+    assert hits[0].candidate.cv_id == cv_id
 
 
 @pytest.mark.parametrize("failure", [RuntimeError("disk full"), KeyboardInterrupt()])
@@ -40,7 +40,7 @@ def test_a_build_that_dies_midway_leaves_the_old_store_loading(built, monkeypatc
     def die(*args, **kwargs):
         raise failure
 
-    monkeypatch.setattr(rag.bm25.InvertedIndex, "save", die)  # the build has written some files by then
+    monkeypatch.setattr(rag.keyword_index.KeywordIndex, "save", die)  # the build has written some files by then
     with pytest.raises(type(failure)):
         build_store(cv_dir, store, SETTINGS, force=True)
     assert StoreDir(store).live_generation() == before
@@ -48,9 +48,9 @@ def test_a_build_that_dies_midway_leaves_the_old_store_loading(built, monkeypatc
     assert_searchable(store)
 
 
-def test_the_four_files_are_reachable_at_the_top_of_the_store(built):
+def test_the_main_files_are_reachable_at_the_top_of_the_store(built):
     _, store = built
-    for name in ("manifest.json", "chunks.jsonl", "bm25.pkl", "faiss.index"):
+    for name in ("manifest.json", "chunks.jsonl", "candidates.jsonl", "bm25.pkl", "faiss.index"):
         assert (store / name).is_file(), name
 
 
@@ -61,7 +61,7 @@ def test_old_generations_are_pruned_keeping_the_previous_one(built):
     assert len([p for p in (store / "generations").iterdir()]) == 2
 
 
-def test_a_truncated_pickle_is_refused_with_the_fix(built):
+def test_a_truncated_file_is_refused_with_the_fix(built):
     _, store = built
     path = generation_file(store, "bm25.pkl")
     path.write_bytes(path.read_bytes()[:-10])
@@ -82,7 +82,7 @@ def test_a_tampered_pickle_is_refused_before_it_is_unpickled(built, tmp_path):
     size = path.stat().st_size
     path.write_bytes(payload + b"." * (size - len(payload)))  # same size: only the checksum can tell
     with pytest.raises(UserError, match="checksum"):
-        open_store(store).load_okapi()
+        open_store(store).okapi()
     assert not sentinel.exists()
 
 

@@ -1,0 +1,47 @@
+"""From chunks to people: how each retriever's chunk scores become one score per candidate.
+
+A candidate is one indexed CV; its chunks are contiguous in the store (candidate i owns chunks
+starts[i] .. starts[i+1]-1). The rules:
+
+- Dense: the candidate's best chunk (its passage closest in meaning to the query).
+- Keyword: for every query term, the term's best BM25 weight in any of the candidate's chunks,
+  summed over the terms. Each term counts once, from the chunk where it weighs most, so a long
+  CV gains nothing by repeating a term in many chunks, and a CV that names one skill in its
+  skills list and another in a job description is not penalised for it.
+- Concepts: a candidate holds a concept when any of its chunks does (a phrase: its words side
+  by side in that chunk).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def owners(starts: np.ndarray, chunks: np.ndarray) -> np.ndarray:
+    """The candidate that owns each chunk id."""
+    return np.searchsorted(starts, chunks, side="right") - 1
+
+
+def best_of_all(starts: np.ndarray, chunk_scores: np.ndarray) -> np.ndarray:
+    """Per candidate, the highest score among its chunks (every chunk scored, in chunk order)."""
+    if len(starts) < 2:
+        return np.zeros(0)
+    return np.maximum.reduceat(chunk_scores, starts[:-1])
+
+
+def best_of_some(starts: np.ndarray, chunks: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Per candidate, the highest value among the listed chunks (ascending ids); 0 when none."""
+    out = np.zeros(len(starts) - 1)
+    if len(chunks) == 0:
+        return out
+    who = owners(starts, chunks)
+    first = np.flatnonzero(np.r_[True, who[1:] != who[:-1]])
+    out[who[first]] = np.maximum.reduceat(values, first)
+    return out
+
+
+def holding(starts: np.ndarray, chunks: np.ndarray) -> np.ndarray:
+    """Per candidate, whether any of the listed chunks is theirs."""
+    held = np.zeros(len(starts) - 1, dtype=bool)
+    held[owners(starts, chunks)] = True
+    return held
