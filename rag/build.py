@@ -7,7 +7,9 @@ the same encoder is not embedded again. The result is identical to a build from 
 
 from __future__ import annotations
 
+import errno
 import hashlib
+import shutil
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -93,7 +95,8 @@ class BuildResult:
     seconds: float = 0.0
     documents: int = 0  # PDFs that went through extraction, read now or taken from the cache
     extracted: int = 0  # PDFs read this time (the rest came from the previous generation)
-    embedded: int = 0  # distinct chunk texts embedded this time (the rest reused cached vectors)
+    embedded: int = 0  # distinct chunk texts embedded this time
+    reused: int = 0  # chunks whose vector came from the previous build
 
 
 def settings_identity(settings: BuildSettings, model: str) -> dict:
@@ -113,7 +116,24 @@ def build_store(
     pdf_dir: Path, out_dir: Path, settings: BuildSettings, *, force: bool = False, reporter: Reporter | None = None,
     engine: Engine | None = None,
 ) -> BuildResult:
-    reporter = reporter or Quiet()
+    """Build (or skip, when nothing changed) the store in out_dir from the CVs in pdf_dir."""
+    try:
+        return _build(pdf_dir, out_dir, settings, force, reporter or Quiet(), engine or LocalEngine())
+    except OSError as exc:
+        if exc.errno not in _CANNOT_WRITE:
+            raise
+        where = f" ({exc.filename})" if exc.filename else ""
+        raise UserError(f"cannot write the store in {out_dir}: {exc.strerror}{where}; "
+                        "the existing store is unchanged") from None
+
+
+# Why a store cannot be written: read-only, full, not ours to write, or a file where a folder goes.
+_CANNOT_WRITE = {errno.EROFS, errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM, errno.ENOTDIR, errno.EEXIST,
+                 errno.EISDIR}
+
+
+def _build(pdf_dir: Path, out_dir: Path, settings: BuildSettings, force: bool, reporter: Reporter,
+           engine: Engine) -> BuildResult:
     engine = engine or LocalEngine()
     started = time.monotonic()
     settings.validate()
@@ -122,6 +142,7 @@ def build_store(
     identity = settings_identity(settings, model_name)
     fp = fingerprint([(f.source, f.mtime_ns, f.size) for f in files] + [(s.source, 0, 0) for s in discovery_skips], identity)
     store = StoreDir(out_dir)
+    store.claim()
     live = store.live_manifest()
     if not force and live is not None and live.fingerprint == fp and store.looks_intact(live):
         return BuildResult(True, live, time.monotonic() - started)
@@ -148,8 +169,8 @@ def build_store(
 
         spec = EncoderSpec.load(encoder_dir)
         keys = [embedding_key(encoder_dir.name, settings.variant, spec.passage_prefix + c.text) for c in chunks]
-        vectors, embedded = _embed(chunks, keys, encoder_dir, spec.dim, settings, _cached_vectors(previous, live),
-                                   engine, reporter)
+        vectors, embedded, reused = _embed(chunks, keys, encoder_dir, spec.dim, settings,
+                                           _cached_vectors(previous, live), engine, reporter)
 
         from .dense_index import DenseIndex
         from .keyword_index import B, EPSILON, K1, KeywordIndex
@@ -182,7 +203,7 @@ def build_store(
             warnings=[{"source": d.source, "warning": w} for d in documents for w in d.warnings],
         )
         commit_generation(store, manifest, chunks, candidates, documents, keyword, okapi, dense)
-    return BuildResult(False, manifest, time.monotonic() - started, len(documents), extracted, embedded)
+    return BuildResult(False, manifest, time.monotonic() - started, len(documents), extracted, embedded, reused)
 
 
 def make_chunks(documents: list[Document], chunk_chars: int, overlap_chars: int
@@ -250,15 +271,20 @@ def _extract(files: list[PdfFile], cache: dict[str, Document], engine: Engine, r
 
 
 def _ensure_encoder(store: StoreDir, source: ModelSource, variant: str, reporter: Reporter) -> Path:
-    from .export import encoder_key, export_encoder, quantize_int8
+    from .export import encoder_key, encoder_problem, export_encoder, quantize_int8
 
     from .hash_encoder import dimension
 
     folder = store.encoders / encoder_key(source)
     if variant == "int8" and dimension(source.name):
         raise UserError(f"{source.name} has no int8 variant; use --encoder fp32")
+    problem = encoder_problem(folder) if folder.is_dir() else None
+    if problem:
+        reporter.warn(f"the encoder in {folder} is damaged ({problem}); exporting {source.name} again")
+        shutil.rmtree(folder)
     if not folder.is_dir():
-        reporter.info(f"exporting {source.name} to ONNX (once per model; later builds and searches reuse it)")
+        if not dimension(source.name):
+            reporter.info(f"exporting {source.name} to ONNX (once per model; later builds and searches reuse it)")
         store.encoders.mkdir(parents=True, exist_ok=True)
         export_encoder(source, folder)
     if variant == "int8":
@@ -284,10 +310,12 @@ def _embed(chunks, keys, encoder_dir: Path, dim: int, settings: BuildSettings, c
 
     vectors = np.zeros((len(chunks), dim), dtype=np.float32)
     todo: dict[bytes, list[int]] = {}
+    reused = 0
     for row, key in enumerate(keys):
         cached = cache.get(key)
         if cached is not None and len(cached) == dim:
             vectors[row] = cached
+            reused += 1
         else:
             todo.setdefault(key, []).append(row)
     if todo:
@@ -297,7 +325,7 @@ def _embed(chunks, keys, encoder_dir: Path, dim: int, settings: BuildSettings, c
                                  settings.batch_size, advance)
         for vector, rows in zip(fresh, todo.values()):
             vectors[rows] = vector
-    return vectors, len(todo)
+    return vectors, len(todo), reused
 
 
 def commit_generation(store: StoreDir, manifest: Manifest, chunks: list[Chunk], candidates: list[Candidate],

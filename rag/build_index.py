@@ -8,11 +8,13 @@ import click
 
 from .build import VARIANTS, BuildResult, BuildSettings, build_store
 from .chunking import DEFAULT_CHUNK_CHARS, DEFAULT_OVERLAP_CHARS
-from .console import TerminalReporter, friendly_errors, option
+from .console import Command, TerminalReporter, option
+from .errors import fix
 from .models import DEFAULT_MODEL
 
 
 @click.command(
+    cls=Command,
     epilog="""\b
 Examples:
   python -m rag.build_index
@@ -34,9 +36,8 @@ Examples:
 @option("--encoder", "variant", type=click.Choice(VARIANTS), default="fp32", show_default=True,
         help="Encoder weights: fp32, or int8 (faster, vectors differ slightly; see README: Performance).")
 @option("--force", is_flag=True, help="Rebuild from scratch, reusing nothing, even when nothing changed (make rebuild).")
-@option("--quiet", "-q", is_flag=True, help="No progress bars or notes; warnings and errors still show.")
+@option("--quiet", is_flag=True, help="No progress bars or notes; warnings and errors still show.")
 @option("--json", "as_json", is_flag=True, help="Print the resulting manifest as JSON on stdout.")
-@friendly_errors
 def main(pdf_dir: Path, out_dir: Path, model: str | None, chunk_chars: int, overlap_chars: int, batch_size: int,
          variant: str, force: bool, quiet: bool, as_json: bool) -> None:
     """Index CV PDFs for search: extract text, chunk it, build BM25 and FAISS indexes.
@@ -56,15 +57,19 @@ def summary(result: BuildResult, out_dir: Path) -> str:
     m = result.manifest
     if result.up_to_date:
         return (f"{out_dir} is up to date: nothing changed since the last build ({m.pdf_count} PDFs, "
-                f"{m.chunk_count} chunks, fingerprint {m.fingerprint[:12]}). Use --force (make rebuild) to rebuild.")
+                f"{m.chunk_count} chunks, fingerprint {m.fingerprint[:12]}). To rebuild anyway: "
+                + fix("make rebuild", f"rag index --force --out-dir {out_dir}") + ".")
     skipped = f", {len(m.skipped)} skipped" if m.skipped else ""
     indexed = m.candidate_count
     reused = []
     if result.extracted < result.documents:
         reused.append(f"{result.documents - result.extracted} extractions")
-    if result.embedded < m.chunk_count:
-        reused.append(f"{m.chunk_count - result.embedded} vectors")
+    if result.reused:
+        reused.append(f"{result.reused} vectors")
     reuse = f" (reused {' and '.join(reused)} from the previous build)" if reused else ""
+    duplicates = m.chunk_count - result.reused - result.embedded
+    if duplicates:
+        reuse += f"; {duplicates} chunks repeat another chunk's text and share its vector"
     return (f"Indexed {indexed} of {m.pdf_count} PDFs{skipped} into {m.chunk_count} chunks in {result.seconds:.1f} s "
             f"-> {out_dir}\n"
             f"  extracted {result.extracted} PDFs and embedded {result.embedded} chunks{reuse}\n"

@@ -11,23 +11,27 @@ import importlib
 import click
 
 from . import __version__
+from .console import OneLineErrors
 
-# name -> (module, one-line summary shown by `rag --help` without importing the module)
+# name -> ("module:command", one-line summary shown by `rag --help` without importing the module)
 SUBCOMMANDS = {
-    "index": ("rag.build_index", "Index a folder of CVs (skips when nothing changed)."),
-    "search": ("rag.search", "Search the store: candidates from FAISS, BM25 and their fusion."),
-    "eval": ("rag.evaluate", "Score the retrievers against the generated ground truth."),
+    "index": ("rag.build_index:main", "Index a folder of CVs (skips when nothing changed)."),
+    "search": ("rag.search:main", "Search the store: candidates from FAISS, BM25 and their fusion."),
+    "eval": ("rag.evaluate:main", "Score the retrievers against the generated ground truth."),
+    "ls": ("rag.manage:ls", "List the store's files and what it was built from (--verify hashes them)."),
+    "clean": ("rag.manage:clean", "Remove the store, and only a store."),
 }
 
 
-class LazyGroup(click.Group):
+class LazyGroup(OneLineErrors, click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(SUBCOMMANDS)
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in SUBCOMMANDS:
             return None
-        command = importlib.import_module(SUBCOMMANDS[name][0]).main
+        module, attribute = SUBCOMMANDS[name][0].split(":")
+        command = getattr(importlib.import_module(module), attribute)
         command.short_help = SUBCOMMANDS[name][1]
         return command
 
@@ -36,8 +40,7 @@ class LazyGroup(click.Group):
             formatter.write_dl([(name, summary) for name, (_, summary) in SUBCOMMANDS.items()])
 
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]},
-             epilog="""\b
+@click.group(cls=LazyGroup, epilog="""\b
 Examples:
   rag index --pdf-dir ~/cvs
   rag search "Who has experience with Jenkins?"

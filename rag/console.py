@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import functools
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import click
 
-from .errors import UserError
+from .errors import UserError, via_make
 
 
 def option(*names: str, **kwargs):
@@ -21,21 +21,58 @@ def option(*names: str, **kwargs):
     return click.option(*spellings, **kwargs)
 
 
-def friendly_errors(command: Callable) -> Callable:
-    """Turn expected failures into `error: ...` on stderr and a non-zero exit, never a traceback."""
+# Options as the Makefile's users name them: an error through make names the variable they typed.
+MAKE_VARIABLES = {
+    "pdf_dir": "PDF_DIR", "out_dir": "OUT_DIR", "index_dir": "OUT_DIR", "query": "Q", "words": "Q", "topk": "TOPK",
+    "mode": "MODE", "rule": "FUSION", "weights": "WEIGHTS", "rrf_k": "RRF_K", "n": "N", "seed": "SEED",
+}
 
-    @functools.wraps(command)
-    def wrapper(*args, **kwargs):
+
+class OneLineErrors:
+    """Mixed into every rag command and group: -h as well as --help, NO_COLOR honoured, and every
+    failure one `error: ...` line on stderr, exit status 2 for usage errors and 1 for the rest,
+    never a traceback."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("context_settings", {}).setdefault("help_option_names", ["-h", "--help"])
+        super().__init__(*args, **kwargs)
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        if os.environ.get("NO_COLOR"):
+            extra.setdefault("color", False)
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
         try:
-            return command(*args, **kwargs)
+            super().main(args, prog_name, complete_var, False, **extra)
+        except click.ClickException as exc:
+            _fail(_make_words(exc).format_message(), exc.exit_code)
+        except click.Abort:
+            _fail("aborted", 1)
         except UserError as exc:
-            click.echo(f"error: {exc}", err=True)
-            sys.exit(1)
+            _fail(str(exc), exc.exit_code)
+        except OSError as exc:
+            where = f": {exc.filename}" if exc.filename else ""
+            _fail(f"{exc.strerror or exc}{where}", 1)
         except KeyboardInterrupt:
-            click.echo("interrupted; nothing was changed", err=True)
-            sys.exit(130)
+            _fail("interrupted; nothing was changed", 130)
+        sys.exit(0)
 
-    return wrapper
+
+class Command(OneLineErrors, click.Command):
+    pass
+
+
+def _fail(message: str, code: int) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+def _make_words(exc: click.ClickException) -> click.ClickException:
+    """Through make, name the variable rather than the option: MODE= (--mode)."""
+    param = getattr(exc, "param", None)
+    if via_make() and param is not None and param.name in MAKE_VARIABLES:
+        exc.param_hint = f"{MAKE_VARIABLES[param.name]}= ({param.opts[0]})"
+    return exc
 
 
 class TerminalReporter:

@@ -40,12 +40,17 @@ class EncoderSpec:
 
 def load_encoder(folder: Path, variant: str = "fp32", threads: int | None = None):
     """The encoder an export folder describes: ONNX Runtime, or the hashing encoder of the tests."""
-    backend = orjson.loads((folder / SPEC_FILE).read_bytes()).get("backend", "onnx")
-    if backend == "hash":
-        from .hash_encoder import HashEncoder
+    from .errors import DamagedFile, short_reason
 
-        return HashEncoder(EncoderSpec.load(folder).dim)
-    return Encoder(folder, variant, threads)
+    try:
+        backend = orjson.loads((folder / SPEC_FILE).read_bytes()).get("backend", "onnx")
+        if backend == "hash":
+            from .hash_encoder import HashEncoder
+
+            return HashEncoder(EncoderSpec.load(folder).dim)
+        return Encoder(folder, variant, threads)
+    except Exception as exc:  # ONNX Runtime and tokenizers raise their own types for damaged files
+        raise DamagedFile(f"the encoder {folder.name} cannot be loaded ({short_reason(exc)})") from None
 
 
 def available_cores() -> int:

@@ -18,7 +18,7 @@ from pathlib import Path
 import click
 import orjson
 
-from .console import friendly_errors, option
+from .console import Command, option
 from .errors import UserError
 from .fusion import DEFAULT_RRF_K, DEFAULT_WEIGHTS, RULES, FusionSettings
 from .metrics import mrr_at_k, ndcg_at_k, recall_at_k
@@ -121,7 +121,7 @@ def sweep_grid(base: FusionSettings) -> list[FusionSettings]:
 
 
 @click.command(
-    context_settings={"help_option_names": ["-h", "--help"]},
+    cls=Command,
     epilog="""\b
 Examples:
   make cvs && make index && make eval
@@ -140,7 +140,6 @@ Examples:
 @option("--rrf-k", type=click.IntRange(min=0), default=DEFAULT_RRF_K, show_default=True)
 @option("--no-coverage", is_flag=True, help="Fuse without putting candidates who hold more concepts first.")
 @option("--sweep", is_flag=True, help="Score the fused list under a grid of fusion settings.")
-@friendly_errors
 def main(index_dir: Path, queries_path: Path, out: Path | None, rule: str, weights: str, rrf_k: int,
          no_coverage: bool, sweep: bool) -> None:
     """Score FAISS, BM25 and the fused list at the candidate level against the generated ground truth."""

@@ -163,6 +163,24 @@ def _check(st, encoder: Encoder, spec: dict) -> dict:
     return {"probes": len(texts), "max_cosine_distance": worst}
 
 
+def encoder_problem(folder: Path) -> str | None:
+    """Why an export folder cannot be trusted, or None: every file encoder.json lists must be
+    there with the checksum recorded when it was made."""
+    try:
+        spec = orjson.loads((folder / SPEC_FILE).read_bytes())
+    except (OSError, ValueError):
+        return f"{SPEC_FILE} cannot be read"
+    digests = spec.get("sha256", {})
+    if spec.get("backend", "onnx") == "onnx" and MODEL_FILES["fp32"] not in digests:
+        return f"{SPEC_FILE} records no checksum for {MODEL_FILES['fp32']}"
+    for name, digest in digests.items():
+        if not (folder / name).is_file():
+            return f"{name} is missing"
+        if sha256_file(folder / name) != digest:
+            return f"{name} does not match its checksum in {SPEC_FILE}"
+    return None
+
+
 def quantize_int8(folder: Path) -> None:
     """Add model.int8.onnx beside the fp32 graph: int8 weights, activations quantised on the fly.
 
@@ -195,3 +213,8 @@ def quantize_int8(folder: Path) -> None:
     finally:
         root.setLevel(level)
     tmp.rename(target)
+    spec = orjson.loads((folder / SPEC_FILE).read_bytes())
+    spec.setdefault("sha256", {})[MODEL_FILES["int8"]] = sha256_file(target)
+    staged = folder / f".{SPEC_FILE}.tmp"
+    staged.write_bytes(orjson.dumps(spec, option=orjson.OPT_INDENT_2))
+    staged.replace(folder / SPEC_FILE)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from . import candidates as agg
-from .errors import UserError
+from .errors import UsageError, UserError
 from .evidence import Evidence, best_lines, closest_passage
 from .fusion import FusionSettings, convex_scores, ranked, rrf_scores
 from .query import Query, analyse
@@ -74,13 +74,13 @@ class SearchResult:
 
 def check_request(query: str, mode: str, topk: int) -> None:
     if not query.strip():
-        raise UserError('the query is blank; ask something, e.g. "Who has experience with Jenkins?"')
+        raise UsageError('the query is blank; ask something, e.g. "Who has experience with Jenkins?"')
     if any("\ud800" <= ch <= "\udfff" for ch in query):
-        raise UserError("the query is not valid UTF-8 text")
+        raise UsageError("the query is not valid UTF-8 text")
     if topk < 1:
-        raise UserError(f"--topk must be at least 1, got {topk}")
+        raise UsageError(f"--topk must be at least 1, got {topk}")
     if mode not in MODES:
-        raise UserError(f"--mode must be one of {', '.join(MODES)}, got {mode!r}")
+        raise UsageError(f"--mode must be one of {', '.join(MODES)}, got {mode!r}")
 
 
 class Searcher:
@@ -105,7 +105,8 @@ class Searcher:
             from .encoder import load_encoder
 
             self._dense = self.store.dense_index()
-            self._encoder = load_encoder(self.store.encoder_dir, self.store.manifest.encoder["variant"])
+            self._encoder = self.store.checked(
+                lambda: load_encoder(self.store.encoder_dir, self.store.manifest.encoder["variant"]))
         return self.store.checked(lambda: self._dense.similarities(self._encoder.embed_queries([text])[0]))
 
     def rank(self, query: Query, lists: tuple[str, ...] = ("faiss", "bm25", "fused"), unit: str = "candidates",

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from .console import friendly_errors, option
-from .errors import UserError
+from .console import Command, option
+from .errors import UsageError
 from .fusion import DEFAULT_RRF_K, DEFAULT_WEIGHTS, RULES, FusionSettings
 from .render import render_json, render_text
 from .retrieval import MODES, Searcher, check_request
@@ -34,7 +34,7 @@ def parse_weights(text: str) -> dict[str, float]:
 
 
 @click.command(
-    context_settings={"help_option_names": ["-h", "--help"]},
+    cls=Command,
     epilog="""\b
 Each list ranks candidates (one row per CV) with the concepts their CV holds and the lines that
 show it. A concept is a query skill by any known spelling (K8s = Kubernetes) or a phrase the CV
@@ -73,7 +73,6 @@ Examples:
 @option("--no-coverage", is_flag=True, help="Fuse scores alone, without putting candidates who hold more "
         "query concepts first.")
 @option("--json", "as_json", is_flag=True, help="One JSON document with every list, for scripts (README: JSON).")
-@friendly_errors
 def main(words: tuple[str, ...], query: str | None, index_dir: Path, topk: int, mode: str, chunk_view: bool,
          rule: str, weights: str, rrf_k: int, no_coverage: bool, as_json: bool) -> None:
     """Find the candidates in indexed CVs that match a question, with FAISS, BM25 and their fusion."""
@@ -95,7 +94,7 @@ def read_query(option_value: str | None, words: tuple[str, ...]) -> str:
     if text == "-":
         text = sys.stdin.read()
     if not text.strip():
-        raise UserError('no query: ask something, e.g. rag search "Who has experience with Jenkins?"')
+        raise UsageError('no query: ask something, e.g. rag search "Who has experience with Jenkins?"')
     return text
 
 

@@ -2,16 +2,21 @@
 
 Layout of a store folder (OUT_DIR, default rag_store/):
 
+    .cv-rag-store                      marks the folder as a store: only then may `rag clean` empty it
     current -> generations/<id>        the live generation (a relative symlink, replaced atomically)
     manifest.json, chunks.jsonl,       stable links through `current`, for people and scripts
-    bm25.pkl, faiss.index
-    generations/<id>/                  one complete build; the previous one is kept for readers
+    candidates.jsonl, bm25.pkl,
+    faiss.index
+    generations/<id>/                  one complete build; .readers inside is locked by its searches
     encoders/<key>/                    ONNX exports of embedding models, shared by generations
     .lock                              held by the build that is writing
 
 A build writes a new generation into generations/.tmp-*, and only when every file is complete
 does it rename the folder and repoint `current`. A crash or Ctrl-C leaves the previous store as
-it was. The store folder itself is never renamed, so it can be a Docker bind mount.
+it was. Old generations are pruned after a build, except the previous one and any that a reader
+still holds (a shared lock on its .readers file), so a search never loses the files it is using.
+The store folder itself is never renamed, so it can be a Docker bind mount; a build only writes
+into a folder that is empty, new, or already a store.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ import numpy as np
 import orjson
 
 from . import dense_index, keyword_index
-from .errors import DamagedFile, UserError
+from .errors import DamagedFile, UserError, fix
 from .records import Candidate, Chunk
 from .seniority import LEVELS
 
@@ -49,7 +54,9 @@ CORE_FILES = (MANIFEST, CHUNKS, CANDIDATES, keyword_index.PICKLE, dense_index.IN
 ARTIFACTS = (CHUNKS, CHUNK_OFFSETS, CANDIDATES, CANDIDATE_INDEX, DOCUMENTS, *keyword_index.FILES, *dense_index.FILES)
 # Checked byte for byte before every search; the rest by size and by their row counts.
 HASHED_ON_OPEN = (CHUNK_OFFSETS, CANDIDATE_INDEX, keyword_index.INDEX, dense_index.KEYS)
-REBUILD_HINT = "run `make rebuild` (python -m rag.build_index --force)"
+MARKER = ".cv-rag-store"
+READERS = ".readers"  # in every generation: each search holds a shared lock on it
+EVAL_REPORT = "eval.json"  # what `rag eval` writes into the store folder by default
 
 
 @dataclass
@@ -103,6 +110,51 @@ class StoreDir:
         self.generations = root / "generations"
         self.encoders = root / "encoders"
 
+    def is_store(self) -> bool:
+        """Proof that the folder is a store: its marker, or the layout of a store made before markers."""
+        if (self.root / MARKER).is_file():
+            return True
+        return self.current.is_symlink() and os.readlink(self.current).startswith("generations/")
+
+    def claim(self) -> None:
+        """Make the folder a store before a build writes anything, or refuse: a build never writes
+        into a folder that holds anything but a store."""
+        if self.root.exists() and not self.root.is_dir():
+            raise UserError(f"{self.root} is a file, not a folder; choose a folder for the store")
+        if self.root.is_dir() and not self.is_store():
+            # A store in the making (an encoder cache put there, a first build that died) is fine.
+            ours = {".gitkeep", ".lock", "current", "generations", "encoders"}
+            foreign = sorted(p.name for p in self.root.iterdir() if p.name not in ours)
+            if foreign:
+                shown = ", ".join(foreign[:3]) + (", ..." if len(foreign) > 3 else "")
+                raise UserError(f"{self.root} holds files that are not a store ({shown}); choose an empty or "
+                                f"new folder for the store, nothing was written")
+        self.root.mkdir(parents=True, exist_ok=True)
+        if not (self.root / MARKER).is_file():
+            _write_atomic(self.root / MARKER, b"cv-rag store: `rag clean` may empty this folder\n")
+
+    def clean(self) -> list[str]:
+        """Remove what a store consists of, and nothing else; the names of what is left over."""
+        if not self.is_store():
+            raise UserError(f"{self.root} is not a store (it has no {MARKER}); nothing was removed")
+        with self.build_lock():
+            generations = sorted(self.generations.iterdir()) if self.generations.is_dir() else []
+            busy = [g.name for g in generations if not _lockable(g)]
+            if busy:
+                raise UserError(f"a search is using the store in {self.root} (generation {busy[0]}); "
+                                "stop it and run again; nothing was removed")
+            for name in (*CORE_FILES, EVAL_REPORT):
+                link = self.root / name
+                if link.is_symlink() or (name == EVAL_REPORT and link.is_file()):
+                    link.unlink()
+            if self.current.is_symlink():
+                self.current.unlink()
+            for folder in (self.generations, self.encoders):
+                shutil.rmtree(folder, ignore_errors=True)
+        (self.root / ".lock").unlink(missing_ok=True)
+        (self.root / MARKER).unlink(missing_ok=True)
+        return sorted(p.name for p in self.root.iterdir() if p.name != ".gitkeep")
+
     def live_generation(self) -> Path | None:
         """The generation `current` points to, resolved once so a concurrent swap cannot mix two."""
         try:
@@ -148,7 +200,6 @@ class StoreDir:
     @contextmanager
     def build_lock(self) -> Iterator[None]:
         """One build per store at a time; a second one is refused with the holder's pid."""
-        self.root.mkdir(parents=True, exist_ok=True)
         path = self.root / ".lock"
         with path.open("a+") as f:
             try:
@@ -185,6 +236,7 @@ class StoreDir:
         manifest.artifacts = {
             name: {"sha256": sha256_file(tmp / name), "bytes": (tmp / name).stat().st_size} for name in ARTIFACTS
         }
+        (tmp / READERS).touch()
         (tmp / MANIFEST).write_bytes(manifest.to_json())
         _fsync_tree(tmp)
         previous = self.live_generation()
@@ -195,23 +247,66 @@ class StoreDir:
             link = self.root / name
             if not link.is_symlink():
                 _replace_symlink(link, f"current/{name}")
-        self._prune(keep={final, previous})
+        self._prune(keep={final.name, previous.name if previous else None})
         return final
 
-    def _prune(self, keep: set[Path | None]) -> None:
-        in_use: set[str] = set()
+    def _prune(self, keep: set[str | None]) -> None:
+        """Drop generations but the live one, the previous one and any a reader holds; then the
+        encoders no remaining generation uses."""
+        encoders_in_use: set[str] = set()
         for generation in sorted(self.generations.iterdir()):
-            if generation in keep:
+            if generation.name in keep or not _remove_unless_read(generation, self.generations):
                 try:
-                    in_use.add(Manifest.from_json((generation / MANIFEST).read_bytes()).encoder["key"])
+                    encoders_in_use.add(Manifest.from_json((generation / MANIFEST).read_bytes()).encoder["key"])
                 except (OSError, ValueError, TypeError, KeyError):
                     pass
-            else:
-                shutil.rmtree(generation, ignore_errors=True)
         if self.encoders.is_dir():
             for encoder in self.encoders.iterdir():
-                if encoder.name not in in_use:
+                if encoder.name not in encoders_in_use:
                     shutil.rmtree(encoder, ignore_errors=True)
+
+
+def _lockable(generation: Path) -> bool:
+    """True when no reader holds the generation (it could be removed right now)."""
+    try:
+        fd = os.open(generation / READERS, os.O_RDONLY)
+    except OSError:
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def _remove_unless_read(generation: Path, parent: Path) -> bool:
+    """Remove a generation unless a reader holds its lock. It is renamed away while the lock is
+    held, so a reader that opens it a moment later finds it gone and moves to the live one."""
+    try:
+        fd = os.open(generation / READERS, os.O_RDONLY)
+    except OSError:
+        fd = None  # a half-written build (.tmp-*) or leftover trash: nobody reads it
+    try:
+        if fd is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                return False
+        trash = parent / f".trash-{generation.name.lstrip('.')}-{secrets.token_hex(3)}"
+        generation.rename(trash)
+    finally:
+        if fd is not None:
+            os.close(fd)
+    shutil.rmtree(trash, ignore_errors=True)
+    return True
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
 
 
 def _replace_symlink(link: Path, target: str) -> None:
@@ -246,10 +341,11 @@ class JsonlTable(Generic[T]):
     """Random access to the lines of a JSON-lines file by line number, through the byte offsets
     written beside it, without parsing the whole file."""
 
-    def __init__(self, path: Path, offsets: np.ndarray, record: Callable[..., T]):
+    def __init__(self, path: Path, offsets: np.ndarray, record: Callable[..., T], store_root: Path):
         self.path = path
         self.offsets = offsets
         self.record = record
+        self.store_root = store_root
 
     def __len__(self) -> int:
         return len(self.offsets) - 1
@@ -270,7 +366,8 @@ class JsonlTable(Generic[T]):
         try:
             return self.record(**orjson.loads(line))
         except (ValueError, TypeError) as exc:  # orjson.JSONDecodeError is a ValueError
-            raise DamagedFile(f"line {row + 1} of {self.path.name} is not a record ({type(exc).__name__})") from None
+            raise damaged(self.store_root, f"line {row + 1} of {self.path.name} is not a record "
+                                           f"({type(exc).__name__})") from None
 
 
 @dataclass
@@ -285,9 +382,22 @@ class OpenStore:
     starts: np.ndarray  # first chunk of each candidate, then the chunk count
     seniority: np.ndarray  # per candidate: index into seniority.LEVELS, -1 when unknown
     encoder_dir: Path
+    lock: int | None = None  # the shared lock on the generation, held while the store is open
 
     def path(self, name: str) -> Path:
         return self.generation / name
+
+    def close(self) -> None:
+        """Release the generation (a later build may prune it); the store is not used afterwards."""
+        if self.lock is not None:
+            os.close(self.lock)
+            self.lock = None
+
+    def __enter__(self) -> OpenStore:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     def keyword_index(self):
         from .keyword_index import KeywordIndex
@@ -316,24 +426,63 @@ class OpenStore:
 
 
 def damaged(root: Path, detail: str) -> UserError:
-    return UserError(f"the store in {root} is damaged: {detail}; {REBUILD_HINT}")
+    return UserError(f"the store in {root} is damaged: {detail}; run "
+                     + fix(f"make rebuild OUT_DIR={root}", f"rag index --force --out-dir {root}"))
+
+
+def _index_hint(root: Path) -> str:
+    return "run " + fix(f"make index OUT_DIR={root}", f"rag index --out-dir {root}") + " first"
 
 
 def open_store(root: Path) -> OpenStore:
-    """Check a store before anything in it is used: files, checksums, sizes and row counts."""
+    """Check a store before anything in it is used: files, checksums, sizes and row counts. The
+    store returned holds a shared lock on its generation, so no build prunes it while it is open."""
     store = StoreDir(root)
-    generation = store.live_generation()
-    if generation is None:
-        if not root.exists():
-            raise UserError(f"no store at {root}: run `make index` (python -m rag.build_index) first")
-        raise UserError(f"no built store in {root}: run `make index` (python -m rag.build_index) first")
+    generation, lock = _read_lock(store)
+    try:
+        return _open_generation(store, generation, lock)
+    except BaseException:
+        if lock is not None:
+            os.close(lock)
+        raise
+
+
+def _read_lock(store: StoreDir) -> tuple[Path, int | None]:
+    """The live generation with a shared lock on it; if a build prunes it before the lock is
+    taken, the new live one."""
+    root = store.root
+    for _ in range(20):
+        generation = store.live_generation()
+        if generation is None:
+            if not root.exists():
+                raise UserError(f"no store at {root}: {_index_hint(root)}")
+            raise UserError(f"no built store in {root}: {_index_hint(root)}")
+        try:
+            lock = os.open(generation / READERS, os.O_RDONLY)
+        except FileNotFoundError:
+            if generation.is_dir():
+                return generation, None  # a store of an older format: opening it fails on its format
+            continue
+        try:
+            fcntl.flock(lock, fcntl.LOCK_SH)
+        except OSError:  # a filesystem without locks (some network mounts): read without one
+            os.close(lock)
+            return generation, None
+        if (generation / READERS).exists():
+            return generation, lock
+        os.close(lock)  # pruned while we waited: move on to the live generation
+    raise UserError(f"the store in {root} changed 20 times while opening it; try again")
+
+
+def _open_generation(store: StoreDir, generation: Path, lock: int | None) -> OpenStore:
+    root = store.root
     try:
         manifest = Manifest.from_json((generation / MANIFEST).read_bytes())
     except (OSError, ValueError, TypeError) as exc:
         raise damaged(root, f"{MANIFEST} cannot be read ({type(exc).__name__})") from None
     if manifest.store_format != STORE_FORMAT:
         raise UserError(f"the store in {root} has format {manifest.store_format}, this version reads "
-                        f"{STORE_FORMAT}; {REBUILD_HINT}")
+                        f"{STORE_FORMAT}; run " + fix(f"make rebuild OUT_DIR={root}", f"rag index --force --out-dir {root}"))
     for name in ARTIFACTS:
         path = generation / name
         expected = manifest.artifacts.get(name)
@@ -361,10 +510,15 @@ def open_store(root: Path) -> OpenStore:
         if int(table_offsets[-1]) != (generation / name).stat().st_size:
             raise damaged(root, f"{name} does not end where its offsets say")
     encoder_dir = store.encoders / manifest.encoder["key"]
-    if not encoder_dir.is_dir():
-        raise damaged(root, f"the encoder {manifest.encoder['key']} is missing from {store.encoders}")
-    return OpenStore(root, generation, manifest, JsonlTable(generation / CHUNKS, offsets, Chunk),
-                     JsonlTable(generation / CANDIDATES, candidate_offsets, Candidate), starts, seniority, encoder_dir)
+    try:
+        exported = orjson.loads((encoder_dir / "encoder.json").read_bytes()).get("model")
+    except (OSError, ValueError):
+        raise damaged(root, f"the encoder {manifest.encoder['key']} is missing or unreadable in {store.encoders}") from None
+    if exported != manifest.embedding_model:
+        raise damaged(root, f"the manifest names the model {manifest.embedding_model}, its encoder holds {exported}")
+    return OpenStore(root, generation, manifest, JsonlTable(generation / CHUNKS, offsets, Chunk, root),
+                     JsonlTable(generation / CANDIDATES, candidate_offsets, Candidate, root), starts, seniority,
+                     encoder_dir, lock)
 
 
 def write_candidates(folder: Path, candidates: list[Candidate]) -> None:

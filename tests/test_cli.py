@@ -127,4 +127,4 @@ def test_bad_search_requests_fail_with_a_message(runner, store, args):
 
 def test_searching_without_a_store_names_the_fix(runner, tmp_path):
     code, output = run(runner, "search", "-q", "Jenkins", "--index-dir", tmp_path / "none")
-    assert code != 0 and one_line_error(output) and "make index" in output
+    assert code != 0 and one_line_error(output) and f"rag index --out-dir {tmp_path / 'none'}" in output

@@ -61,11 +61,14 @@ def test_old_generations_are_pruned_keeping_the_previous_one(built):
     assert len([p for p in (store / "generations").iterdir()]) == 2
 
 
-def test_a_truncated_file_is_refused_with_the_fix(built):
+def test_a_truncated_file_is_refused_with_the_fix_for_that_folder(built, monkeypatch):
     _, store = built
     path = generation_file(store, "bm25.pkl")
     path.write_bytes(path.read_bytes()[:-10])
-    with pytest.raises(UserError, match=r"damaged: bm25\.pkl .*make rebuild"):
+    with pytest.raises(UserError, match=rf"damaged: bm25\.pkl .*`rag index --force --out-dir {store}`"):
+        open_store(store)
+    monkeypatch.setenv("RAG_VIA_MAKE", "1")
+    with pytest.raises(UserError, match=rf"`make rebuild OUT_DIR={store}`"):
         open_store(store)
 
 
