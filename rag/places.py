@@ -30,7 +30,7 @@ _EXTRA_COUNTRY_NAMES: dict[str, tuple[str, ...]] = {
            "Northern Ireland", "Inglaterra", "Escocia", "Gales", "Gran Bretaña", "Großbritannien",
            "Schottland", "Angleterre", "Écosse", "Pays de Galles", "Grande-Bretagne"),
     "US": ("USA", "U.S.A.", "US", "U.S.", "United States of America", "America", "EE. UU.",
-           "EE.UU.", "EEUU", "Estados Unidos de América", "USA", "Vereinigte Staaten von Amerika",
+           "EE.UU.", "EEUU", "Estados Unidos de América", "Vereinigte Staaten von Amerika",
            "États-Unis d'Amérique", "Etats-Unis"),
     "NL": ("Holland", "The Netherlands", "Nederland", "Holanda", "Hollande"),
     "CZ": ("Czech Republic", "República Checa", "Tschechische Republik", "République tchèque", "Česko"),
@@ -46,7 +46,7 @@ _EXTRA_COUNTRY_NAMES: dict[str, tuple[str, ...]] = {
 CITIES = """
 DE Berlin|Berlín; München|Munich|Múnich|Munchen|Muenchen; Hamburg|Hamburgo|Hambourg; Köln|Cologne|Colonia|Koeln;
    Frankfurt am Main|Frankfurt|Fráncfort|Francfort|Frankfurt a. M.; Stuttgart; Düsseldorf|Dusseldorf|Duesseldorf;
-   Leipzig|Leipzig; Dresden|Dresde; Hannover|Hanover|Hanóver|Hanovre; Nürnberg|Nuremberg|Núremberg|Nuremberg;
+   Leipzig; Dresden|Dresde; Hannover|Hanover|Hanóver|Hanovre; Nürnberg|Nuremberg|Núremberg;
    Bremen|Brême; Essen; Dortmund; Bonn; Mannheim; Karlsruhe; Münster|Munster; Augsburg; Freiburg im Breisgau|Freiburg;
    Heidelberg; Potsdam; Kiel; Mainz|Mayence; Wiesbaden; Bochum; Duisburg; Wuppertal; Bielefeld; Aachen|Aquisgrán|Aix-la-Chapelle;
    Braunschweig; Chemnitz; Magdeburg; Erfurt; Rostock; Lübeck; Regensburg|Ratisbonne; Ulm; Würzburg; Saarbrücken; Darmstadt; Jena
@@ -61,7 +61,7 @@ BE Bruxelles|Brussels|Bruselas|Brüssel|Brussel; Antwerpen|Antwerp|Amberes|Anver
    Liège|Lieja|Lüttich; Leuven|Louvain|Lovaina; Namur; Charleroi; Brugge|Bruges|Brujas
 LU Luxembourg|Luxemburg|Luxemburgo
 NL Amsterdam|Ámsterdam; Rotterdam|Róterdam; Den Haag|The Hague|La Haya|La Haye; Utrecht; Eindhoven; Groningen; Delft; Leiden
-GB London|Londres; Manchester; Edinburgh|Edimburgo|Édimbourg; Bristol; Leeds; Birmingham; Glasgow|Glasgow;
+GB London|Londres; Manchester; Edinburgh|Edimburgo|Édimbourg; Bristol; Leeds; Birmingham; Glasgow;
    Liverpool; Sheffield; Newcastle upon Tyne|Newcastle; Nottingham; Leicester; Cardiff; Belfast; Cambridge;
    Oxford; Brighton; Southampton; Reading; Aberdeen; York; Bath; Coventry; Milton Keynes; Exeter
 IE Dublin|Dublín|Baile Átha Cliath; Cork; Galway; Limerick
@@ -84,7 +84,7 @@ VE Caracas; Maracaibo
 EC Quito; Guayaquil
 UY Montevideo
 BR São Paulo|Sao Paulo; Rio de Janeiro|Río de Janeiro; Brasília|Brasilia; Belo Horizonte; Porto Alegre; Curitiba; Recife
-US New York|New York City|NYC|Nueva York|New York City; Boston; Chicago; Seattle; San Francisco; Los Angeles; Washington D.C.|Washington DC|Washington;
+US New York|New York City|NYC|Nueva York; Boston; Chicago; Seattle; San Francisco; Los Angeles; Washington D.C.|Washington DC|Washington;
    Austin; Denver; Atlanta; Miami; Dallas; Houston; Philadelphia|Filadelfia|Philadelphie; Phoenix; San Diego; San Jose;
    Portland; Minneapolis; Detroit; Pittsburgh; Baltimore; Nashville; Charlotte; Raleigh; Salt Lake City; Las Vegas;
    Orlando; Tampa; St. Louis; Kansas City; Columbus; Indianapolis; Cleveland; Cincinnati; Sacramento; Palo Alto;
@@ -100,17 +100,17 @@ BG Sofia|Sofía|Sofija
 GR Αθήνα|Athens|Atenas|Athen|Athènes|Athina; Θεσσαλονίκη|Thessaloniki|Salónica|Thessalonique|Saloniki
 TR İstanbul|Istanbul|Estambul; Ankara; İzmir|Izmir
 DK København|Copenhagen|Copenhague|Kopenhagen; Aarhus|Århus; Odense
-SE Stockholm|Estocolmo|Estocolmo; Göteborg|Gothenburg|Gotemburgo|Göteborg; Malmö|Malmo; Uppsala
+SE Stockholm|Estocolmo; Göteborg|Gothenburg|Gotemburgo; Malmö|Malmo; Uppsala
 NO Oslo; Bergen; Trondheim; Stavanger
 FI Helsinki|Helsingfors; Espoo; Tampere; Turku
 IS Reykjavík|Reykjavik
 EE Tallinn
 LV Riga
 LT Vilnius
-HR Zagreb|Zagreb; Split
+HR Zagreb; Split
 SI Ljubljana|Liubliana
 RS Beograd|Belgrade|Belgrado|Belgrad
-UA Kyiv|Kiev|Kiew|Kiev; Lviv|Lwów|Lemberg; Kharkiv|Járkov; Odesa|Odessa
+UA Kyiv|Kiev|Kiew; Lviv|Lwów|Lemberg; Kharkiv|Járkov; Odesa|Odessa
 RU Moskva|Moscow|Moscú|Moskau|Moscou; Sankt-Peterburg|Saint Petersburg|St. Petersburg|San Petersburgo|Sankt Petersburg|Saint-Pétersbourg
 MT Valletta|La Valeta
 CY Nicosia|Nicosie|Limassol
@@ -125,7 +125,7 @@ DZ Alger|Algiers|Argel|Algier
 NG Lagos; Abuja
 KE Nairobi
 ZA Johannesburg|Johannesburgo; Cape Town|Ciudad del Cabo|Kapstadt|Le Cap; Durban; Pretoria
-IN Bengaluru|Bangalore; Mumbai|Bombay; New Delhi|Delhi|Nueva Delhi|Neu-Delhi|New Delhi; Hyderabad; Chennai|Madras; Pune; Kolkata|Calcutta; Noida; Gurugram|Gurgaon
+IN Bengaluru|Bangalore; Mumbai|Bombay; New Delhi|Delhi|Nueva Delhi|Neu-Delhi; Hyderabad; Chennai|Madras; Pune; Kolkata|Calcutta; Noida; Gurugram|Gurgaon
 PK Karachi; Lahore; Islamabad
 BD Dhaka
 CN Beijing|Peking|Pekín|Pékin; Shanghai|Shanghái|Schanghai; Shenzhen; Guangzhou|Canton|Cantón; Hangzhou; Chengdu
@@ -135,7 +135,7 @@ JP Tokyo|Tokio|Tōkyō; Osaka; Kyoto|Kioto; Yokohama
 KR Seoul|Seúl|Séoul; Busan
 SG Singapore|Singapur|Singapour
 MY Kuala Lumpur
-TH Bangkok|Bangkok
+TH Bangkok
 VN Ho Chi Minh City|Saigon; Hanoi|Hanói
 ID Jakarta|Yakarta
 PH Manila|Manille

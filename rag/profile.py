@@ -11,7 +11,7 @@ each field fails on real CVs.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 
 import regex
 
@@ -46,7 +46,7 @@ class Profile:
     experience_months: int | None = None
     languages: tuple[SpokenLanguage, ...] = ()
     education: str | None = None  # education.LEVELS, or None
-    skills: tuple[str, ...] = field(default=())  # canonical names (vocabulary.py), first mention first
+    skills: tuple[str, ...] = ()  # canonical names (vocabulary.py), first mention first
 
     def to_dict(self) -> dict:
         return asdict(self)

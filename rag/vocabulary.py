@@ -91,12 +91,12 @@ def _entries() -> list[tuple[str, str, tuple[str, ...]]]:
 def _build() -> tuple[dict[tuple[str, ...], _Spelling], dict[str, str]]:
     table: dict[tuple[str, ...], _Spelling] = {}
     domains: dict[str, str] = {}
-    for domain, canonical, spellings in _entries():
-        if canonical in domains:
-            raise ValueError(f"skill listed twice: {canonical}")
-        domains[canonical] = domain
-        for spelling in spellings:
-            _add(table, spelling, canonical, explicit=True)
+    for field_of_work, name, written in _entries():
+        if name in domains:
+            raise ValueError(f"skill listed twice: {name}")
+        domains[name] = field_of_work
+        for spelling in written:
+            _add(table, spelling, name, explicit=True)
     for group in ALIAS_GROUPS:
         keys = [tuple(t.term for t in raw_tokens(s)) for s in group]
         owner = next((table[k].canonical for k in keys if k in table), None)
@@ -106,10 +106,16 @@ def _build() -> tuple[dict[tuple[str, ...], _Spelling], dict[str, str]]:
     return table, domains
 
 
+def _longest(table: dict[tuple[str, ...], _Spelling]) -> dict[str, int]:
+    """For each term that starts a spelling, the most terms a spelling starting with it has."""
+    longest: dict[str, int] = {}
+    for key in table:
+        longest[key[0]] = max(longest.get(key[0], 0), len(key))
+    return longest
+
+
 _TABLE, _DOMAIN = _build()
-_LONGEST: dict[str, int] = {}
-for _key in _TABLE:
-    _LONGEST[_key[0]] = max(_LONGEST.get(_key[0], 0), len(_key))
+_LONGEST = _longest(_TABLE)
 
 CANONICAL_SKILLS: tuple[str, ...] = tuple(_DOMAIN)
 """Every canonical skill name, grouped by field of work in the order of skill_data.SKILLS."""
@@ -118,11 +124,6 @@ CANONICAL_SKILLS: tuple[str, ...] = tuple(_DOMAIN)
 def domain(canonical_name: str) -> str:
     """The field of work a canonical skill is filed under ("programming", "healthcare", ...)."""
     return _DOMAIN[canonical_name]
-
-
-def spellings(canonical_name: str) -> tuple[tuple[str, ...], ...]:
-    """Every spelling of a canonical skill, as folded term tuples (for query expansion)."""
-    return tuple(key for key, sp in _TABLE.items() if sp.canonical == canonical_name)
 
 
 @lru_cache(maxsize=4096)

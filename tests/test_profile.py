@@ -13,7 +13,7 @@ from rag.places import country_code, find_location
 from rag.profile import Profile, build_profile
 from rag.records import HeadLine
 from rag.sections import split_sections
-from rag.spoken import SpokenLanguage, parse_languages
+from rag.spoken import SpokenLanguage, language_of, parse_languages
 from rag.titles import pick_title
 
 
@@ -68,6 +68,13 @@ def test_languages_with_levels_in_each_language() -> None:
         SpokenLanguage("French", "native"), SpokenLanguage("Dutch", "A2")]
     assert parse_languages(["English, German (fluent)"]) == [
         SpokenLanguage("English", None), SpokenLanguage("German", None)]
+
+
+def test_language_names_in_four_languages_and_their_own() -> None:
+    for name in ("German", "Alemán", "Deutsch", "allemand"):
+        assert language_of(name) == "German"
+    assert language_of("Polski") == language_of("polaco") == "Polish"
+    assert language_of("Python") is None
 
 
 def test_languages_outside_a_languages_section_need_a_level() -> None:

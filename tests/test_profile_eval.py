@@ -32,7 +32,7 @@ def test_set_f1() -> None:
 
 def test_a_perfect_profile_scores_one_everywhere() -> None:
     profile = Profile("a@b.de", "+49 (89) 123 4567", "Senior Data Engineer",
-                      Location("München", None, "DE", "Germany"), 8, 96,
+                      Location("München", None, "DE", "Germany"), 7, 84,
                       (SpokenLanguage("German", "native"), SpokenLanguage("English", None)), "master",
                       ("Python", "Kubernetes", "Amazon Web Services", "Code Review"))
     score = score_cv(profile, TRUTH, generator_skills())
@@ -49,6 +49,8 @@ def test_each_field_can_fail() -> None:
     assert fields["languages"] == pytest.approx(2 / 3)
     assert fields["skills"] == pytest.approx(0.4)  # 1 of 2 found is right, 1 of 3 truths found
     assert score_cv(Profile(), TRUTH, generator_skills()).fields["years"] == 0.0  # unknown is wrong
+    near = score_cv(Profile(years_experience=8), TRUTH, generator_skills()).fields
+    assert (near["years"], near["years_exact"]) == (1.0, 0.0)
 
 
 def test_summary_groups_by_template_and_language() -> None:
