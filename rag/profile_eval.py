@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 import orjson
 
-from .console import friendly_errors, option
+from .console import Command, option
 from .errors import UserError
 from .extract import ExtractionFailed, extract_pdf
 from .profile import Profile, build_profile
@@ -67,7 +67,7 @@ def format_table(summary: dict[str, dict[str, float]]) -> str:
     return "\n".join(lines)
 
 
-@click.command(epilog="""\b
+@click.command(cls=Command, epilog="""\b
 Example:
   python -m cv_generation.generate --n 300 --seed 42 --out /tmp/cvs
   python -m rag.profile_eval --cvs /tmp/cvs
@@ -75,7 +75,6 @@ Example:
 @option("--cvs", type=click.Path(path_type=Path, file_okay=False), required=True,
         help="A folder written by cv_generation (cv_NNN/cv.pdf and cv.json).")
 @option("--json", "as_json", is_flag=True, help="Print one JSON document instead of the table.")
-@friendly_errors
 def main(cvs: Path, as_json: bool) -> None:
     """Score extracted profiles (years, location, languages, skills, ...) against cv.json."""
     pairs, spent = profile_corpus(cvs)
