@@ -22,6 +22,8 @@ DEFAULT_PDF_DIR := cv_generation/data/cvs
 # (`value` keeps make from expanding a `$` inside the question).
 override Q := $(value Q)
 export Q EMBEDDING_MODEL HF_HUB_OFFLINE
+# Tells the pipeline that its user types make variables (MODE=, OUT_DIR=), so errors name those.
+export RAG_VIA_MAKE := 1
 
 VENV_PY := $(VENV)/bin/python
 VENV_STAMP := $(VENV)/.installed
@@ -70,11 +72,11 @@ runner-ready:
 
 index: runner-ready ## Build the search store from PDF_DIR (skips when nothing changed).
 	@$(default_cvs)
-	@$(call run,rag.build_index,--pdf-dir "$(PDF_DIR_R)" --out-dir "$(OUT_DIR_R)")
+	@$(call run,rag,index --pdf-dir "$(PDF_DIR_R)" --out-dir "$(OUT_DIR_R)")
 
 rebuild: runner-ready ## Rebuild the store from scratch (--force).
 	@$(default_cvs)
-	@$(call run,rag.build_index,--pdf-dir "$(PDF_DIR_R)" --out-dir "$(OUT_DIR_R)" --force)
+	@$(call run,rag,index --pdf-dir "$(PDF_DIR_R)" --out-dir "$(OUT_DIR_R)" --force)
 
 # A fresh clone has no CVs yet: generate the default synthetic set, but never into a user's own folder.
 generate_cvs = $(call run,cv_generation.generate,--n "$(N)" --seed "$(SEED)" --out "$(PDF_DIR_R)")
@@ -90,23 +92,19 @@ search_flags = $(if $(CHUNKS),--chunks) $(if $(FUSION),--fusion "$(FUSION)") $(i
 search: ## Search the store: make search Q="Who has experience with Jenkins?" [TOPK=5] [MODE=hybrid] ...
 	@if [ -z "$$Q" ]; then echo 'usage: make search Q="your question" [TOPK=5] [MODE=hybrid|fused|faiss|bm25] [CHUNKS=1] [FUSION=convex|rrf] [WEIGHTS=bm25=0,faiss=1] [RRF_K=60] [COVERAGE=off] [JSON=1]' >&2; exit 2; fi
 	@$(MAKE) --no-print-directory runner-ready
-	@$(call run,rag.search,--index-dir "$(OUT_DIR_R)" --topk "$(TOPK)" --mode "$(MODE)" $(strip $(search_flags)) --query "$$Q")
+	@$(call run,rag,search --index-dir "$(OUT_DIR_R)" --topk "$(TOPK)" --mode "$(MODE)" $(strip $(search_flags)) --query "$$Q")
 
 cvs: runner-ready ## Generate synthetic CVs with ground truth: make cvs [N=30] [SEED=42]
 	@$(generate_cvs)
 
-eval: runner-ready ## Score FAISS, BM25 and RRF on the generated queries (writes OUT_DIR/eval.json).
-	@$(call run,rag.evaluate,--index-dir "$(OUT_DIR_R)" --queries "$(PDF_DIR_R)/queries.jsonl")
+eval: runner-ready ## Score FAISS, BM25 and the fused list on the generated queries (writes OUT_DIR/eval.json).
+	@$(call run,rag,eval --index-dir "$(OUT_DIR_R)" --queries "$(PDF_DIR_R)/queries.jsonl")
 
-ls: ## List the store's files with sizes and summarise its manifest.
-	@if [ ! -e "$(OUT_DIR)/manifest.json" ]; then echo "No store in $(OUT_DIR) yet: run make index." >&2; exit 1; fi
-	@ls -lhL "$(OUT_DIR)"/{manifest.json,chunks.jsonl,bm25.pkl,faiss.index} 2>/dev/null | awk '{printf "  %6s  %s\n", $$5, $$NF}'
-	@du -shL "$(OUT_DIR)" | awk '{print "  total " $$1}'
-	@python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); print("  built %s from %d PDFs (%d skipped): %d chunks, model %s (dim %d), chunks %d/%d chars, fingerprint %s" % (m["created_at"], m["pdf_count"], len(m["skipped"]), m["chunk_count"], m["embedding_model"], m["dim"], m["chunk_chars"], m["overlap_chars"], m["fingerprint"][:12]))' "$(OUT_DIR)/manifest.json"
+ls: runner-ready ## List the store's files and what it was built from [VERIFY=1 hashes every file].
+	@$(call run,rag,ls --out-dir "$(OUT_DIR_R)" $(if $(VERIFY),--verify))
 
-clean: ## Remove the built store (keeps generated CVs and the virtualenv).
-	@find "$(OUT_DIR)" -mindepth 1 -maxdepth 1 ! -name .gitkeep -exec rm -rf {} +
-	@echo "Removed the store in $(OUT_DIR)."
+clean: runner-ready ## Remove the store in OUT_DIR, and only a store (keeps CVs, the virtualenv, other files).
+	@$(call run,rag,clean --out-dir "$(OUT_DIR_R)")
 
 test: venv ## Run the test suite (offline model, no network).
 	HF_HUB_OFFLINE=1 $(VENV_PY) -m pytest -q tests

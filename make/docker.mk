@@ -15,7 +15,7 @@ DOCKER_BUILD_FLAGS ?=
 DOCKER_GIT_COMMIT ?=
 DOCKER_PROJECT ?= cv-rag
 # Variables handed into the container when they are set (and not empty).
-DOCKER_ENV_VARS ?= EMBEDDING_MODEL HF_HUB_OFFLINE HF_TOKEN
+DOCKER_ENV_VARS ?= EMBEDDING_MODEL HF_HUB_OFFLINE HF_TOKEN RAG_VIA_MAKE
 
 # Where PDF_DIR and OUT_DIR are mounted in the container: at the same path as given, a relative one
 # under the container's working folder, so that the pipeline is handed the very same arguments and

@@ -18,7 +18,7 @@ from .errors import DamagedFile, short_reason
 INDEX = "faiss.index"
 KEYS = "embedding_keys.npy"  # 16-byte content hash per row: model, export, variant, passage text
 FILES = (INDEX, KEYS)
-_COSINE_SLACK = 1e-3  # float32 rounding: a cosine beyond 1 + this comes from a damaged vector
+_NORM_SLACK = 1e-3  # float32 rounding: a stored vector further than this from unit length is damaged
 
 
 @dataclass
@@ -57,7 +57,12 @@ class DenseIndex:
         if index.ntotal != chunk_count or index.d != dim or len(keys) != chunk_count:
             raise DamagedFile(f"{INDEX} holds {index.ntotal} vectors of dim {index.d} and {len(keys)} keys, "
                               f"the manifest says {chunk_count} of dim {dim}")
-        return cls(index, keys)
+        loaded = cls(index, keys)
+        with np.errstate(over="ignore", invalid="ignore"):  # a damaged vector may overflow: reported below
+            norms = np.linalg.norm(loaded._view(), axis=1)
+        if norms.size and not (np.isfinite(norms).all() and np.abs(norms - 1).max() <= _NORM_SLACK):
+            raise DamagedFile(f"{INDEX} holds vectors that are not unit length (bit rot?)")
+        return loaded
 
     def vectors(self) -> np.ndarray:
         """A copy of every stored vector (a copy: it must outlive this object)."""
@@ -76,10 +81,7 @@ class DenseIndex:
         """Cosine of the (normalised) query vector with every chunk, in chunk order."""
         query = query.astype(np.float32).ravel()
         query = query / max(float(np.linalg.norm(query)), 1e-12)
-        scores = self._view() @ query
-        if scores.size and not (np.isfinite(scores).all() and np.abs(scores).max() <= 1 + _COSINE_SLACK):
-            raise DamagedFile(f"{INDEX} holds vectors that are not unit length (bit rot?)")
-        return scores
+        return self._view() @ query
 
     def cached_vectors(self) -> dict[bytes, np.ndarray]:
         """Vectors by content key: what the next build need not embed again."""

@@ -101,7 +101,10 @@ def test_manifest_records_settings_models_and_hashes(built):
     assert m.tokenizer["name"] and m.tokenizer["version"]
     assert set(m.artifacts) >= {"chunks.jsonl", "bm25.pkl", "faiss.index"}
     assert all(len(a["sha256"]) == 64 for a in m.artifacts.values())
-    assert m.libraries["faiss-cpu"] and m.libraries["pymupdf"] and m.libraries["rank-bm25"]
+    from importlib.metadata import version
+
+    for package in ("faiss-cpu", "pymupdf", "rank-bm25", "onnxruntime"):
+        assert m.libraries[package] == version(package)
     assert len(m.fingerprint) == 64 and m.created_at.endswith("Z")
 
 
