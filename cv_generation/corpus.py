@@ -53,16 +53,28 @@ def cv_id(index: int, n: int) -> str:
     return f"cv_{index:0{max(3, len(str(n)))}d}"
 
 
-def pick_template(seed: int, index: int) -> str:
-    return cv_random(seed, index, "template").choice(TEMPLATE_NAMES)
+def normalize_templates(templates: Sequence[str]) -> tuple[str, ...]:
+    """Deduplicated and in canonical order, like languages."""
+    unknown = sorted(set(templates) - set(TEMPLATE_NAMES))
+    if unknown:
+        raise ValueError(f"unknown template {', '.join(unknown)} (choose from {', '.join(TEMPLATE_NAMES)})")
+    chosen = tuple(name for name in TEMPLATE_NAMES if name in templates)
+    if not chosen:
+        raise ValueError("no template given")
+    return chosen
 
 
-def build_cv(seed: int, index: int, languages: Sequence[str], identifier: str) -> tuple[CVRecord, bytes]:
+def pick_template(seed: int, index: int, templates: Sequence[str] = TEMPLATE_NAMES) -> str:
+    return cv_random(seed, index, "template").choice(list(templates))
+
+
+def build_cv(seed: int, index: int, languages: Sequence[str], identifier: str,
+             templates: Sequence[str] = TEMPLATE_NAMES) -> tuple[CVRecord, bytes]:
     """Ground truth and PDF bytes for CV `index`; pure apart from Faker's cached data."""
     profile = sample_profile(seed, index, languages)
-    template = pick_template(seed, index)
+    template = pick_template(seed, index, templates)
     record = cv_record(profile, cv_id=identifier, template=template, seed=seed, index=index,
-                       languages=list(languages))
+                       languages=list(languages), templates=list(templates))
     return record, render_pdf(profile, template)
 
 
@@ -86,11 +98,12 @@ class _Task:
     seed: int
     index: int
     languages: tuple[str, ...]
+    templates: tuple[str, ...]
 
 
 def _write_cv(task: _Task) -> CVRecord:
     """Worker: build one CV and write its folder (PDF first, so cv.json marks completion)."""
-    record, pdf = build_cv(task.seed, task.index, task.languages, task.folder.name)
+    record, pdf = build_cv(task.seed, task.index, task.languages, task.folder.name, task.templates)
     task.folder.mkdir(parents=True, exist_ok=True)
     write_atomic(task.folder / PDF_NAME, pdf)
     write_atomic(task.folder / JSON_NAME, encode_json(record))
@@ -126,6 +139,7 @@ def _run(tasks: list[_Task]) -> Iterator[CVRecord]:
 
 
 def generate_corpus(out: Path, n: int, seed: int, languages: Sequence[str] = LANGUAGES,
+                    templates: Sequence[str] = TEMPLATE_NAMES,
                     force: bool = False, on_cv: Callable[[], None] | None = None) -> Summary:
     """Write cv_001..cv_<n> under `out` (keeping complete existing folders unless `force`) and
     rebuild queries.jsonl. `on_cv` is called once per CV, kept or written (progress bars).
@@ -135,6 +149,7 @@ def generate_corpus(out: Path, n: int, seed: int, languages: Sequence[str] = LAN
     if n < 1:
         raise ValueError(f"n must be at least 1 (got {n})")
     chosen = tuple(normalize_languages(languages))
+    layouts = normalize_templates(templates)
     out.mkdir(parents=True, exist_ok=True)
     records: dict[int, CVRecord] = {}
     tasks: list[_Task] = []
@@ -142,7 +157,7 @@ def generate_corpus(out: Path, n: int, seed: int, languages: Sequence[str] = LAN
         folder = out / cv_id(index, n)
         kept = None if force else _read_kept(folder)
         if kept is None:
-            tasks.append(_Task(folder, seed, index, chosen))
+            tasks.append(_Task(folder, seed, index, chosen, layouts))
             continue
         records[index] = kept
         if on_cv:
@@ -155,7 +170,7 @@ def generate_corpus(out: Path, n: int, seed: int, languages: Sequence[str] = LAN
     queries = build_queries(corpus, seed)
     write_atomic(out / QUERIES_NAME, b"".join(
         (json.dumps(q, ensure_ascii=False) + "\n").encode("utf-8") for q in queries))
-    expected = {"version": GENERATOR_VERSION, "seed": seed, "languages": list(chosen)}
+    expected = {"version": GENERATOR_VERSION, "seed": seed, "languages": list(chosen), "templates": list(layouts)}
     foreign = sum(1 for record in records.values()
                   if {k: (record.get("generator") or {}).get(k) for k in expected} != expected)
     names = {cv_id(index, n) for index in range(1, n + 1)}

@@ -9,8 +9,9 @@ from typing import Any
 import click
 from tqdm import tqdm
 
-from cv_generation.corpus import generate_corpus, normalize_languages
+from cv_generation.corpus import generate_corpus, normalize_languages, normalize_templates
 from cv_generation.i18n import LANGUAGES
+from cv_generation.templates import TEMPLATE_NAMES
 
 DEFAULT_OUT = Path("cv_generation/data/cvs")
 
@@ -36,6 +37,13 @@ def _languages(_ctx: click.Context, _param: click.Parameter, value: str) -> list
         raise click.BadParameter(str(exc)) from None
 
 
+def _templates(_ctx: click.Context, _param: click.Parameter, value: str) -> tuple[str, ...]:
+    try:
+        return normalize_templates([part.strip().lower() for part in value.split(",") if part.strip()])
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
 @click.command(cls=_OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--n", "n", type=click.IntRange(min=1), default=30, show_default=True,
               help="Number of CVs: folders cv_001 .. cv_<n> (wider numbers past 999).")
@@ -45,9 +53,12 @@ def _languages(_ctx: click.Context, _param: click.Parameter, value: str) -> list
               show_default=True, help="Output folder.")
 @click.option("--languages", default=",".join(LANGUAGES), show_default=True, callback=_languages,
               help="Comma-separated CV languages to draw from.")
+@click.option("--templates", default=",".join(TEMPLATE_NAMES), show_default=True, callback=_templates,
+              help="Comma-separated layouts to draw from (a different mix makes a second evaluation corpus).")
 @click.option("--force", is_flag=True, help="Rewrite CV folders that already exist.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def main(n: int, seed: int, out: Path, languages: list[str], force: bool, quiet: bool) -> None:
+def main(n: int, seed: int, out: Path, languages: list[str], templates: tuple[str, ...], force: bool,
+         quiet: bool) -> None:
     """Generate synthetic CV PDFs with ground truth, and a labelled query set.
 
     Writes OUT/cv_001/cv.pdf + cv.json (the ground truth) for each CV, and OUT/queries.jsonl
@@ -62,7 +73,7 @@ def main(n: int, seed: int, out: Path, languages: list[str], force: bool, quiet:
     """
     bar = tqdm(total=n, unit="cv", disable=quiet or not sys.stderr.isatty(), file=sys.stderr)
     try:
-        summary = generate_corpus(out, n, seed, languages, force=force, on_cv=bar.update)
+        summary = generate_corpus(out, n, seed, languages, templates, force=force, on_cv=bar.update)
     except OSError as exc:
         click.echo(f"error: cannot write to {out}: {exc.strerror or exc}", err=True)
         sys.exit(1)

@@ -45,6 +45,8 @@ class GeneratorRecord(TypedDict):
     seed: int
     index: int
     languages: list[str]
+    templates: list[str]
+    """The layouts the corpus drew from (--templates)."""
     reference_month: str
     """YYYY-MM: the month "present" means in this CV's dates."""
 
@@ -92,7 +94,7 @@ def date_format(style: DateStyle) -> str:
 
 
 def cv_record(profile: Profile, *, cv_id: str, template: str, seed: int, index: int,
-              languages: list[str]) -> CVRecord:
+              languages: list[str], templates: list[str]) -> CVRecord:
     return CVRecord(
         cv_id=cv_id,
         name=profile.name,
@@ -119,5 +121,6 @@ def cv_record(profile: Profile, *, cv_id: str, template: str, seed: int, index: 
         spoken_languages=[SpokenLanguageRecord(language=s.language, level=s.level)
                           for s in profile.spoken_languages],
         generator=GeneratorRecord(version=GENERATOR_VERSION, seed=seed, index=index,
-                                  languages=list(languages), reference_month=month_label(REFERENCE_MONTH)),
+                                  languages=list(languages), templates=list(templates),
+                                  reference_month=month_label(REFERENCE_MONTH)),
     )

@@ -20,6 +20,7 @@ from cv_generation.profiles import sample_profile
 from cv_generation.queries import ANCHOR_SKILL, QUERY_KINDS, build_queries, per_kind_limit
 from cv_generation.records import CVRecord, cv_record
 from cv_generation.skills import SKILL_BY_NAME, paraphrase_groups, words
+from cv_generation.templates import TEMPLATE_NAMES
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -170,7 +171,8 @@ def default_records() -> list[CVRecord]:
     for index in range(1, 31):
         profile = sample_profile(42, index, LANGUAGES)
         records.append(cv_record(profile, cv_id=cv_id(index, 30), template=pick_template(42, index),
-                                 seed=42, index=index, languages=list(LANGUAGES)))
+                                 seed=42, index=index, languages=list(LANGUAGES),
+                                 templates=list(TEMPLATE_NAMES)))
     return records
 
 
@@ -253,3 +255,16 @@ def test_multilingual_queries_use_spanish_german_and_french(default_queries) -> 
 def test_queries_are_deterministic(default_records) -> None:
     assert build_queries(default_records, 42) == build_queries(list(default_records), 42)
     assert build_queries(default_records, 42) != build_queries(default_records, 43)
+
+
+def test_a_template_mix_changes_only_the_layout(tmp_path: Path) -> None:
+    default, mixed = tmp_path / "all", tmp_path / "mixed"
+    generate_corpus(default, 6, 3)
+    generate_corpus(mixed, 6, 3, templates=("two_page", "sidebar"))
+    for a, b in zip(sorted(default.glob("cv_*/cv.json")), sorted(mixed.glob("cv_*/cv.json"))):
+        one, other = json.loads(a.read_text()), json.loads(b.read_text())
+        assert other["template"] in ("sidebar", "two_page") and other["generator"]["templates"] == ["sidebar", "two_page"]
+        assert {k: v for k, v in one.items() if k not in ("template", "generator")} == {
+            k: v for k, v in other.items() if k not in ("template", "generator")}
+    with pytest.raises(ValueError, match="unknown template"):
+        generate_corpus(tmp_path / "x", 1, 3, templates=("fancy",))
