@@ -12,6 +12,7 @@ TOPK ?= 5
 MODE ?= hybrid
 N ?= 30
 SEED ?= 42
+OCR ?= on
 RUNNER ?= auto
 PYTHON ?= python3.11
 VENV ?= .venv
@@ -46,7 +47,7 @@ help: ## Show this help.
 	@echo "Targets:"
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 	@echo
-	@echo "Variables: PDF_DIR=$(PDF_DIR) OUT_DIR=$(OUT_DIR) TOPK=$(TOPK) MODE=$(MODE) N=$(N) SEED=$(SEED) RUNNER=$(RUNNER)"
+	@echo "Variables: PDF_DIR=$(PDF_DIR) OUT_DIR=$(OUT_DIR) TOPK=$(TOPK) MODE=$(MODE) N=$(N) SEED=$(SEED) OCR=$(OCR) RUNNER=$(RUNNER)"
 	@echo "Environment: EMBEDDING_MODEL (default intfloat/multilingual-e5-small)"
 	@echo 'Example: make index && make search Q="Who has experience with Jenkins?"'
 
@@ -68,13 +69,13 @@ runner-ready:
 	@echo "runner: $(RUNNER_USED)$(if $(filter auto,$(RUNNER)), (RUNNER=auto$(if $(filter local,$(RUNNER_USED)),; no Docker engine answered)))" >&2
 	@$(if $(filter docker,$(RUNNER_USED)),$(MAKE) --no-print-directory docker-ready,$(MAKE) --no-print-directory venv)
 
-index: runner-ready ## Build the search store from PDF_DIR (skips when nothing changed).
+index: runner-ready ## Build the search store from PDF_DIR (skips when nothing changed); OCR=off leaves scans out.
 	@$(default_cvs)
-	@$(call run,rag.build_index,--pdf-dir "$(PDF_DIR_R)" --out-dir "$(OUT_DIR_R)")
+	@$(call run,rag.build_index,--pdf-dir "$(PDF_DIR_R)" --out-dir "$(OUT_DIR_R)" --ocr "$(OCR)")
 
 rebuild: runner-ready ## Rebuild the store from scratch (--force).
 	@$(default_cvs)
-	@$(call run,rag.build_index,--pdf-dir "$(PDF_DIR_R)" --out-dir "$(OUT_DIR_R)" --force)
+	@$(call run,rag.build_index,--pdf-dir "$(PDF_DIR_R)" --out-dir "$(OUT_DIR_R)" --ocr "$(OCR)" --force)
 
 # A fresh clone has no CVs yet: generate the default synthetic set, but never into a user's own folder.
 generate_cvs = $(call run,cv_generation.generate,--n "$(N)" --seed "$(SEED)" --out "$(PDF_DIR_R)")
@@ -98,7 +99,7 @@ ls: ## List the store's files with sizes and summarise its manifest.
 	@if [ ! -e "$(OUT_DIR)/manifest.json" ]; then echo "No store in $(OUT_DIR) yet: run make index." >&2; exit 1; fi
 	@ls -lhL "$(OUT_DIR)"/{manifest.json,chunks.jsonl,bm25.pkl,faiss.index} 2>/dev/null | awk '{printf "  %6s  %s\n", $$5, $$NF}'
 	@du -shL "$(OUT_DIR)" | awk '{print "  total " $$1}'
-	@python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); print("  built %s from %d PDFs (%d skipped): %d chunks, model %s (dim %d), chunks %d/%d chars, fingerprint %s" % (m["created_at"], m["pdf_count"], len(m["skipped"]), m["chunk_count"], m["embedding_model"], m["dim"], m["chunk_chars"], m["overlap_chars"], m["fingerprint"][:12]))' "$(OUT_DIR)/manifest.json"
+	@python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); print("  built %s from %d files (%d not indexed): %d chunks, model %s (dim %d), chunks %d/%d chars, fingerprint %s" % (m["created_at"], m["pdf_count"], len(m["skipped"]), m["chunk_count"], m["embedding_model"], m["dim"], m["chunk_chars"], m["overlap_chars"], m["fingerprint"][:12]))' "$(OUT_DIR)/manifest.json"
 
 clean: ## Remove the built store (keeps generated CVs and the virtualenv).
 	@find "$(OUT_DIR)" -mindepth 1 -maxdepth 1 ! -name .gitkeep -exec rm -rf {} +

@@ -49,12 +49,12 @@ def test_missing_and_empty_pdf_dirs_are_one_line_errors(runner, tmp_path):
     assert code != 0 and one_line_error(output) and "not found" in output
     (tmp_path / "empty").mkdir()
     code, output = run(runner, build_index, ["--pdf-dir", str(tmp_path / "empty"), "--out-dir", str(tmp_path / "s")])
-    assert code != 0 and one_line_error(output) and "no PDF files" in output
+    assert code != 0 and one_line_error(output) and "no CV files" in output
 
 
 def test_build_then_search_through_the_command_lines(runner, cv_dir, store_dir):
     code, output = run(runner, build_index, ["--pdf-dir", str(cv_dir), "--out-dir", str(store_dir), "-q"])
-    assert code == 0 and "Indexed 4 of 4 PDFs" in output
+    assert code == 0 and "4 CVs indexed, 0 pages OCR'd, 0 files not indexed\n" in output
     code, output = run(runner, build_index, ["--pdf-dir", str(cv_dir), "--out-dir", str(store_dir)])
     assert code == 0 and "up to date" in output
 

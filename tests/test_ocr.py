@@ -1,0 +1,76 @@
+"""OCR of pages without a usable text layer: scans drawn as images, and fonts without Unicode.
+
+Each page is small and read at the pipeline's own resolution, so the real engine runs in a second
+or two; the words asserted on exist only in the picture (or only behind unmapped glyphs).
+"""
+
+import pymupdf
+import pytest
+from pdfs import scanned_pdf, text_pixmap, unmapped_pdf
+
+from rag.extract import ExtractionFailed, extract_image, extract_pdf, normalize_text
+from rag.tokenize import tokenize
+
+SCAN = [("Nadia Okafor", 22), ("Geophysicist, Lagos", 13), ("Seismic inversion with Petrel and Python", 13)]
+
+
+@pytest.fixture(scope="module")
+def scan(tmp_path_factory):
+    return scanned_pdf(tmp_path_factory.mktemp("scan") / "scan.pdf", SCAN)
+
+
+@pytest.fixture(scope="module")
+def scan_read(scan):
+    return extract_pdf(scan)
+
+
+def test_a_scanned_page_is_read_by_ocr(scan, scan_read):
+    assert pymupdf.open(scan)[0].get_text().strip() == "", "the fixture must have no text layer"
+    assert scan_read.ocr_pages == [1]
+    assert {"nadia", "okafor", "petrel", "seismic"} <= set(tokenize(scan_read.pages[0]))
+
+
+def test_an_ocr_first_page_fills_the_head_with_box_heights_as_sizes(scan_read):
+    head = scan_read.head
+    assert head[0].text == "Nadia Okafor"
+    assert head[0].size > 1.25 * head[1].size  # 22 pt over 13 pt; boxes add a margin, so less than 22/13
+    assert not head[0].bold and 0 < head[0].top < head[1].top < 1
+
+
+def test_with_ocr_off_a_scan_is_skipped_with_the_reason(scan):
+    with pytest.raises(ExtractionFailed) as info:
+        extract_pdf(scan, ocr=False)
+    assert info.value.kind == "no text" and "OCR is off" in str(info.value)
+
+
+def test_unmapped_glyphs_never_reach_the_text_and_ocr_reads_the_page(tmp_path):
+    path = unmapped_pdf(tmp_path / "unmapped.pdf", "Senior Kubernetes engineer\nJenkins and Terraform")
+    raw = pymupdf.open(path)[0].get_text(flags=pymupdf.TEXT_CID_FOR_UNKNOWN_UNICODE)
+    assert raw.startswith("4FOJPS"), "the fixture must reproduce MuPDF's raw codes for unmapped glyphs"
+    with pytest.raises(ExtractionFailed) as info:
+        extract_pdf(path, ocr=False)
+    assert info.value.kind == "no text" and "Unicode mapping" in str(info.value)
+    extracted = extract_pdf(path)
+    assert extracted.ocr_pages == [1]
+    assert {"kubernetes", "jenkins", "terraform"} <= set(tokenize(extracted.pages[0]))
+    assert "4FOJPS" not in extracted.pages[0] and "\ufffd" not in extracted.pages[0]
+
+
+def test_a_word_with_an_unmapped_glyph_and_icon_glyphs_are_dropped():
+    assert normalize_text("Kuber\ufffdetes and Python \ue0a1 icon") == "and Python icon"
+
+
+def test_a_scanned_cv_saved_as_an_image_is_read_and_a_photo_is_not_a_cv(tmp_path):
+    cv = tmp_path / "cv.png"
+    text_pixmap(SCAN + [("Worked on offshore surveys in the Niger Delta", 13)]).save(cv)
+    extracted = extract_image(cv)
+    assert extracted.ocr_pages == [1] and "petrel" in tokenize(extracted.pages[0])
+    photo = tmp_path / "photo.png"
+    pixmap = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 120, 160), False)
+    pixmap.clear_with(180)
+    pixmap.save(photo)
+    with pytest.raises(ExtractionFailed) as info:
+        extract_image(photo)
+    assert info.value.kind == "empty" and "photo" in str(info.value)
+    with pytest.raises(ExtractionFailed, match="OCR is off"):
+        extract_image(cv, ocr=False)
