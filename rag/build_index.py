@@ -62,9 +62,10 @@ def summary(result: BuildResult, out_dir: Path) -> str:
     indexed = m.pdf_count - len(m.skipped)  # pdf_count counts every file under the CV folder
     ocr_count = sum(len(r["pages"]) for r in m.ocr_pages)
     if result.up_to_date:
-        left_out = f", {len(m.skipped)} files not indexed (listed in manifest.json)" if m.skipped else ""
-        return (f"{out_dir} is up to date: nothing changed since the last build ({indexed} CVs{left_out}, "
-                f"{m.chunk_count} chunks, fingerprint {m.fingerprint[:12]}). Use --force (make rebuild) to rebuild.")
+        left_out = f"; {len(m.skipped)} files not indexed, listed in manifest.json" if m.skipped else ""
+        return (f"{out_dir} is up to date: nothing changed since the last build ({indexed} CVs, "
+                f"{m.chunk_count} chunks, fingerprint {m.fingerprint[:12]}{left_out}). "
+                "Use --force (make rebuild) to rebuild.")
     reused = []
     if result.extracted < result.documents:
         reused.append(f"{result.documents - result.extracted} extractions")
@@ -72,7 +73,8 @@ def summary(result: BuildResult, out_dir: Path) -> str:
         reused.append(f"{m.chunk_count - result.embedded} vectors")
     reuse = f" (reused {' and '.join(reused)} from the previous build)" if reused else ""
     see_above = " (see above)" if m.skipped else ""
-    lines = [f"{indexed} CVs indexed, {ocr_count} pages OCR'd, {len(m.skipped)} files not indexed{see_above}",
+    lines = [f"{_count(indexed, 'CV')} indexed, {_count(ocr_count, 'page')} OCR'd, "
+             f"{_count(len(m.skipped), 'file')} not indexed{see_above}",
              f"  {m.chunk_count} chunks in {result.seconds:.1f} s -> {out_dir}",
              f"  extracted {result.extracted} files and embedded {result.embedded} chunks{reuse}",
              f"  model {m.embedding_model} [{m.encoder['variant']}], dim {m.dim}, fingerprint {m.fingerprint[:12]}"]
@@ -80,6 +82,10 @@ def summary(result: BuildResult, out_dir: Path) -> str:
     if ocr_line:
         lines.insert(1, f"  {ocr_line}")
     return "\n".join(lines)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 if __name__ == "__main__":

@@ -35,17 +35,17 @@ def extract_docx(path: Path) -> Extracted:
         header = document.sections[0].header if document.sections else None
         blocks = list(header.iter_inner_content()) if header and not header.is_linked_to_previous else []
         blocks += list(document.iter_inner_content())
-        paragraphs = [p for block in blocks for p in _paragraphs(block, Paragraph, Table)]
+        paragraphs = [(p, normalize_text(p.text)) for block in blocks for p in _paragraphs(block, Paragraph, Table)]
+        paragraphs = [(p, line) for p, line in paragraphs if line]
         default_size = _default_size(document)
+        # No pages, so `top` is the paragraph's place in the text and `left` is unknown (0).
+        head = [HeadLine(" ".join(line.split()), _size(p, default_size), _bold(p), round(i / len(paragraphs), 4), 0.0)
+                for i, (p, line) in enumerate(paragraphs[:HEAD_LINES])]
     except Exception as exc:  # python-docx, zipfile and lxml each raise their own types
         raise ExtractionFailed("corrupt", f"not a readable Word file ({short_reason(exc)})") from None
-    lines = [(p, normalize_text(p.text)) for p in paragraphs]
-    lines = [(p, text) for p, text in lines if text]
-    if not lines:
+    if not paragraphs:
         raise ExtractionFailed("empty", "no text (a Word file holding only pictures?)")
-    text = normalize_text("\n".join(text for _, text in lines))
-    head = [HeadLine(text, _size(p, default_size), _bold(p), round(i / len(lines), 4), 0.0)
-            for i, (p, text) in enumerate(lines[:HEAD_LINES])]
+    text = normalize_text("\n".join(line for _, line in paragraphs))
     return Extracted([text], head=head)
 
 

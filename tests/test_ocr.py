@@ -74,3 +74,17 @@ def test_a_scanned_cv_saved_as_an_image_is_read_and_a_photo_is_not_a_cv(tmp_path
     assert info.value.kind == "empty" and "photo" in str(info.value)
     with pytest.raises(ExtractionFailed, match="OCR is off"):
         extract_image(cv, ocr=False)
+
+
+def test_boxes_of_a_turned_scan_are_turned_back_upright():
+    import numpy as np
+
+    from rag.ocr import _deskewed
+
+    angle = np.radians(1.2)
+    turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    upright = np.array([[[40, 100 + 30 * i], [500, 100 + 30 * i], [500, 118 + 30 * i], [40, 118 + 30 * i]]
+                        for i in range(20)], dtype=float)
+    back = _deskewed(upright @ turn.T)
+    assert np.allclose(back[:, 0, 1], back[:, 1, 1])  # top edges level again
+    assert np.ptp(back[:, 0, 0]) < 1e-6  # left edges aligned: no drift for the XY-cut to take for columns
