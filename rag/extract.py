@@ -196,7 +196,7 @@ def ocr_lines(page: pymupdf.Page) -> list[_Line]:
     """The page read by OCR, as text lines whose size is the height of the OCR box (points)."""
     from .ocr import ocr_page
 
-    return [_Line(line.box, round(line.box.y1 - line.box.y0, 2), False) for line in ocr_page(page)]
+    return [_Line(box, round(box.y1 - box.y0, 2), False) for box in ocr_page(page)]
 
 
 def lines_text(lines: list[_Line]) -> str:
