@@ -64,8 +64,11 @@ WORKDIR /app
 COPY requirements-rag.txt docker/image/verify_env.py docker/image/build_info.py /app/docker/
 COPY rag/ /app/rag/
 COPY cv_generation/ /app/cv_generation/
-# The code is read-only at run time, so compile it now rather than on every start.
-RUN python -m compileall -q rag cv_generation
+# The code is read-only at run time, so compile it now rather than on every start. Then read a
+# rendered line by OCR: the engine, its models (inside the rapidocr wheel) and the system libraries
+# OpenCV needs must all be in the image, with nothing to download at run time.
+RUN python -m compileall -q rag cv_generation \
+ && python -m rag.ocr
 
 # Provenance, last so that a new commit only adds this small layer.
 ARG GIT_COMMIT=unknown

@@ -12,6 +12,7 @@ TOPK ?= 5
 MODE ?= hybrid
 N ?= 30
 SEED ?= 42
+OCR ?= on
 RUNNER ?= auto
 PYTHON ?= python3.11
 VENV ?= .venv
@@ -48,7 +49,7 @@ help: ## Show this help.
 	@echo "Targets:"
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 	@echo
-	@echo "Variables: PDF_DIR=$(PDF_DIR) OUT_DIR=$(OUT_DIR) TOPK=$(TOPK) MODE=$(MODE) N=$(N) SEED=$(SEED) RUNNER=$(RUNNER)"
+	@echo "Variables: PDF_DIR=$(PDF_DIR) OUT_DIR=$(OUT_DIR) TOPK=$(TOPK) MODE=$(MODE) N=$(N) SEED=$(SEED) OCR=$(OCR) RUNNER=$(RUNNER)"
 	@echo "  search also takes CHUNKS=1 FUSION=convex|rrf WEIGHTS=bm25=0,faiss=1 RRF_K=60 COVERAGE=off JSON=1;"
 	@echo "  cvs takes LANGUAGES=en,de TEMPLATES=sidebar,two_page; ls takes VERIFY=1"
 	@echo "Environment: EMBEDDING_MODEL (default intfloat/multilingual-e5-small)"
@@ -72,13 +73,13 @@ runner-ready:
 	@echo "runner: $(RUNNER_USED)$(if $(filter auto,$(RUNNER)), (RUNNER=auto$(if $(filter local,$(RUNNER_USED)),; no Docker engine answered)))" >&2
 	@$(if $(filter docker,$(RUNNER_USED)),$(MAKE) --no-print-directory docker-ready,$(MAKE) --no-print-directory venv)
 
-index: runner-ready ## Build the search store from PDF_DIR (skips when nothing changed).
+index: runner-ready ## Build the search store from PDF_DIR (skips when nothing changed); OCR=off leaves scans out.
 	@$(default_cvs)
-	@$(call run,rag,index --pdf-dir "$(PDF_DIR_R)" --out-dir "$(OUT_DIR_R)")
+	@$(call run,rag,index --pdf-dir "$(PDF_DIR_R)" --out-dir "$(OUT_DIR_R)" --ocr "$(OCR)")
 
 rebuild: runner-ready ## Rebuild the store from scratch (--force).
 	@$(default_cvs)
-	@$(call run,rag,index --pdf-dir "$(PDF_DIR_R)" --out-dir "$(OUT_DIR_R)" --force)
+	@$(call run,rag,index --pdf-dir "$(PDF_DIR_R)" --out-dir "$(OUT_DIR_R)" --ocr "$(OCR)" --force)
 
 # A fresh clone has no CVs yet: generate the default synthetic set, but never into a user's own folder.
 generate_cvs = $(call run,cv_generation.generate,--n "$(N)" --seed "$(SEED)" --out "$(PDF_DIR_R)" \

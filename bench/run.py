@@ -267,12 +267,24 @@ def measure_scale(store: Path, queries_file: Path, sizes: list[int]) -> tuple[di
     return warm, peak, loads, disk
 
 
+def measure_ocr(cvs: Path, full_build_s: float) -> dict:
+    """Each figure in a fresh process (bench/ocr.py): the bench's own imports must not count, nor hide
+    whether a build over a corpus without scans ever loads the OCR engine."""
+    log("OCR throughput on simulated scans")
+    throughput = orjson.loads(wall([PY, "-m", "bench.ocr", "throughput", str(cvs), str(WORK)])[1])
+    log("OCR on vs off over a corpus without scans")
+    overhead = orjson.loads(wall([PY, "-m", "bench.ocr", "overhead", str(cvs), str(full_build_s)])[1])
+    return {"throughput": throughput, "no_scan_overhead": overhead}
+
+
 @click.command()
 @click.option("--cvs", "n_cvs", type=int, default=1000, show_default=True, help="Size of the generated corpus.")
 @click.option("--sizes", default="1000,10000,100000,1000000", show_default=True,
               help="Chunk counts for search at scale.")
 @click.option("--bm25-size", type=int, default=100_000, show_default=True)
-def main(n_cvs: int, sizes: str, bm25_size: int) -> None:
+@click.option("--only-ocr", is_flag=True,
+              help="Only the OCR figures (and the full build they are compared with); writes bench/report-ocr.json.")
+def main(n_cvs: int, sizes: str, bm25_size: int, only_ocr: bool) -> None:
     """Run every benchmark and write bench/report.json and bench/report.md."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("EMBEDDING_MODEL", "sentence-transformers/all-MiniLM-L6-v2")
@@ -281,18 +293,27 @@ def main(n_cvs: int, sizes: str, bm25_size: int) -> None:
     report: dict = {"machine": {"cores": os.cpu_count(), "python": platform.python_version(),
                                 "cpu_flags": cpu_flags()},
                     "model": os.environ["EMBEDDING_MODEL"], "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-    log("generation speed")
-    report["generation"] = measure_generation(1000)
+    if not only_ocr:
+        log("generation speed")
+        report["generation"] = measure_generation(1000)
     log(f"generating {n_cvs} CVs")
     shutil.rmtree(cvs, ignore_errors=True)
     shutil.rmtree(store, ignore_errors=True)
     wall([PY, "-m", "cv_generation.generate", "--n", str(n_cvs), "--seed", "7", "--out", str(cvs), "--quiet"])
+    if only_ocr:
+        wall(build_cmd(cvs, store))  # exports the model once; not timed
+        full = wall(build_cmd(cvs, store, "--force"))[0]
+        report["ocr"] = measure_ocr(cvs, full) | {"corpus_cvs": n_cvs, "full_build_s": round(full, 2)}
+        (ROOT / "bench" / "report-ocr.json").write_bytes(orjson.dumps(report, option=orjson.OPT_INDENT_2))
+        click.echo("\n".join(ocr_markdown(report["ocr"], n_cvs, full)))
+        return
     queries_file = cvs / "queries.jsonl"
     records = [orjson.loads(line) for line in queries_file.read_bytes().splitlines() if line.strip()]
     queries = [r["query"] for r in records]
     log("full vs incremental build")
     report["incremental"] = measure_builds(cvs, store, scratch)
     shutil.rmtree(scratch, ignore_errors=True)
+    report["ocr"] = measure_ocr(cvs, report["incremental"]["full_wall_s"])
     log("cold search")
     report["search"] = measure_cold_search(store) | measure_query_vectors(store, queries)
     log(f"BM25 at {bm25_size:,} chunks")
@@ -385,8 +406,25 @@ def markdown(r: dict) -> str:
         f"p95 {h['search_warm_ms']['hybrid']['p95']:.1f} ms warm; opening the store {h['search_load_s']:.1f} s; "
         f"peak {h['search_peak_mib']:,.0f} MiB.",
         "",
+        *ocr_markdown(r["ocr"], inc["cvs"], inc["full_wall_s"]),
     ]
     return "\n".join(lines)
+
+
+def ocr_markdown(ocr: dict, cvs: int, full_build_s: float) -> list[str]:
+    t, o = ocr["throughput"], ocr["no_scan_overhead"]
+    return [
+        "## OCR",
+        "",
+        f"- Throughput: {t['pages_per_s']:.2f} pages/s ({t['pages']} pages of {t['scanned_cvs']} simulated scans "
+        f"at {t['scan_style']['dpi']} dpi: generated CVs rendered, turned, blurred, noised and JPEG'd); key terms "
+        f"(name, skills) found: {t['key_term_recall']:.1%}.",
+        f"- Cost of OCR on a corpus without scans ({o['files']:,} generated CVs, {o['ocr_pages']} pages OCR'd): "
+        f"extraction {o['extract_on_s']:.2f} s with OCR on against {o['extract_off_s']:.2f} s off, "
+        f"{o['added_s']:+.2f} s, {o['added_share_of_full_build']:+.2%} of the full build ({full_build_s:.1f} s); "
+        f"OCR engine loaded: {'yes' if o['engine_loaded'] else 'no'}.",
+        "",
+    ]
 
 
 if __name__ == "__main__":

@@ -22,15 +22,16 @@ import orjson
 
 from . import __version__, dense_index
 from .chunking import chunk_spans, document_text, page_at, validate_chunking
-from .discover import PdfFile, discover_pdfs
+from .discover import CvFile, discover_cvs
 from .engines import Engine, LocalEngine
 from .errors import DamagedFile, UserError
 from .export import EXPORT_VERSION
-from .extract import EXTRACTOR_NAME, EXTRACTOR_VERSION
+from .extract import EXTRACTOR_NAME, EXTRACTOR_VERSION, extractor_id
 from .fingerprint import fingerprint
 from .models import ModelSource, requested_model, resolve_model
 from .names import identify
 from .records import Candidate, Chunk, Document, Skipped
+from .report import not_indexed_lines, ocr_pages, warning_lines
 from .seniority import title_level
 from .store import (
     CHUNK_OFFSETS,
@@ -56,6 +57,7 @@ class BuildSettings:
     overlap_chars: int = 50
     batch_size: int = 16
     variant: str = "fp32"  # encoder weights: fp32, or int8 (faster, slightly different vectors)
+    ocr: bool = True  # read pages without a usable text layer (scans, unmapped fonts) by OCR
 
     def validate(self) -> None:
         validate_chunking(self.chunk_chars, self.overlap_chars)
@@ -108,7 +110,7 @@ def settings_identity(settings: BuildSettings, model: str) -> dict:
         "chunk_chars": settings.chunk_chars,
         "overlap_chars": settings.overlap_chars,
         "tokenizer": f"{TOKENIZER_NAME}/{TOKENIZER_VERSION}",
-        "extractor": f"{EXTRACTOR_NAME}/{EXTRACTOR_VERSION}",
+        "extractor": extractor_id(settings.ocr),
     }
 
 
@@ -138,7 +140,7 @@ def _build(pdf_dir: Path, out_dir: Path, settings: BuildSettings, force: bool, r
     started = time.monotonic()
     settings.validate()
     model_name, explicit = requested_model(settings.model)
-    files, discovery_skips = discover_pdfs(pdf_dir)
+    files, discovery_skips = discover_cvs(pdf_dir)
     identity = settings_identity(settings, model_name)
     fp = fingerprint([(f.source, f.mtime_ns, f.size) for f in files] + [(s.source, 0, 0) for s in discovery_skips], identity)
     store = StoreDir(out_dir)
@@ -154,10 +156,10 @@ def _build(pdf_dir: Path, out_dir: Path, settings: BuildSettings, force: bool, r
         previous = None if force else store.trusted_generation(live, (DOCUMENTS, *dense_index.FILES))
         if not force and previous is None and live is not None:
             reporter.warn(f"the store in {out_dir} does not match its checksums; rebuilding it without reusing any of it")
-        documents, extracted = _extract(files, _cached_documents(previous), engine, reporter)
-        skipped = discovery_skips + [Skipped(d.source, d.skipped) for d in documents if d.skipped]
-        for s in skipped:
-            reporter.warn(f"skipped {s.source}: {s.reason}")
+        documents, extracted = _extract(files, _cached_documents(previous), engine, reporter, identity["extractor"])
+        skipped = discovery_skips + [Skipped(d.source, d.skipped, d.skip_kind or "other") for d in documents if d.skipped]
+        for line in not_indexed_lines(skipped) + warning_lines(documents):
+            reporter.warn(line)
         chunks, candidates = make_chunks(documents, settings.chunk_chars, settings.overlap_chars)
         if not chunks:
             raise UserError(
@@ -189,7 +191,7 @@ def _build(pdf_dir: Path, out_dir: Path, settings: BuildSettings, force: bool, r
             query_prefix=spec.query_prefix,
             passage_prefix=spec.passage_prefix,
             tokenizer={"name": TOKENIZER_NAME, "version": TOKENIZER_VERSION},
-            extractor={"name": EXTRACTOR_NAME, "version": EXTRACTOR_VERSION},
+            extractor={"name": EXTRACTOR_NAME, "version": EXTRACTOR_VERSION, "id": identity["extractor"]},
             encoder={"key": encoder_dir.name, "backend": "onnxruntime", "variant": settings.variant,
                      "pooling": spec.pooling, "normalize": spec.normalize, "max_seq_length": spec.max_seq_length,
                      "revision": source.revision},
@@ -201,6 +203,7 @@ def _build(pdf_dir: Path, out_dir: Path, settings: BuildSettings, force: bool, r
             created_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             skipped=[asdict(s) for s in skipped],
             warnings=[{"source": d.source, "warning": w} for d in documents for w in d.warnings],
+            ocr_pages=ocr_pages(documents),
         )
         commit_generation(store, manifest, chunks, candidates, documents, keyword, okapi, dense)
     return BuildResult(False, manifest, time.monotonic() - started, len(documents), extracted, embedded, reused)
@@ -250,12 +253,11 @@ def _cached_documents(generation: Path | None) -> dict[str, Document]:
         return {}
 
 
-def _extract(files: list[PdfFile], cache: dict[str, Document], engine: Engine, reporter: Reporter
+def _extract(files: list[CvFile], cache: dict[str, Document], engine: Engine, reporter: Reporter, extractor: str
              ) -> tuple[list[Document], int]:
     """Documents in file order, and how many had to be extracted (the rest came from the cache)."""
-    extractor = f"{EXTRACTOR_NAME}/{EXTRACTOR_VERSION}"
     documents: list[Document | None] = []
-    todo: list[tuple[int, PdfFile]] = []
+    todo: list[tuple[int, CvFile]] = []
     for f in files:
         hit = cache.get(f.source)
         if hit and (hit.size, hit.mtime_ns, hit.extractor, hit.cv_id) == (f.size, f.mtime_ns, extractor, f.cv_id):

@@ -1,4 +1,4 @@
-"""`python -m rag.build_index`: turn a folder of CV PDFs into a search store."""
+"""`python -m rag.build_index`: turn a folder of CVs (PDF, Word, scans) into a search store."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from .chunking import DEFAULT_CHUNK_CHARS, DEFAULT_OVERLAP_CHARS
 from .console import Command, TerminalReporter, option
 from .errors import fix
 from .models import DEFAULT_MODEL
+from .report import ocr_summary
 
 
 @click.command(
@@ -19,11 +20,12 @@ from .models import DEFAULT_MODEL
 Examples:
   python -m rag.build_index
   python -m rag.build_index --pdf-dir ~/cvs --out-dir ~/cv_store
+  python -m rag.build_index --ocr off        # leave scanned pages out instead of reading them
   EMBEDDING_MODEL=sentence-transformers/all-MiniLM-L6-v2 python -m rag.build_index --force
 """
 )
 @option("--pdf-dir", type=click.Path(path_type=Path), default=Path("cv_generation/data/cvs"), show_default=True,
-        help="Folder of CVs: <dir>/<cv_id>/cv.pdf or <dir>/<name>.pdf (any file name).")
+        help="Folder of CVs (PDF, .docx, scanned images): <dir>/<cv_id>/cv.pdf or <dir>/<name>.pdf (any file name).")
 @option("--out-dir", type=click.Path(path_type=Path), default=Path("rag_store"), show_default=True,
         help="Store folder; written atomically, the previous store stays usable until the new one is complete.")
 @option("--model", default=None, metavar="NAME_OR_FOLDER",
@@ -35,17 +37,20 @@ Examples:
         help="Chunks per embedding batch (batches group chunks of similar length).")
 @option("--encoder", "variant", type=click.Choice(VARIANTS), default="fp32", show_default=True,
         help="Encoder weights: fp32, or int8 (faster, vectors differ slightly; see README: Performance).")
+@option("--ocr", type=click.Choice(["on", "off"]), default="on", show_default=True,
+        help="Read pages without a usable text layer (scans, fonts without Unicode) by OCR; off leaves them out.")
 @option("--force", is_flag=True, help="Rebuild from scratch, reusing nothing, even when nothing changed (make rebuild).")
 @option("--quiet", is_flag=True, help="No progress bars or notes; warnings and errors still show.")
 @option("--json", "as_json", is_flag=True, help="Print the resulting manifest as JSON on stdout.")
 def main(pdf_dir: Path, out_dir: Path, model: str | None, chunk_chars: int, overlap_chars: int, batch_size: int,
-         variant: str, force: bool, quiet: bool, as_json: bool) -> None:
+         variant: str, ocr: str, force: bool, quiet: bool, as_json: bool) -> None:
     """Index CV PDFs for search: extract text, chunk it, build BM25 and FAISS indexes.
 
-    Nothing changed since the last build (same PDFs, same settings)? It says so and exits at once.
-    Changed, added or removed PDFs, or other settings, trigger a build that reuses unchanged work.
+    Nothing changed since the last build (same files, same settings)? It says so and exits at once.
+    Changed, added or removed files, or other settings, trigger a build that reuses unchanged work.
+    Every file under the folder that is not indexed is named, with its reason.
     """
-    settings = BuildSettings(model, chunk_chars, overlap_chars, batch_size, variant)
+    settings = BuildSettings(model, chunk_chars, overlap_chars, batch_size, variant, ocr == "on")
     result = build_store(pdf_dir, out_dir, settings, force=force, reporter=TerminalReporter(quiet))
     if as_json:
         click.echo(result.manifest.to_json())
@@ -55,12 +60,13 @@ def main(pdf_dir: Path, out_dir: Path, model: str | None, chunk_chars: int, over
 
 def summary(result: BuildResult, out_dir: Path) -> str:
     m = result.manifest
-    if result.up_to_date:
-        return (f"{out_dir} is up to date: nothing changed since the last build ({m.pdf_count} PDFs, "
-                f"{m.chunk_count} chunks, fingerprint {m.fingerprint[:12]}). To rebuild anyway: "
-                + fix("make rebuild", f"rag index --force --out-dir {out_dir}") + ".")
-    skipped = f", {len(m.skipped)} skipped" if m.skipped else ""
     indexed = m.candidate_count
+    ocr_count = sum(len(r["pages"]) for r in m.ocr_pages)
+    if result.up_to_date:
+        left_out = f"; {_count(len(m.skipped), 'file')} not indexed, listed by `rag ls`" if m.skipped else ""
+        return (f"{out_dir} is up to date: nothing changed since the last build ({_count(indexed, 'CV')}, "
+                f"{m.chunk_count} chunks, fingerprint {m.fingerprint[:12]}{left_out}). To rebuild anyway: "
+                + fix("make rebuild", f"rag index --force --out-dir {out_dir}") + ".")
     reused = []
     if result.extracted < result.documents:
         reused.append(f"{result.documents - result.extracted} extractions")
@@ -70,11 +76,20 @@ def summary(result: BuildResult, out_dir: Path) -> str:
     duplicates = m.chunk_count - result.reused - result.embedded
     if duplicates:
         reuse += f"; {duplicates} chunks repeat another chunk's text and share its vector"
-    return (f"Indexed {indexed} of {m.pdf_count} PDFs{skipped} into {m.chunk_count} chunks in {result.seconds:.1f} s "
-            f"-> {out_dir}\n"
-            f"  extracted {result.extracted} PDFs and embedded {result.embedded} chunks{reuse}\n"
-            f"  model {m.embedding_model} [{m.encoder['variant']}], dim {m.dim}, fingerprint {m.fingerprint[:12]}")
+    see_above = " (see above)" if m.skipped else ""
+    lines = [f"{_count(indexed, 'CV')} indexed, {_count(ocr_count, 'page')} OCR'd, "
+             f"{_count(len(m.skipped), 'file')} not indexed{see_above}",
+             f"  {m.chunk_count} chunks in {result.seconds:.1f} s -> {out_dir}",
+             f"  extracted {result.extracted} files and embedded {result.embedded} chunks{reuse}",
+             f"  model {m.embedding_model} [{m.encoder['variant']}], dim {m.dim}, fingerprint {m.fingerprint[:12]}"]
+    ocr_line = ocr_summary(m.ocr_pages)
+    if ocr_line:
+        lines.insert(1, f"  {ocr_line}")
+    return "\n".join(lines)
 
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 if __name__ == "__main__":
     main()

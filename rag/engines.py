@@ -15,12 +15,12 @@ from typing import Protocol
 
 import numpy as np
 
-from .discover import PdfFile
+from .discover import CvFile
 from .records import Document
 
 
 class Engine(Protocol):
-    def extract(self, files: list[PdfFile], extractor: str) -> Iterator[Document]:
+    def extract(self, files: list[CvFile], extractor: str) -> Iterator[Document]:
         """One Document per file, in the order given."""
 
     def embed(self, texts: list[str], encoder_dir: Path, variant: str, batch_size: int,
@@ -28,24 +28,35 @@ class Engine(Protocol):
         """Passage vectors (float32, one row per text, in order); advance(n) after every n texts."""
 
 
-def extract_document(f: PdfFile, extractor: str) -> Document:
-    """What extraction makes of one file: its pages and head lines, or the reason it has none."""
-    from .extract import ExtractionFailed, extract_pdf
+def extract_document(f: CvFile, extractor: str) -> Document:
+    """What extraction makes of one file: its pages and head lines, or the reason it has none.
+
+    `extractor` (rag.extract.extractor_id) says whether pages without usable text go to OCR.
+    """
+    from .extract import ExtractionFailed, extract_image, extract_pdf, ocr_enabled
+    from .word import extract_docx
 
     doc = Document(f.source, f.cv_id, f.size, f.mtime_ns, extractor)
+    ocr = ocr_enabled(extractor)
     try:
-        extracted = extract_pdf(f.path)
+        if f.kind == "docx":
+            extracted = extract_docx(f.path)
+        elif f.kind == "image":
+            extracted = extract_image(f.path, ocr)
+        else:
+            extracted = extract_pdf(f.path, ocr)
     except ExtractionFailed as exc:
-        doc.skipped = str(exc)
+        doc.skipped, doc.skip_kind = str(exc), exc.kind
     else:
         doc.pages, doc.warnings, doc.head = extracted.pages, extracted.warnings, extracted.head
+        doc.ocr_pages = extracted.ocr_pages
     return doc
 
 
 class LocalEngine:
     """This machine: worker processes for extraction, ONNX Runtime on every core for embedding."""
 
-    def extract(self, files: list[PdfFile], extractor: str) -> Iterator[Document]:
+    def extract(self, files: list[CvFile], extractor: str) -> Iterator[Document]:
         from .encoder import available_cores
 
         # Worker processes only when there is enough work to repay starting them.

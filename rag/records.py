@@ -63,10 +63,12 @@ class Candidate:
 
 @dataclass(frozen=True)
 class Skipped:
-    """A PDF left out of the store, with the reason shown to the user and kept in the manifest."""
+    """A file (or folder) under the CV folder left out of the store, with the reason shown to the
+    user and kept in the manifest; `kind` groups many alike into one line of the build output."""
 
     source: str
     reason: str
+    kind: str = "other"  # not a CV type, unreadable, corrupt, encrypted, empty, no text, duplicate
 
 
 @dataclass
@@ -82,6 +84,8 @@ class Document:
     warnings: list[str] = field(default_factory=list)
     skipped: str | None = None
     head: list[HeadLine] = field(default_factory=list)  # first-page lines, for the name
+    skip_kind: str | None = None  # Skipped.kind, when skipped
+    ocr_pages: list[int] = field(default_factory=list)  # 1-based pages whose text came from OCR
 
     @classmethod
     def from_dict(cls, raw: dict) -> Document:

@@ -82,6 +82,7 @@ class Manifest:
     created_at: str
     skipped: list[dict] = field(default_factory=list)
     warnings: list[dict] = field(default_factory=list)
+    ocr_pages: list[dict] = field(default_factory=list)  # {"source", "pages"} of every file OCR read
     artifacts: dict[str, dict] = field(default_factory=dict)  # name -> {"sha256", "bytes"}
     store_format: int = STORE_FORMAT
 

@@ -51,7 +51,10 @@ def exported_encoder(tmp_path_factory) -> Path:
 @pytest.fixture
 def store_dir(tmp_path, exported_encoder) -> Path:
     """An empty store folder that already holds the session's encoder export (hard links)."""
-    root = tmp_path / "store"
+    return store_with_encoder(tmp_path / "store", exported_encoder)
+
+
+def store_with_encoder(root: Path, exported_encoder: Path) -> Path:
     target = root / "encoders" / exported_encoder.name
     shutil.copytree(exported_encoder, target, copy_function=_link_or_copy)
     return root

@@ -37,6 +37,42 @@ CVS = {
 }
 
 
+def text_pixmap(lines: list[tuple[str, float]], width: float = 420, height: float = 260, dpi: int = 110):
+    """A picture of text (a scan without the scanner): each line drawn at its font size, rendered grey."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=width, height=height)
+    y = 30.0
+    for text, size in lines:
+        page.insert_text((24, y + size), text, fontsize=size)
+        y += size * 1.8
+    return page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY)
+
+
+def scanned_pdf(path: Path, lines: list[tuple[str, float]], width: float = 420, height: float = 260) -> Path:
+    """A PDF page holding only a picture of the lines: no text layer at all."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    doc = pymupdf.open()
+    page = doc.new_page(width=width, height=height)
+    page.insert_image(page.rect, pixmap=text_pixmap(lines, width, height))
+    doc.save(path)
+    return path
+
+
+def unmapped_pdf(path: Path, text: str, width: float = 420, height: float = 160) -> Path:
+    """Text in an embedded font whose ToUnicode map was removed: MuPDF cannot map its glyphs."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    doc = pymupdf.open()
+    page = doc.new_page(width=width, height=height)
+    page.insert_font(fontname="uni", fontbuffer=_FONT.buffer)
+    page.insert_textbox(pymupdf.Rect(24, 24, width - 24, height - 24), text, fontname="uni", fontsize=14)
+    doc = pymupdf.open("pdf", doc.tobytes())
+    for xref in range(1, doc.xref_length()):
+        if doc.xref_get_key(xref, "ToUnicode")[0] != "null":
+            doc.xref_set_key(xref, "ToUnicode", "null")
+    doc.save(path)
+    return path
+
+
 def write_layout(path: Path, lines: list[tuple[float, float, float, str]], pages: int = 1) -> Path:
     """A one-page PDF with each line placed by hand: (x, y, font size, text), in the Unicode font."""
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -101,15 +101,18 @@ def test_bad_pdfs_fail_with_a_reason(tmp_path):
     doc.save(encrypted, encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="pw", owner_pw="owner")
     empty = tmp_path / "empty.pdf"
     empty.write_bytes(ZERO_PAGES)
+    zero = tmp_path / "zero.pdf"
+    zero.write_bytes(b"")
     reasons = {}
-    for path in (corrupt, encrypted, empty, image_only_pdf(tmp_path / "scan.pdf")):
+    for path in (corrupt, encrypted, empty, zero, image_only_pdf(tmp_path / "scan.pdf")):
         with pytest.raises(ExtractionFailed) as info:
-            extract_pdf(path)
-        reasons[path.name] = str(info.value)
-    assert "not a readable PDF" in reasons["corrupt.pdf"]
-    assert "password" in reasons["locked.pdf"]
-    assert "no pages" in reasons["empty.pdf"]
-    assert "scanned" in reasons["scan.pdf"]
+            extract_pdf(path, ocr=False)
+        reasons[path.name] = (info.value.kind, str(info.value))
+    assert reasons["corrupt.pdf"][0] == "corrupt" and "not a readable PDF" in reasons["corrupt.pdf"][1]
+    assert reasons["locked.pdf"][0] == "encrypted" and "password" in reasons["locked.pdf"][1]
+    assert reasons["empty.pdf"] == ("empty", "the PDF has no pages")
+    assert reasons["zero.pdf"] == ("empty", "an empty file (0 bytes)")
+    assert reasons["scan.pdf"][0] == "no text" and "scanned" in reasons["scan.pdf"][1]
 
 
 def test_owner_password_only_pdf_is_read(tmp_path):
@@ -120,14 +123,15 @@ def test_owner_password_only_pdf_is_read(tmp_path):
     assert "Printable" in extract_pdf(path).pages[0]
 
 
-def test_a_scanned_page_among_text_pages_is_a_warning(tmp_path):
+def test_a_scanned_page_among_text_pages_is_a_warning_when_ocr_is_off(tmp_path):
     path = tmp_path / "mixed.pdf"
     doc = pymupdf.open(image_only_pdf(tmp_path / "scan.pdf"))
     doc.insert_page(0, text="Text page of the CV")
     doc.save(path)
-    result = extract_pdf(path)
+    result = extract_pdf(path, ocr=False)
     assert result.pages[0].startswith("Text page")
-    assert result.warnings == ["page 2 has no text, only images (scanned?); it is not searchable"]
+    assert result.warnings == ["page 2 has no text layer, only images or drawings (scanned?), and OCR is off; "
+                               "it is not searchable"]
 
 
 @pytest.mark.parametrize("index", [1, 2, 3])
