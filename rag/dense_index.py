@@ -88,13 +88,3 @@ class DenseIndex:
         vectors = self.vectors()
         return {bytes(k): vectors[i] for i, k in enumerate(self.keys)}
 
-
-def top_k(scores: np.ndarray, k: int) -> list[tuple[int, float]]:
-    """The k highest-scoring rows, best first; ties go to the lower row."""
-    k = min(k, len(scores))
-    if k <= 0:
-        return []
-    rows = np.argpartition(-scores, k - 1)[:k] if k < len(scores) else np.arange(len(scores))
-    rows = rows[np.lexsort((rows, -scores[rows]))]
-    return [(int(r), float(scores[r])) for r in rows]
-

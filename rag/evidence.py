@@ -27,12 +27,8 @@ class Evidence:
     concepts: tuple[str, ...]  # labels of the concepts the line holds; empty for a meaning match
 
 
-def concepts_in(text: str, concepts: Sequence[Concept]) -> tuple[str, ...]:
-    """Labels of the concepts a piece of text holds (phrases with their words side by side)."""
-    return _held([t.term for t in raw_tokens(text)], concepts)
-
-
 def _held(words: list[str], concepts: Sequence[Concept]) -> tuple[str, ...]:
+    """Labels of the concepts a line's words hold (phrases with their words side by side)."""
     terms = set(expand_words(words))
     found = []
     for concept in concepts:
@@ -85,7 +81,7 @@ def _alias_cues(concepts: Sequence[Concept]) -> set[str]:
 
 def closest_passage(candidate: Candidate, chunk: Chunk, query_text: str) -> Evidence:
     """For a meaning match: the line of its closest chunk that shares most word stems with the
-    query (none may), else the chunk's first substantial line."""
+    query (none may), then the fullest line (a complete bullet says more than a wrapped tail)."""
     stems = {fold(t.term)[:5] for t in raw_tokens(query_text) if len(t.term) > 3}
     best = None
     for start, line in _lines(chunk.text):
@@ -93,7 +89,7 @@ def closest_passage(candidate: Candidate, chunk: Chunk, query_text: str) -> Evid
         if len(words) < 3:
             continue
         overlap = sum(1 for w in words if w[:5] in stems)
-        key = (-overlap, start)
+        key = (-overlap, -len(words), start)
         if best is None or key < best[0]:
             best = (key, start, line)
     start, line = (best[1], best[2]) if best else (0, chunk.text)

@@ -206,10 +206,6 @@ def lines_text(lines: list[_Line]) -> str:
     return normalize_text("\n".join("\n".join(boxes[i].text for i in region) for region in regions))
 
 
-def page_text(page: pymupdf.Page) -> str:
-    return lines_text(page_lines(page))
-
-
 HEAD_LINES = 40  # the name sits near the top; the rest of page 1 only helps rank font sizes
 
 

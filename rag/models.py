@@ -44,7 +44,6 @@ class ModelSource:
     revision: str  # pins the exact weights: hub commit, bundled package version, folder digest
     origin: str
     requested: str
-    fallback: bool = False
 
 
 def requested_model(option: str | None) -> tuple[str, bool]:
@@ -81,7 +80,7 @@ def resolve_model(name: str, explicit: bool, warn: Callable[[str], None]) -> Mod
         "To choose a model, pass --model NAME_OR_FOLDER or set EMBEDDING_MODEL; with network access,\n"
         f"run `make rebuild` to use {DEFAULT_MODEL}. Set EMBEDDING_MODEL={BUNDLED_MODEL} to silence this."
     )
-    return ModelSource(source.name, source.folder, source.revision, source.origin + " (fallback)", name, True)
+    return ModelSource(source.name, source.folder, source.revision, source.origin + " (fallback)", name)
 
 
 def _is_bundled_name(name: str) -> bool:
