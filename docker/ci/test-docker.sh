@@ -154,28 +154,30 @@ step "make index" run_make index index
 check_search() {
     run_make search search Q="$QUERY"
     local heading
-    for heading in FAISS BM25 RRF; do
+    for heading in "FAISS (dense)" "BM25 (keywords)" "Fused"; do
         grep -q "$heading" "$out/search.out" || fail "search output names no $heading list"
     done
-    grep -qE 'cv_[0-9]{3}' "$out/search.out" || fail "search output shows no cv_id"
+    grep -q "holds: jenkins" "$out/search.out" || fail "search output shows no candidate holding Jenkins"
 }
 step "make search" check_search
 
 check_search_json() {
     # The same query straight through the image, as the user and with no network at all: the JSON
-    # must hold the three lists, FAISS and RRF with hits, every hit naming its CV.
+    # must hold the three candidate lists, FAISS and the fused one with hits, every hit a person.
     docker run --rm --user "$uid:$gid" --network none -v "$project/rag_store:/app/rag_store" \
         -e "${MODEL_ENV[0]}" -e "${MODEL_ENV[1]}" "$IMAGE" \
-        python -m rag.search --index-dir rag_store --query "$QUERY" --json >"$out/search.json"
+        python -m rag search --index-dir rag_store --query "$QUERY" --json >"$out/search.json"
     python3 - "$out/search.json" <<'PY' || fail "search --json is not as expected"
 import json, re, sys
 doc = json.load(open(sys.argv[1], encoding="utf-8"))
-lists = {name: doc.get(name) for name in ("faiss", "bm25", "rrf")}
-assert all(isinstance(hits, list) for hits in lists.values()), f"lists: {sorted(doc)}"
-assert lists["faiss"] and lists["rrf"], "FAISS or RRF list is empty"
-ids = [hit["cv_id"] for hits in lists.values() for hit in hits]
-assert all(re.fullmatch(r"cv_\d{3}", cv_id) for cv_id in ids), ids
-print("test-docker: search --json: " + ", ".join(f"{name} {len(hits)} hits" for name, hits in lists.items()))
+assert doc.get("schema_version") == 1, doc.get("schema_version")
+lists = doc["lists"]
+assert set(lists) == {"faiss", "bm25", "fused"}, sorted(lists)
+assert lists["faiss"] and lists["fused"], "FAISS or the fused list is empty"
+hits = [hit for found in lists.values() for hit in found]
+assert all(re.fullmatch(r"cv_\d{3}", hit["cv_id"]) and hit["name"] for hit in hits), hits
+assert all(hit["matched_terms"] == ["jenkins"] for hit in lists["bm25"]), lists["bm25"]
+print("test-docker: search --json: " + ", ".join(f"{name} {len(found)} candidates" for name, found in lists.items()))
 PY
 }
 step "search --json without network" check_search_json
