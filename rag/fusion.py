@@ -65,7 +65,9 @@ def rrf_scores(rankings: Sequence[np.ndarray], n: int, k: int = DEFAULT_RRF_K) -
 
 
 def ranked(scores: np.ndarray, levels: np.ndarray | None = None) -> np.ndarray:
-    """Indices ordered by level (highest first), then score, then index."""
-    index = np.arange(len(scores))
-    keys = (index, -scores) if levels is None else (index, -scores, -levels)
-    return np.lexsort(keys)
+    """Indices ordered by level (highest first), then score, then index (stable sorts keep ties
+    in index order)."""
+    order = np.argsort(-scores, kind="stable")
+    if levels is not None:
+        order = order[np.argsort(-levels[order], kind="stable")]
+    return order

@@ -156,8 +156,8 @@ class Searcher:
         for concept in query.concepts:
             if concept.is_phrase:
                 chunks = keyword.phrase_chunks(concept.words)
-            else:
-                chunks = np.unique(np.concatenate([keyword.postings(t)[0] for t in concept.alternatives]))
+            else:  # repeats are harmless: holding() only marks owners
+                chunks = np.concatenate([keyword.postings(t)[0] for t in concept.alternatives])
             if len(chunks):
                 labels.append(concept.label)
                 rows.append(agg.holding(starts, chunks))
@@ -216,13 +216,13 @@ class Searcher:
     def _evidence(self, r: Rankings, units: list[int], own: dict[int, Candidate]) -> dict[int, list[Evidence]]:
         """Evidence lines for each shown unit, reading only the chunks that can hold them."""
         concepts = [c for c in r.query.concepts if c.label in r.weights]
-        keyword_chunks = np.unique(np.concatenate(
-            [self.keyword.postings(t)[0] for c in concepts for t in (c.alternatives or c.words)] or [np.zeros(0, int)]))
+        postings = [self.keyword.postings(t)[0] for c in concepts for t in (c.alternatives or c.words)]
         chunk_bm25 = None
         wanted: dict[int, list[int]] = {}
         for unit in units:
             lo, hi = int(r.starts[unit]), int(r.starts[unit + 1])
-            inside = keyword_chunks[(keyword_chunks >= lo) & (keyword_chunks < hi)]
+            inside = np.unique(np.concatenate(
+                [p[np.searchsorted(p, lo):np.searchsorted(p, hi)] for p in postings] or [np.zeros(0, np.int64)]))
             if len(inside) > EVIDENCE_CHUNKS:
                 chunk_bm25 = self.keyword.scores(list(r.query.terms)) if chunk_bm25 is None else chunk_bm25
                 inside = np.sort(inside[np.argsort(-chunk_bm25[inside], kind="stable")[:EVIDENCE_CHUNKS]])
