@@ -35,17 +35,23 @@ Examples:
         help="Chunks per embedding batch (batches group chunks of similar length).")
 @option("--encoder", "variant", type=click.Choice(VARIANTS), default="fp32", show_default=True,
         help="Encoder weights: fp32, or int8 (faster, vectors differ slightly; see README: Performance).")
+@option("--as-of", default=None, metavar="YYYY-MM",
+        help="The month \"present\" means in CV dates, for years of experience. Default: this month (kept in "
+             "the manifest); pass a fixed month for figures that must not move, e.g. on generated CVs.")
 @option("--force", is_flag=True, help="Rebuild from scratch, reusing nothing, even when nothing changed (make rebuild).")
 @option("--quiet", is_flag=True, help="No progress bars or notes; warnings and errors still show.")
 @option("--json", "as_json", is_flag=True, help="Print the resulting manifest as JSON on stdout.")
 def main(pdf_dir: Path, out_dir: Path, model: str | None, chunk_chars: int, overlap_chars: int, batch_size: int,
-         variant: str, force: bool, quiet: bool, as_json: bool) -> None:
+         variant: str, as_of: str | None, force: bool, quiet: bool, as_json: bool) -> None:
     """Index CV PDFs for search: extract text, chunk it, build BM25 and FAISS indexes.
+
+    Each CV also gets a profile (title, location, years of experience, languages, education,
+    skills) that `rag search` filters on and `rag profile CV_ID` shows.
 
     Nothing changed since the last build (same PDFs, same settings)? It says so and exits at once.
     Changed, added or removed PDFs, or other settings, trigger a build that reuses unchanged work.
     """
-    settings = BuildSettings(model, chunk_chars, overlap_chars, batch_size, variant)
+    settings = BuildSettings(model, chunk_chars, overlap_chars, batch_size, variant, as_of)
     result = build_store(pdf_dir, out_dir, settings, force=force, reporter=TerminalReporter(quiet))
     if as_json:
         click.echo(result.manifest.to_json())
@@ -64,15 +70,19 @@ def summary(result: BuildResult, out_dir: Path) -> str:
     reused = []
     if result.extracted < result.documents:
         reused.append(f"{result.documents - result.extracted} extractions")
+    if result.profiled < indexed:
+        reused.append(f"{indexed - result.profiled} profiles")
     if result.reused:
         reused.append(f"{result.reused} vectors")
-    reuse = f" (reused {' and '.join(reused)} from the previous build)" if reused else ""
+    listed = ", ".join(reused[:-1]) + (" and " if len(reused) > 1 else "") + reused[-1] if reused else ""
+    reuse = f" (reused {listed} from the previous build)" if reused else ""
     duplicates = m.chunk_count - result.reused - result.embedded
     if duplicates:
         reuse += f"; {duplicates} chunks repeat another chunk's text and share its vector"
     return (f"Indexed {indexed} of {m.pdf_count} PDFs{skipped} into {m.chunk_count} chunks in {result.seconds:.1f} s "
             f"-> {out_dir}\n"
-            f"  extracted {result.extracted} PDFs and embedded {result.embedded} chunks{reuse}\n"
+            f"  extracted {result.extracted} PDFs, profiled {result.profiled} as of {m.profiles['as_of']} and "
+            f"embedded {result.embedded} chunks{reuse}\n"
             f"  model {m.embedding_model} [{m.encoder['variant']}], dim {m.dim}, fingerprint {m.fingerprint[:12]}")
 
 
