@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 from pdfs import write_pdf
 
+from cv_generation.corpus import generate_corpus
 from rag.build import BuildSettings, build_store
 from rag.cli import main as rag
 from rag.errors import UserError
@@ -97,7 +98,7 @@ def test_filters_apply_before_fusion_in_every_list_and_in_coverage(people):
     assert nobody.filtered.kept == 0 and all(not hits for hits in nobody.lists.values())
 
 
-def test_rows_show_the_fields_a_filter_or_the_query_touched(people, capsys):
+def test_rows_show_the_fields_a_filter_or_the_query_touched(people):
     _, store = people
     runner = CliRunner()
     result = runner.invoke(rag, ["search", "German speaking developer", "--index-dir", str(store), "--mode",
@@ -170,3 +171,19 @@ def test_a_damaged_profile_index_is_reported_when_a_filter_reads_it(people):
     assert search(store, "java").lists["fused"]  # no filter, no profile field: profiles are not read
     with pytest.raises(UserError, match="profiles.index.npz does not match its checksum"):
         search(store, "java", min_years=1)
+
+
+def test_eval_scores_the_stored_profiles_against_the_generated_truth(tmp_path, hash_model):
+    cvs = tmp_path / "cvs"
+    generate_corpus(cvs, 12, seed=5)
+    store = tmp_path / "store"
+    runner = CliRunner()
+    assert runner.invoke(rag, ["index", "--pdf-dir", str(cvs), "--out-dir", str(store), "--quiet",
+                               "--as-of", "2025-01"]).exit_code == 0
+    result = runner.invoke(rag, ["eval", "--index-dir", str(store), "--queries", str(cvs / "queries.jsonl")])
+    assert result.exit_code == 0 and "Profile accuracy over 12 CVs" in result.output
+    assert "rebuild with --as-of 2025-06" in result.output  # the truth counts years to another "present"
+    report = orjson.loads((store / "eval.json").read_bytes())["profiles"]
+    assert report["cv_count"] == 12 and report["reference_months"] == ["2025-06"]
+    assert report["summary"]["all"]["name"] >= 0.97 and report["summary"]["all"]["skills"] >= 0.95
+    assert set(report["summary"]) >= {"all", "template:classic", "language:en"}
