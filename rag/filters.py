@@ -20,7 +20,6 @@ says how many candidates were undecided, and for which fields.
 from __future__ import annotations
 
 import bisect
-import difflib
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -297,6 +296,8 @@ def _language_codes() -> dict[str, str]:
 
 
 def _skill(op: str, value: str) -> Skill:
+    import difflib
+
     from .vocabulary import CANONICAL_SKILLS, canonical
 
     name = canonical(value)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from .profile_store import ProfileColumns, normal
+from .tokenize import QUERY_FRAMING, STOPWORDS
 
 if TYPE_CHECKING:
     from .profile import Profile
@@ -34,12 +35,12 @@ def profile_fields(query: str, filter_fields: Sequence[str], columns: Callable[[
     if _YEARS.search(query):
         wanted.add("years_experience")
     words = [(m.group(), normal(m.group().strip(".'’-"))) for m in _WORD.finditer(query)]
-    if any(written[0].isupper() for written, _ in words):
+    starts = [i for i, (written, word) in enumerate(words)
+              if written[0].isupper() and word not in STOPWORDS and word not in QUERY_FRAMING]
+    if starts:  # a capitalised word that may name a place or a language: compare with the store's
         c = columns()
         places, spoken = set(c.set("place").values), {normal(v) for v in c.set("languages").values}
-        for i, (written, _) in enumerate(words):
-            if not written[0].isupper():
-                continue
+        for i in starts:
             runs = {" ".join(w for _, w in words[i : i + n]) for n in range(1, _LONGEST_PLACE + 1)}
             if runs & places:
                 wanted.add("location")

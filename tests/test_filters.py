@@ -109,3 +109,15 @@ def test_education_and_title():
     assert kept(where="education>=PhD") == []
     assert kept(where="title=backend and not title=senior") == [1]
     assert kept(where="skill!=Java", keep_unknown=False) == [2]
+
+
+def test_rows_show_the_fields_filters_read_and_the_query_names():
+    from rag.profile_view import profile_fields
+
+    def untouched():
+        raise AssertionError("no capitalised word can name a place here: the profiles are not read")
+
+    assert profile_fields("who has experience with jenkins? Who", (), untouched) == ()
+    assert profile_fields("Java developer, 5 years, in Berlin, speaks German", (), lambda: COLUMNS) == (
+        "years_experience", "location", "languages")
+    assert profile_fields("nurse", ("skill", "years"), untouched) == ("years_experience", "skills")
