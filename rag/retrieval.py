@@ -182,7 +182,7 @@ class Searcher:
                 chunks = keyword.phrase_chunks(concept.words)
             else:
                 chunks = np.unique(np.concatenate([keyword.postings(t)[0] for t in concept.alternatives]))
-            row = agg.holding(starts, chunks) if allowed is None else agg.holding(starts, chunks) & allowed
+            row = agg.holding(starts, chunks) & (True if allowed is None else allowed)
             if row.any():
                 labels.append(concept.label)
                 rows.append(row)
