@@ -22,7 +22,11 @@ DEFAULT_PDF_DIR := cv_generation/data/cvs
 # Handed to the pipeline through the environment, so quotes and `$` in a query survive intact
 # (`value` keeps make from expanding a `$` inside the question).
 override Q := $(value Q)
-export Q EMBEDDING_MODEL HF_HUB_OFFLINE
+override LOCATION := $(value LOCATION)
+override LANGUAGE := $(value LANGUAGE)
+override SKILL := $(value SKILL)
+override WHERE := $(value WHERE)
+export Q LOCATION LANGUAGE SKILL WHERE EMBEDDING_MODEL HF_HUB_OFFLINE
 # Tells the pipeline that its user types make variables (MODE=, OUT_DIR=), so errors name those.
 export RAG_VIA_MAKE := 1
 
@@ -41,7 +45,7 @@ run = $(if $(filter docker,$(RUNNER_USED)),$(call docker_run,$(1),$(2)),$(VENV_P
 PDF_DIR_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_PDF_DIR),$(PDF_DIR))
 OUT_DIR_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_OUT_DIR),$(OUT_DIR))
 
-.PHONY: help index rebuild search ls clean test cvs eval eval-corpora bench venv runner-ready
+.PHONY: help index rebuild search profile ls clean test cvs eval eval-corpora bench venv runner-ready
 
 help: ## Show this help.
 	@echo "CV retrieval pipeline: index CVs, find the people in them with FAISS, BM25 and their fusion side by side."
@@ -50,8 +54,9 @@ help: ## Show this help.
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 	@echo
 	@echo "Variables: PDF_DIR=$(PDF_DIR) OUT_DIR=$(OUT_DIR) TOPK=$(TOPK) MODE=$(MODE) N=$(N) SEED=$(SEED) OCR=$(OCR) RUNNER=$(RUNNER)"
-	@echo "  search also takes CHUNKS=1 FUSION=convex|rrf WEIGHTS=bm25=0,faiss=1 RRF_K=60 COVERAGE=off JSON=1;"
-	@echo "  cvs takes LANGUAGES=en,de TEMPLATES=sidebar,two_page; ls takes VERIFY=1"
+	@echo "  search also takes CHUNKS=1 FUSION=convex|rrf WEIGHTS=bm25=0,faiss=1 RRF_K=60 COVERAGE=off JSON=1"
+	@echo "  and the filters MIN_YEARS MAX_YEARS LOCATION LANGUAGE SKILL WHERE KEEP_UNKNOWN=1;"
+	@echo "  index takes AS_OF=YYYY-MM; cvs takes LANGUAGES=en,de TEMPLATES=sidebar,two_page; ls takes VERIFY=1"
 	@echo "Environment: EMBEDDING_MODEL (default intfloat/multilingual-e5-small)"
 	@echo 'Example: make index && make search Q="Who has experience with Jenkins?"'
 
@@ -75,11 +80,14 @@ runner-ready:
 
 index: runner-ready ## Build the search store from PDF_DIR (skips when nothing changed); OCR=off leaves scans out.
 	@$(default_cvs)
-	@$(call run,rag,index --pdf-dir "$(PDF_DIR_R)" --out-dir "$(OUT_DIR_R)" --ocr "$(OCR)")
+	@$(call run,rag,index --pdf-dir "$(PDF_DIR_R)" --out-dir "$(OUT_DIR_R)" --ocr "$(OCR)" $(as_of_flag))
 
 rebuild: runner-ready ## Rebuild the store from scratch (--force).
 	@$(default_cvs)
-	@$(call run,rag,index --pdf-dir "$(PDF_DIR_R)" --out-dir "$(OUT_DIR_R)" --ocr "$(OCR)" --force)
+	@$(call run,rag,index --pdf-dir "$(PDF_DIR_R)" --out-dir "$(OUT_DIR_R)" --ocr "$(OCR)" --force $(as_of_flag))
+
+# AS_OF=YYYY-MM: the month "present" means in CV dates (default: this month).
+as_of_flag = $(if $(AS_OF),--as-of "$(AS_OF)")
 
 # A fresh clone has no CVs yet: generate the default synthetic set, but never into a user's own folder.
 generate_cvs = $(call run,cv_generation.generate,--n "$(N)" --seed "$(SEED)" --out "$(PDF_DIR_R)" \
@@ -91,12 +99,20 @@ default_cvs = if [ "$(PDF_DIR)" = "$(DEFAULT_PDF_DIR)" ] && ! ls $(DEFAULT_PDF_D
 
 # Optional search switches, as make variables: each is passed on only when set.
 search_flags = $(if $(CHUNKS),--chunks) $(if $(FUSION),--fusion "$(FUSION)") $(if $(WEIGHTS),--weights "$(WEIGHTS)") \
-	$(if $(RRF_K),--rrf-k "$(RRF_K)") $(if $(filter off no 0,$(COVERAGE)),--no-coverage) $(if $(JSON),--json)
+	$(if $(RRF_K),--rrf-k "$(RRF_K)") $(if $(filter off no 0,$(COVERAGE)),--no-coverage) $(if $(JSON),--json) \
+	$(if $(MIN_YEARS),--min-years "$(MIN_YEARS)") $(if $(MAX_YEARS),--max-years "$(MAX_YEARS)") \
+	$(if $(LOCATION),--location "$$LOCATION") $(if $(LANGUAGE),--language "$$LANGUAGE") \
+	$(if $(SKILL),--skill "$$SKILL") $(if $(WHERE),--where "$$WHERE") $(if $(KEEP_UNKNOWN),--keep-unknown)
 
 search: ## Search the store: make search Q="Who has experience with Jenkins?" [TOPK=5] [MODE=hybrid] ...
-	@if [ -z "$$Q" ]; then echo 'usage: make search Q="your question" [TOPK=5] [MODE=hybrid|fused|faiss|bm25] [CHUNKS=1] [FUSION=convex|rrf] [WEIGHTS=bm25=0,faiss=1] [RRF_K=60] [COVERAGE=off] [JSON=1]' >&2; exit 2; fi
+	@if [ -z "$$Q" ]; then echo 'usage: make search Q="your question" [TOPK=5] [MODE=hybrid|fused|faiss|bm25] [CHUNKS=1] [FUSION=convex|rrf] [WEIGHTS=bm25=0,faiss=1] [RRF_K=60] [COVERAGE=off] [JSON=1] [MIN_YEARS=5] [MAX_YEARS=10] [LOCATION=Berlin] [LANGUAGE=German:B2] [SKILL=Java] [WHERE="years>=5 and skill=Java"] [KEEP_UNKNOWN=1]' >&2; exit 2; fi
 	@$(MAKE) --no-print-directory runner-ready
 	@$(call run,rag,search --index-dir "$(OUT_DIR_R)" --topk "$(TOPK)" --mode "$(MODE)" $(strip $(search_flags)) --query "$$Q")
+
+profile: ## Show what the index read from one CV: make profile CV=cv_001 [JSON=1]
+	@if [ -z "$(CV)" ]; then echo 'usage: make profile CV=cv_001 [JSON=1]' >&2; exit 2; fi
+	@$(MAKE) --no-print-directory runner-ready
+	@$(call run,rag,profile "$(CV)" --index-dir "$(OUT_DIR_R)" $(if $(JSON),--json))
 
 cvs: runner-ready ## Generate synthetic CVs with ground truth: make cvs [N=30] [SEED=42]
 	@$(generate_cvs)

@@ -1,7 +1,8 @@
-"""A build: PDFs -> text -> chunks -> BM25 and FAISS indexes -> a new store generation.
+"""A build: PDFs -> text -> profiles -> chunks -> BM25 and FAISS indexes -> a new store generation.
 
 Work is reused from the live generation wherever its inputs are unchanged: a PDF with the same
-path, size and modification time is not extracted again, and a chunk whose text was embedded by
+path, size and modification time is not extracted again, a profile read from the same text under
+the same rules and month is not read again (profiling.py), and a chunk whose text was embedded by
 the same encoder is not embedded again. The result is identical to a build from scratch.
 """
 
@@ -13,7 +14,7 @@ import shutil
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from importlib import metadata
 from pathlib import Path
 from typing import Protocol
@@ -30,6 +31,10 @@ from .extract import EXTRACTOR_NAME, EXTRACTOR_VERSION, extractor_id
 from .fingerprint import fingerprint
 from .models import ModelSource, requested_model, resolve_model
 from .names import identify
+from .profile import Profile
+from .profile_store import ProfileRecord, write_profiles
+from .profiling import cached_profiles, check_month, current_month, known_counts, profile_documents
+from .profiling import settings as profile_settings
 from .records import Candidate, Chunk, Document, Skipped
 from .report import not_indexed_lines, ocr_pages, warning_lines
 from .seniority import title_level
@@ -37,6 +42,7 @@ from .store import (
     CHUNK_OFFSETS,
     CHUNKS,
     DOCUMENTS,
+    PROFILES,
     STORE_FORMAT,
     Manifest,
     StoreDir,
@@ -58,6 +64,7 @@ class BuildSettings:
     batch_size: int = 16
     variant: str = "fp32"  # encoder weights: fp32, or int8 (faster, slightly different vectors)
     ocr: bool = True  # read pages without a usable text layer (scans, unmapped fonts) by OCR
+    as_of: str | None = None  # "YYYY-MM", the month "present" means in CV dates; None: this month
 
     def validate(self) -> None:
         validate_chunking(self.chunk_chars, self.overlap_chars)
@@ -65,6 +72,8 @@ class BuildSettings:
             raise UserError(f"batch size must be positive, got --batch-size {self.batch_size}")
         if self.variant not in VARIANTS:
             raise UserError(f"encoder variant must be one of {', '.join(VARIANTS)}, got {self.variant!r}")
+        if self.as_of is not None:
+            check_month(self.as_of)
 
 
 class Reporter(Protocol):
@@ -99,6 +108,8 @@ class BuildResult:
     extracted: int = 0  # PDFs read this time (the rest came from the previous generation)
     embedded: int = 0  # distinct chunk texts embedded this time
     reused: int = 0  # chunks whose vector came from the previous build
+    profiled: int = 0  # profiles read this time (the rest came from the previous build)
+    profile_seconds: float = 0.0  # spent reading them
 
 
 def settings_identity(settings: BuildSettings, model: str) -> dict:
@@ -111,6 +122,7 @@ def settings_identity(settings: BuildSettings, model: str) -> dict:
         "overlap_chars": settings.overlap_chars,
         "tokenizer": f"{TOKENIZER_NAME}/{TOKENIZER_VERSION}",
         "extractor": extractor_id(settings.ocr),
+        "profiles": profile_settings(settings.as_of or current_month()),
     }
 
 
@@ -139,6 +151,7 @@ def _build(pdf_dir: Path, out_dir: Path, settings: BuildSettings, force: bool, r
     engine = engine or LocalEngine()
     started = time.monotonic()
     settings.validate()
+    settings = replace(settings, as_of=settings.as_of or current_month())  # one month for the whole build
     model_name, explicit = requested_model(settings.model)
     files, discovery_skips = discover_cvs(pdf_dir)
     identity = settings_identity(settings, model_name)
@@ -160,7 +173,9 @@ def _build(pdf_dir: Path, out_dir: Path, settings: BuildSettings, force: bool, r
         skipped = discovery_skips + [Skipped(d.source, d.skipped, d.skip_kind or "other") for d in documents if d.skipped]
         for line in not_indexed_lines(skipped) + warning_lines(documents):
             reporter.warn(line)
-        chunks, candidates = make_chunks(documents, settings.chunk_chars, settings.overlap_chars)
+        profile_cache = {} if force else cached_profiles(store.trusted_generation(live, (PROFILES,)))
+        profiled = profile_documents(documents, settings.as_of, profile_cache)
+        chunks, candidates = make_chunks(documents, profiled.profiles, settings.chunk_chars, settings.overlap_chars)
         if not chunks:
             raise UserError(
                 f"no text could be extracted from any of the {len(files)} PDFs in {pdf_dir}; "
@@ -204,14 +219,21 @@ def _build(pdf_dir: Path, out_dir: Path, settings: BuildSettings, force: bool, r
             skipped=[asdict(s) for s in skipped],
             warnings=[{"source": d.source, "warning": w} for d in documents for w in d.warnings],
             ocr_pages=ocr_pages(documents),
+            profiles=profile_settings(settings.as_of) | {
+                "known": known_counts([profiled.profiles[c.source] for c in candidates])},
         )
-        commit_generation(store, manifest, chunks, candidates, documents, keyword, okapi, dense)
-    return BuildResult(False, manifest, time.monotonic() - started, len(documents), extracted, embedded, reused)
+        commit_generation(store, manifest, chunks, candidates, documents,
+                          [profiled.records[c.source] for c in candidates], keyword, okapi, dense)
+    return BuildResult(False, manifest, time.monotonic() - started, len(documents), extracted, embedded, reused,
+                       profiled.built, profiled.seconds)
 
 
-def make_chunks(documents: list[Document], chunk_chars: int, overlap_chars: int
+def make_chunks(documents: list[Document], profiles: dict[str, Profile], chunk_chars: int, overlap_chars: int
                 ) -> tuple[list[Chunk], list[Candidate]]:
-    """Chunks in document order, and one Candidate per document with text, owning its chunks."""
+    """Chunks in document order, and one Candidate per document with text, owning its chunks.
+
+    The name and the headline come from page 1 (names.py); the seniority from the profile's
+    current title (titles.py), the one place a title is read."""
     chunks: list[Chunk] = []
     candidates: list[Candidate] = []
     for doc in documents:
@@ -226,8 +248,8 @@ def make_chunks(documents: list[Document], chunk_chars: int, overlap_chars: int
         if len(chunks) > first:
             who = identify(doc.head, doc.source)
             candidates.append(Candidate(doc.cv_id, doc.source, who.name, who.name_source, who.headline,
-                                        title_level(who.headline) if who.name_source == "cv" else None,
-                                        first, len(chunks) - first, page_starts))
+                                        title_level(profiles[doc.source].title), first, len(chunks) - first,
+                                        page_starts))
     return chunks, candidates
 
 
@@ -331,13 +353,14 @@ def _embed(chunks, keys, encoder_dir: Path, dim: int, settings: BuildSettings, c
 
 
 def commit_generation(store: StoreDir, manifest: Manifest, chunks: list[Chunk], candidates: list[Candidate],
-                      documents: list[Document], keyword, okapi, dense) -> Path:
+                      documents: list[Document], profiles: list[ProfileRecord], keyword, okapi, dense) -> Path:
     """Write every file of a generation, then make it the live one (manifest last, atomically)."""
     import numpy as np
 
     with store.new_generation() as tmp:
         np.save(tmp / CHUNK_OFFSETS, write_jsonl(tmp / CHUNKS, (c.to_dict() for c in chunks)), allow_pickle=False)
         write_candidates(tmp, candidates)
+        write_profiles(tmp, profiles)
         write_jsonl(tmp / DOCUMENTS, (asdict(doc) for doc in documents))
         keyword.save(tmp, okapi)
         dense.save(tmp)

@@ -39,18 +39,24 @@ Examples:
         help="Encoder weights: fp32, or int8 (faster, vectors differ slightly; see README: Performance).")
 @option("--ocr", type=click.Choice(["on", "off"]), default="on", show_default=True,
         help="Read pages without a usable text layer (scans, fonts without Unicode) by OCR; off leaves them out.")
+@option("--as-of", default=None, metavar="YYYY-MM",
+        help="The month \"present\" means in CV dates, for years of experience. Default: this month (kept in "
+             "the manifest); pass a fixed month for figures that must not move, e.g. on generated CVs.")
 @option("--force", is_flag=True, help="Rebuild from scratch, reusing nothing, even when nothing changed (make rebuild).")
 @option("--quiet", is_flag=True, help="No progress bars or notes; warnings and errors still show.")
 @option("--json", "as_json", is_flag=True, help="Print the resulting manifest as JSON on stdout.")
 def main(pdf_dir: Path, out_dir: Path, model: str | None, chunk_chars: int, overlap_chars: int, batch_size: int,
-         variant: str, ocr: str, force: bool, quiet: bool, as_json: bool) -> None:
-    """Index CV PDFs for search: extract text, chunk it, build BM25 and FAISS indexes.
+         variant: str, ocr: str, as_of: str | None, force: bool, quiet: bool, as_json: bool) -> None:
+    """Index CVs for search: extract text, chunk it, build BM25 and FAISS indexes.
+
+    Each CV also gets a profile (title, location, years of experience, languages, education,
+    skills) that `rag search` filters on and `rag profile CV_ID` shows.
 
     Nothing changed since the last build (same files, same settings)? It says so and exits at once.
     Changed, added or removed files, or other settings, trigger a build that reuses unchanged work.
     Every file under the folder that is not indexed is named, with its reason.
     """
-    settings = BuildSettings(model, chunk_chars, overlap_chars, batch_size, variant, ocr == "on")
+    settings = BuildSettings(model, chunk_chars, overlap_chars, batch_size, variant, ocr == "on", as_of)
     result = build_store(pdf_dir, out_dir, settings, force=force, reporter=TerminalReporter(quiet))
     if as_json:
         click.echo(result.manifest.to_json())
@@ -70,9 +76,12 @@ def summary(result: BuildResult, out_dir: Path) -> str:
     reused = []
     if result.extracted < result.documents:
         reused.append(f"{result.documents - result.extracted} extractions")
+    if result.profiled < indexed:
+        reused.append(f"{indexed - result.profiled} profiles")
     if result.reused:
         reused.append(f"{result.reused} vectors")
-    reuse = f" (reused {' and '.join(reused)} from the previous build)" if reused else ""
+    listed = ", ".join(reused[:-1]) + (" and " if len(reused) > 1 else "") + reused[-1] if reused else ""
+    reuse = f" (reused {listed} from the previous build)" if reused else ""
     duplicates = m.chunk_count - result.reused - result.embedded
     if duplicates:
         reuse += f"; {duplicates} chunks repeat another chunk's text and share its vector"
@@ -80,7 +89,8 @@ def summary(result: BuildResult, out_dir: Path) -> str:
     lines = [f"{_count(indexed, 'CV')} indexed, {_count(ocr_count, 'page')} OCR'd, "
              f"{_count(len(m.skipped), 'file')} not indexed{see_above}",
              f"  {m.chunk_count} chunks in {result.seconds:.1f} s -> {out_dir}",
-             f"  extracted {result.extracted} files and embedded {result.embedded} chunks{reuse}",
+             f"  extracted {result.extracted} files, profiled {result.profiled} as of {m.profiles['as_of']} and "
+             f"embedded {result.embedded} chunks{reuse}",
              f"  model {m.embedding_model} [{m.encoder['variant']}], dim {m.dim}, fingerprint {m.fingerprint[:12]}"]
     ocr_line = ocr_summary(m.ocr_pages)
     if ocr_line:

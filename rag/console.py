@@ -25,6 +25,8 @@ def option(*names: str, **kwargs):
 MAKE_VARIABLES = {
     "pdf_dir": "PDF_DIR", "out_dir": "OUT_DIR", "index_dir": "OUT_DIR", "query": "Q", "words": "Q", "topk": "TOPK",
     "mode": "MODE", "rule": "FUSION", "weights": "WEIGHTS", "rrf_k": "RRF_K", "n": "N", "seed": "SEED",
+    "min_years": "MIN_YEARS", "max_years": "MAX_YEARS", "locations": "LOCATION", "languages": "LANGUAGE",
+    "skills": "SKILL", "where": "WHERE", "as_of": "AS_OF",
 }
 
 

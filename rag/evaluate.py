@@ -5,6 +5,11 @@ candidate aggregation, same fusion and coverage), and each list's ranked candida
 against the generator's ground truth: Recall@5, Recall@10, MRR@10 and nDCG@10, per query kind
 and over all queries, and the fused list's margin over the best single list.
 
+Then the profiles the store holds (the ones filters read) are scored against the cv.json beside
+each CV, field by field, overall and per template and language (profile_score.py): name exact,
+years within ±1, country, languages and skills F1, and more. A store built with another --as-of
+than the corpus's reference month gets a warning: its years are counted to another "present".
+
 --sweep scores the fused list for a grid of fusion settings instead: how the default was chosen
 (on the development corpus, never on the one it is reported on; README: Fusion).
 """
@@ -22,6 +27,10 @@ from .console import Command, option
 from .errors import UserError
 from .fusion import DEFAULT_RRF_K, DEFAULT_WEIGHTS, RULES, FusionSettings
 from .metrics import mrr_at_k, ndcg_at_k, recall_at_k
+from .profile_eval import format_table as format_profile_table
+from .profile_eval import reference_month, score_samples, store_samples
+from .profile_score import TARGETS, failures
+from .profile_score import summarise as summarise_profiles
 from .query import analyse
 from .retrieval import Searcher
 from .search import parse_weights
@@ -133,6 +142,8 @@ Examples:
 @option("--queries", "queries_path", type=click.Path(path_type=Path),
         default=Path("cv_generation/data/cvs/queries.jsonl"), show_default=True,
         help="JSON lines of {query, kind, language, relevant: [cv_id, ...]} (written by cv_generation).")
+@option("--cvs", type=click.Path(path_type=Path, file_okay=False), default=None,
+        help="The CV folder whose cv.json files score the profiles [default: the folder of --queries].")
 @option("--out", type=click.Path(path_type=Path), default=None,
         help="Where to write the JSON report [default: INDEX_DIR/eval.json].")
 @option("--fusion", "rule", type=click.Choice(RULES), default="convex", show_default=True)
@@ -140,9 +151,10 @@ Examples:
 @option("--rrf-k", type=click.IntRange(min=0), default=DEFAULT_RRF_K, show_default=True)
 @option("--no-coverage", is_flag=True, help="Fuse without putting candidates who hold more concepts first.")
 @option("--sweep", is_flag=True, help="Score the fused list under a grid of fusion settings.")
-def main(index_dir: Path, queries_path: Path, out: Path | None, rule: str, weights: str, rrf_k: int,
-         no_coverage: bool, sweep: bool) -> None:
-    """Score FAISS, BM25 and the fused list at the candidate level against the generated ground truth."""
+def main(index_dir: Path, queries_path: Path, cvs: Path | None, out: Path | None, rule: str, weights: str,
+         rrf_k: int, no_coverage: bool, sweep: bool) -> None:
+    """Score FAISS, BM25 and the fused list at the candidate level, and the profiles field by
+    field, against the generated ground truth."""
     fusion = FusionSettings(rule, parse_weights(weights), rrf_k, not no_coverage)
     queries = load_queries(queries_path)
     store = open_store(index_dir)
@@ -160,6 +172,7 @@ def main(index_dir: Path, queries_path: Path, out: Path | None, rule: str, weigh
     summary = summarise(queries, ranked, list(LISTS))
     click.echo(f"fused: {fusion.describe()}")
     click.echo(format_table(summary))
+    profiles = profile_report(store, cvs or queries_path.parent)
     report = {
         "fingerprint": m.fingerprint,
         "embedding_model": m.embedding_model,
@@ -169,6 +182,7 @@ def main(index_dir: Path, queries_path: Path, out: Path | None, rule: str, weigh
                    "coverage": fusion.coverage},
         "metrics": summary,
         "fused_margin_ndcg@10": margins(summary),
+        "profiles": profiles,
         "per_query": [{"qid": q.qid, "query": q.query, "kind": q.kind, "language": q.language,
                        "relevant": sorted(q.relevant), "top10": row} for q, row in zip(queries, ranked)],
     }
@@ -177,6 +191,27 @@ def main(index_dir: Path, queries_path: Path, out: Path | None, rule: str, weigh
     tmp.write_bytes(orjson.dumps(report, option=orjson.OPT_INDENT_2))
     tmp.replace(out)
     click.echo(f"wrote {out}")
+
+
+def profile_report(store, cvs: Path) -> dict | None:
+    """The store's profiles scored against the cv.json beside each CV: printed, and returned for
+    eval.json (None, with a note, when the folder holds no truth)."""
+    samples = store_samples(store, cvs)
+    if not samples:
+        click.echo(f"Profiles: no cv.json beside the CVs in {cvs}, so their accuracy is not scored")
+        return None
+    as_of = store.manifest.profiles.get("as_of")
+    months = sorted({reference_month(s.truth) for s in samples})
+    if months != [as_of]:
+        click.echo(f"warning: the store counts years of experience up to {as_of}, the corpus's truth up to "
+                   f"{', '.join(months)}; for comparable figures rebuild with --as-of {months[0]} "
+                   f"(make rebuild AS_OF={months[0]})", err=True)
+    scores = score_samples(samples)
+    summary = summarise_profiles(scores)
+    click.echo(f"Profile accuracy over {len(samples)} CVs (the store's profiles, as of {as_of})")
+    click.echo(format_profile_table(summary))
+    return {"as_of": as_of, "reference_months": months, "cv_count": len(samples), "targets": TARGETS,
+            "summary": summary, "failures": failures(scores)}
 
 
 def format_sweep(queries: list[Query], ranked: list[dict], fusions: list[FusionSettings]) -> str:

@@ -180,12 +180,18 @@ def _tables() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
         for name in names:
             countries.setdefault(_key(name), code)
     cities: dict[str, str] = {}
-    for block in regex.split(r"\n(?=[A-Z]{2} )", CITIES.strip()):
-        code, rest = block.split(" ", 1)
-        for city in rest.split(";"):
-            for spelling in city.split("|"):
-                cities.setdefault(_key(spelling), code)
+    for code, spellings in _gazetteer():
+        for spelling in spellings:
+            cities.setdefault(_key(spelling), code)
     return countries, cities, english
+
+
+@lru_cache(maxsize=1)
+def _gazetteer() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """(country code, spellings) of every city in CITIES, in order."""
+    return tuple((block.split(" ", 1)[0], tuple(s.strip() for s in city.split("|")))
+                 for block in regex.split(r"\n(?=[A-Z]{2} )", CITIES.strip())
+                 for city in block.split(" ", 1)[1].split(";"))
 
 
 _STRONG = regex.compile(r"\s+[—–-]\s+|\s*[|·•;\t]\s*|\s{3,}")
@@ -213,6 +219,22 @@ def country_code(name: str) -> str | None:
 def city_country(name: str) -> str | None:
     """ISO code of the country of a city in the gazetteer ("Múnich" -> "DE")."""
     return _tables()[1].get(_key(name))
+
+
+@lru_cache(maxsize=1)
+def _city_spellings() -> dict[str, tuple[str, ...]]:
+    """Spelling key of a gazetteer city -> all its spellings ("munich" -> München, Munich, ...)."""
+    table: dict[str, tuple[str, ...]] = {}
+    for _, spellings in _gazetteer():
+        for spelling in spellings:
+            table.setdefault(_key(spelling), spellings)
+    return table
+
+
+def city_spellings(name: str) -> tuple[str, ...]:
+    """Every spelling of the gazetteer city a name spells ("Munich" -> München, Munich, Múnich, ...);
+    empty for a name the gazetteer does not hold."""
+    return _city_spellings().get(_key(name), ())
 
 
 def _without_postcode(part: str) -> str:

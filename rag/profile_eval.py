@@ -1,14 +1,17 @@
 """`python -m rag.profile_eval --cvs DIR`: profile extraction scored against a generated corpus.
 
 Reads every <DIR>/<cv_id>/cv.pdf with its cv.json, extracts the text as the build does
-(extract.extract_pdf), builds the profile, and prints each field's accuracy overall, per
-template and per CV language (profile_score.py defines the scores), then how long profile
-building took per CV (text extraction excluded: the build does that anyway).
+(extract.extract_pdf), reads the name (names.py) and builds the profile, and prints each field's
+accuracy overall, per template and per CV language (profile_score.py defines the scores), then
+how long profile building took per CV (text extraction excluded: the build does that anyway).
+No store is needed; `rag eval` scores the profiles a store holds, the ones search filters on,
+with the same scores (store_samples).
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -17,11 +20,12 @@ import orjson
 from .console import Command, option
 from .errors import UserError
 from .extract import ExtractionFailed, extract_pdf
+from .names import identify
 from .profile import Profile, build_profile
 from .profile_score import FIELDS, TARGETS, CvScore, failures, score_cv, summarise
 from .vocabulary import canonical
 
-SHOWN = ("years", "years_exact", "country", "city", "languages", "skills", "title", "email", "phone", "education")
+SHOWN = ("name", "years", "years_exact", "country", "city", "languages", "skills", "title", "email", "phone", "education")
 
 
 def generator_skills() -> frozenset[str]:
@@ -31,24 +35,53 @@ def generator_skills() -> frozenset[str]:
     return frozenset(canonical(skill.name) or skill.name for skill in SKILLS)
 
 
-def profile_corpus(cvs: Path) -> tuple[list[tuple[Profile, dict]], float]:
-    """(profile, truth) for each CV folder, and the seconds spent building profiles."""
+@dataclass(frozen=True)
+class Sample:
+    """What was read from one CV, with the generator's truth about it."""
+
+    name: str
+    profile: Profile
+    truth: dict
+
+
+def reference_month(truth: dict) -> str:
+    """The month "present" means in a generated CV's dates."""
+    return truth.get("generator", {}).get("reference_month", "2025-06")
+
+
+def profile_corpus(cvs: Path) -> tuple[list[Sample], float]:
+    """A sample for each CV folder, and the seconds spent building profiles."""
     folders = sorted(p.parent for p in cvs.glob("*/cv.json") if (p.parent / "cv.pdf").is_file())
     if not folders:
         raise UserError(f"no <cv_id>/cv.pdf with cv.json under {cvs}: generate some with `make cvs`")
-    pairs, spent = [], 0.0
+    samples, spent = [], 0.0
     for folder in folders:
         truth = orjson.loads((folder / "cv.json").read_bytes())
         try:
             extracted = extract_pdf(folder / "cv.pdf")
         except ExtractionFailed as exc:
             raise UserError(f"{folder / 'cv.pdf'}: {exc}") from None
-        as_of = truth.get("generator", {}).get("reference_month", "2025-06")
         started = time.perf_counter()
-        profile = build_profile(extracted.pages, as_of, extracted.head)
+        profile = build_profile(extracted.pages, reference_month(truth), extracted.head)
         spent += time.perf_counter() - started
-        pairs.append((profile, truth))
-    return pairs, spent
+        samples.append(Sample(identify(extracted.head, f"{folder.name}/cv.pdf").name, profile, truth))
+    return samples, spent
+
+
+def store_samples(store, cvs: Path) -> list[Sample]:
+    """A sample for each candidate of an open store whose CV has a cv.json beside it in cvs:
+    the names and profiles search really uses."""
+    samples = []
+    for candidate, record in zip(store.candidates.all(), store.profiles().table.all()):
+        truth_file = (cvs / candidate.source).with_name("cv.json")
+        if truth_file.is_file():
+            samples.append(Sample(candidate.name, record.read(), orjson.loads(truth_file.read_bytes())))
+    return samples
+
+
+def score_samples(samples: list[Sample]) -> list[CvScore]:
+    labelled = generator_skills()
+    return [score_cv(s.profile, s.truth, labelled, s.name) for s in samples]
 
 
 def format_table(summary: dict[str, dict[str, float]]) -> str:
@@ -77,17 +110,16 @@ Example:
 @option("--json", "as_json", is_flag=True, help="Print one JSON document instead of the table.")
 def main(cvs: Path, as_json: bool) -> None:
     """Score extracted profiles (years, location, languages, skills, ...) against cv.json."""
-    pairs, spent = profile_corpus(cvs)
-    labelled = generator_skills()
-    scores: list[CvScore] = [score_cv(profile, truth, labelled) for profile, truth in pairs]
+    samples, spent = profile_corpus(cvs)
+    scores: list[CvScore] = score_samples(samples)
     summary = summarise(scores)
-    per_cv_ms = 1000 * spent / len(pairs)
+    per_cv_ms = 1000 * spent / len(samples)
     if as_json:
         click.echo(orjson.dumps({"cvs": str(cvs), "fields": list(FIELDS), "targets": TARGETS,
                                  "summary": summary, "failures": failures(scores),
                                  "ms_per_cv": round(per_cv_ms, 3)}, option=orjson.OPT_INDENT_2).decode())
         return
-    click.echo(f"Profile accuracy over {len(pairs)} CVs in {cvs} · {per_cv_ms:.1f} ms per CV to build a profile")
+    click.echo(f"Profile accuracy over {len(samples)} CVs in {cvs} · {per_cv_ms:.1f} ms per CV to build a profile")
     click.echo(format_table(summary))
 
 

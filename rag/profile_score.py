@@ -1,6 +1,8 @@
 """How well extracted profiles agree with the generator's ground truth (cv.json), per field.
 
 Per CV, each field scores between 0 and 1:
+- name: 1 when the candidate's name (names.py, kept beside the profile) is the truth's, exactly
+  after collapsing white space;
 - years: 1 when the extracted whole years are within ±1 of the truth (unknown scores 0), and
   years_exact when they are equal;
 - country: 1 when the ISO country code matches; city: the city as written, compared folded;
@@ -27,9 +29,9 @@ from .profile import Profile
 from .tokenize import fold
 from .vocabulary import canonical
 
-FIELDS: tuple[str, ...] = ("years", "years_exact", "country", "city", "languages", "skills", "skills_precision",
+FIELDS: tuple[str, ...] = ("name", "years", "years_exact", "country", "city", "languages", "skills", "skills_precision",
                            "skills_recall", "title", "email", "phone", "education")
-TARGETS: dict[str, float] = {"years": 0.9, "country": 0.9, "languages": 0.9, "skills": 0.95}
+TARGETS: dict[str, float] = {"name": 0.97, "years": 0.9, "country": 0.9, "languages": 0.9, "skills": 0.95}
 """Issue 13's accuracy targets on generated corpora."""
 
 
@@ -74,8 +76,9 @@ def truth_education(truth: dict) -> str | None:
     return max(levels, key=LEVELS.index) if levels else None
 
 
-def score_cv(profile: Profile, truth: dict, labelled: frozenset[str]) -> CvScore:
-    """One CV's field scores. labelled: the canonical skills (ours) the generator can label."""
+def score_cv(profile: Profile, truth: dict, labelled: frozenset[str], name: str | None = None) -> CvScore:
+    """One CV's field scores. labelled: the canonical skills (ours) the generator can label; name:
+    the candidate's name as the index read it."""
     truth_skills = {canonical(name) or name for name in truth["skills"]}
     found = [s for s in profile.skills if s in labelled]
     precision, recall, skills_f1 = set_f1(found, truth_skills)
@@ -84,6 +87,7 @@ def score_cv(profile: Profile, truth: dict, labelled: frozenset[str]) -> CvScore
     place = profile.location
     city, code = truth_place(truth)
     fields = {
+        "name": float(_same_text(name, truth["name"])),
         "years": float(years is not None and abs(years - truth["years_experience"]) <= 1),
         "years_exact": float(years == truth["years_experience"]),
         "country": float(place is not None and place.code == code),

@@ -1,5 +1,6 @@
 """Search results as text for people (the lists side by side, then each in full) or as one JSON
-document for scripts (README: JSON output; SCHEMA_VERSION changes when a key changes meaning)."""
+document for scripts (README: JSON output; SCHEMA_VERSION changes when a key changes meaning, and
+new keys may be added without a change: "filters" and each record's "profile" came that way)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import shutil
 import click
 import orjson
 
+from .profile_view import field_json, row_text
 from .retrieval import LIST_NAMES, Hit, SearchResult
 from .store import Manifest
 from .tokenize import matching_spans
@@ -44,8 +46,10 @@ def render_text(result: SearchResult, manifest: Manifest, store_label: str) -> s
         click.style(f"Query: {q.text}", bold=True),
         f"Looking for: {wanted or '(nothing but framing words)'}" + (f"   BM25 terms: {', '.join(q.terms)}" if q.terms else ""),
         f"Store: {store_label} · {manifest.candidate_count} CVs · {manifest.chunk_count} chunks · {manifest.embedding_model}",
-        "",
     ]
+    if result.filters:
+        lines.append(f"Filters: {result.filters.describe(result.filtered, manifest.candidate_count)}")
+    lines.append("")
     if len(result.lists) > 1:
         lines += _side_by_side(result, width) + [""]
     terms = set(q.terms)
@@ -53,7 +57,8 @@ def render_text(result: SearchResult, manifest: Manifest, store_label: str) -> s
         note = f"{result.fusion.describe()}" if name == "fused" else _SCORE_NOTES[name]
         lines.append(click.style(LIST_NAMES[name], bold=True) + f"  ({note})")
         if not hits:
-            lines.append("  no results" + (": no CV holds any query term" if name == "bm25" else ""))
+            lines.append("  no results" + (": no CV that passes the filters" if result.filters and not result.filtered.kept
+                                           else ": no CV holds any query term" if name == "bm25" else ""))
         for hit in hits:
             lines += _hit_lines(name, hit, result, terms, width)
         lines.append("")
@@ -99,6 +104,9 @@ def _hit_lines(name: str, hit: Hit, result: SearchResult, terms: set[str], width
         about.append("(name taken from the file name)")
     if any(about):
         lines.append("      " + display(" ".join(a for a in about if a))[: width - 6])
+    if hit.profile and result.fields:
+        shown = row_text(result.fields, hit.profile, result.filters.skills if result.filters else ())
+        lines.append("      " + display(f"profile: {shown}")[: width - 6])
     lines.append("      " + ("holds: " + ", ".join(hit.matched) if hit.matched else "holds no query term: a meaning match"))
     for ev in hit.evidence:
         text = display(ev.text)
@@ -132,12 +140,19 @@ def render_json(result: SearchResult, manifest: Manifest, store_path: str, topk:
             "candidate_count": manifest.candidate_count,
             "chunk_count": manifest.chunk_count,
         },
-        "lists": {name: [_hit_json(hit) for hit in hits] for name, hits in result.lists.items()},
+        "filters": None if result.filters is None else {
+            "expression": result.filters.text,
+            "keep_unknown": result.filters.keep_unknown,
+            "passed": result.filtered.kept,
+            "undecided": result.filtered.undecided,
+            "unknown": result.filtered.unknown,
+        },
+        "lists": {name: [_hit_json(hit, result.fields) for hit in hits] for name, hits in result.lists.items()},
     }
     return orjson.dumps(doc, option=orjson.OPT_INDENT_2)
 
 
-def _hit_json(hit: Hit) -> dict:
+def _hit_json(hit: Hit, fields: tuple[str, ...]) -> dict:
     c = hit.candidate
     record = {
         "rank": hit.rank,
@@ -153,6 +168,7 @@ def _hit_json(hit: Hit) -> dict:
         "matched_terms": list(hit.matched),
         "evidence": [{"text": e.text, "page": e.page, "chunk_id": e.chunk_id, "terms": list(e.concepts)}
                      for e in hit.evidence],
+        "profile": {f: field_json(f, hit.profile) for f in fields} if hit.profile else {},
     }
     if hit.chunk is not None:
         record["chunk"] = {k: v for k, v in hit.chunk.to_dict().items() if k not in ("cv_id", "source")}

@@ -1,11 +1,14 @@
 """The path of a query, from its text to ranked people (or chunks, with --chunks):
 
+0. filters, if any, decide which candidates may appear at all (filters.py, on their profiles);
 1. analyse it once: terms, concepts, the text to embed, the seniority asked for (query.py);
 2. each index scores every chunk: cosine per chunk (dense_index.py), BM25 weight per term and
    chunk (keyword_index.py), and which chunks hold each concept;
 3. aggregate chunks to the unit shown, a candidate or the chunk itself (candidates.py);
-4. rank each list, and fuse: concepts held first, then the fusion rule (fusion.py);
-5. describe the top of each list: names, concepts held, evidence lines (evidence.py).
+4. rank each list over the candidates the filters kept, and fuse: concepts held first, then the
+   fusion rule (fusion.py), normalised over the kept candidates only;
+5. describe the top of each list: names, concepts held, evidence lines (evidence.py), and the
+   profile fields a filter or the query touched (profile_view.py).
 
 Evaluation calls rank() (steps 1-4), the very path search uses.
 """
@@ -14,17 +17,23 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from . import candidates as agg
 from .errors import UsageError, UserError
 from .evidence import Evidence, best_lines, closest_passage
+from .filters import CompiledFilters, FilterOutcome
 from .fusion import FusionSettings, convex_scores, ranked, rrf_scores
+from .profile_view import profile_fields
 from .query import Query, analyse
 from .records import Candidate, Chunk
 from .seniority import LEVELS
 from .store import OpenStore
+
+if TYPE_CHECKING:
+    from .profile import Profile
 
 MODES = ("hybrid", "fused", "faiss", "bm25")
 SHOWN = {"hybrid": ("faiss", "bm25", "fused"), "fused": ("fused",), "faiss": ("faiss",), "bm25": ("bm25",)}
@@ -47,6 +56,7 @@ class Rankings:
     seniority: np.ndarray | None  # bool per unit: its title states the seniority the query names
     weights: dict[str, float]  # concept label -> idf-like weight, for evidence and highlighting
     chunk_dense: np.ndarray | None = None  # cosine of every chunk, when the dense list ran
+    allowed: np.ndarray | None = None  # bool per unit: what the filters let through (None: everything)
 
 
 @dataclass(frozen=True)
@@ -59,6 +69,7 @@ class Hit:
     scores: dict[str, float]
     matched: tuple[str, ...]  # concepts held (across all of the candidate's chunks, or in the chunk)
     evidence: list[Evidence] = field(default_factory=list)
+    profile: Profile | None = None  # read when the result shows profile fields
 
 
 @dataclass
@@ -69,6 +80,9 @@ class SearchResult:
     fusion: FusionSettings
     lists: dict[str, list[Hit]]
     holders: dict[str, int]  # concept label -> how many units hold it (0: no CV does)
+    filters: CompiledFilters | None = None
+    filtered: FilterOutcome | None = None  # what the filters kept, when there were any
+    fields: tuple[str, ...] = ()  # profile fields (Profile attributes) a filter or the query touched
 
 
 def check_request(query: str, mode: str, topk: int) -> None:
@@ -109,11 +123,14 @@ class Searcher:
         return self.store.checked(lambda: self._dense.similarities(self._encoder.embed_queries([text])[0]))
 
     def rank(self, query: Query, lists: tuple[str, ...] = ("faiss", "bm25", "fused"), unit: str = "candidates",
-             fusion: FusionSettings | None = None) -> Rankings:
+             fusion: FusionSettings | None = None, keep: np.ndarray | None = None) -> Rankings:
+        """Every list's order; keep (bool per candidate) leaves the others out of every list and of
+        coverage, before fusion."""
         fusion = fusion or FusionSettings()
         chunk_count = self.store.manifest.chunk_count
         starts = self.store.starts if unit == "candidates" else np.arange(chunk_count + 1)
         units = len(starts) - 1
+        allowed = keep if keep is None or unit == "candidates" else keep[agg.owners(self.store.starts, starts[:-1])]
         scores: dict[str, np.ndarray] = {}
         chunk_dense = None
         if {"faiss", "fused"} & set(lists):
@@ -122,17 +139,17 @@ class Searcher:
         if {"bm25", "fused"} & set(lists):
             scores["bm25"] = sum((agg.best_of_some(starts, *self.keyword.postings(t)) for t in query.terms),
                                  np.zeros(units))
-        concepts, held, weights = self._held(query, starts)
+        concepts, held, weights = self._held(query, starts, allowed)
         complete = len(concepts) == len(query.concepts) > 0
         holds_all = held.all(axis=0) if complete else np.zeros(units, dtype=bool)
         orders = {}
         if "faiss" in scores:
-            orders["faiss"] = ranked(scores["faiss"])
+            orders["faiss"] = _only(ranked(scores["faiss"]), allowed)
         if "bm25" in scores:
-            order = ranked(scores["bm25"])
+            order = _only(ranked(scores["bm25"]), allowed)
             orders["bm25"] = order[scores["bm25"][order] > 0]
         rankings = Rankings(query, unit, starts, orders, scores, concepts, held, holds_all,
-                            self._seniority(query, starts, unit), weights, chunk_dense)
+                            self._seniority(query, starts, unit, allowed), weights, chunk_dense, allowed)
         if "fused" in lists:
             rankings = self.fused_with(rankings, fusion)
         rankings.orders = {n: rankings.orders[n] for n in lists}
@@ -140,17 +157,23 @@ class Searcher:
 
     @staticmethod
     def fused_with(r: Rankings, fusion: FusionSettings) -> Rankings:
-        """The same lists with the fused one (re)computed under other fusion settings."""
+        """The same lists with the fused one (re)computed under other fusion settings. Convex
+        fusion normalises each list over the units the filters let through."""
         units = len(r.starts) - 1
         if fusion.rule == "rrf":
             fused = rrf_scores([r.orders["faiss"], r.orders["bm25"]], units, fusion.rrf_k)
-        else:
+        elif r.allowed is None:
             fused = convex_scores({n: r.scores[n] for n in ("bm25", "faiss")}, fusion.weights)
-        order = ranked(fused, coverage_levels(r) if fusion.coverage else None)
+        else:
+            fused = np.zeros(units)
+            fused[r.allowed] = convex_scores({n: r.scores[n][r.allowed] for n in ("bm25", "faiss")}, fusion.weights)
+        order = _only(ranked(fused, coverage_levels(r) if fusion.coverage else None), r.allowed)
         return replace(r, orders=r.orders | {"fused": order}, scores=r.scores | {"fused": fused})
 
-    def _held(self, query: Query, starts: np.ndarray) -> tuple[list[str], np.ndarray, dict[str, float]]:
-        """Which units hold each of the query's concepts that any unit holds, and how telling each is."""
+    def _held(self, query: Query, starts: np.ndarray, allowed: np.ndarray | None
+              ) -> tuple[list[str], np.ndarray, dict[str, float]]:
+        """Which units hold each of the query's concepts that any allowed unit holds, and how
+        telling each is."""
         keyword = self.keyword
         labels, rows, weights = [], [], {}
         for concept in query.concepts:
@@ -158,47 +181,57 @@ class Searcher:
                 chunks = keyword.phrase_chunks(concept.words)
             else:  # repeats are harmless: holding() only marks owners
                 chunks = np.concatenate([keyword.postings(t)[0] for t in concept.alternatives])
-            if len(chunks):
+            row = agg.holding(starts, chunks) & (True if allowed is None else allowed)
+            if row.any():
                 labels.append(concept.label)
-                rows.append(agg.holding(starts, chunks))
+                rows.append(row)
                 weights[concept.label] = sum(keyword.term_weights(list(concept.words)).values())
         return labels, np.array(rows, dtype=bool).reshape(len(rows), len(starts) - 1), weights
 
-    def _seniority(self, query: Query, starts: np.ndarray, unit: str) -> np.ndarray | None:
-        """Units whose candidate's title states the seniority the query names (None: it names
-        none, or no title in the store states one)."""
+    def _seniority(self, query: Query, starts: np.ndarray, unit: str, allowed: np.ndarray | None
+                   ) -> np.ndarray | None:
+        """Allowed units whose candidate's title states the seniority the query names (None: it
+        names none, or no title in the store states one)."""
         levels = self.store.seniority
         if not query.seniority or not (levels >= 0).any():
             return None
         wanted = levels == LEVELS.index(query.seniority)
-        return wanted if unit == "candidates" else wanted[agg.owners(self.store.starts, np.arange(len(starts) - 1))]
+        wanted = wanted if unit == "candidates" else wanted[agg.owners(self.store.starts, starts[:-1])]
+        return wanted if allowed is None else wanted & allowed
 
     def search(self, text: str, mode: str = "hybrid", topk: int = 5, unit: str = "candidates",
-               fusion: FusionSettings | None = None) -> SearchResult:
+               fusion: FusionSettings | None = None, filters: CompiledFilters | None = None) -> SearchResult:
+        """The shown top of each list; filters (Filters.compile()) apply before any list is ranked."""
         check_request(text, mode, topk)
         fusion = fusion or FusionSettings()
         query = analyse(text)
+        outcome = filters.apply(self.store.profiles().columns) if filters else None
         lists = ("faiss", "bm25", "fused") if mode in ("hybrid", "fused") else SHOWN[mode]
-        rankings = self.rank(query, lists, unit, fusion)
+        rankings = self.rank(query, lists, unit, fusion, outcome.keep if outcome else None)
         shown = {name: rankings.orders[name][:topk] for name in SHOWN[mode]}
         holders = {c.label: 0 for c in query.concepts} | {
             label: int(row.sum()) for label, row in zip(rankings.concepts, rankings.held)}
         if rankings.seniority is not None:
             holders[f"{query.seniority} (title)"] = int(rankings.seniority.sum())
-        return SearchResult(query, mode, unit, fusion, self._hits(rankings, shown), holders)
+        fields = profile_fields(text, filters.fields if filters else (), lambda: self.store.profiles().columns)
+        return SearchResult(query, mode, unit, fusion, self._hits(rankings, shown, fields), holders, filters,
+                            outcome, fields)
 
-    def _hits(self, r: Rankings, shown: dict[str, np.ndarray]) -> dict[str, list[Hit]]:
+    def _hits(self, r: Rankings, shown: dict[str, np.ndarray], fields: tuple[str, ...]) -> dict[str, list[Hit]]:
         units = sorted({int(u) for order in shown.values() for u in order})
         chunk_of: dict[int, Chunk] = {}
         if r.unit == "candidates":
-            people = self.store.candidates.get(units)
-            own = {u: people[u] for u in units}
+            row_of = {u: u for u in units}
         else:
             chunk_of = self.store.chunks.get(units)
-            owner_rows = agg.owners(self.store.starts, np.asarray(units, dtype=np.int64))
-            people = self.store.candidates.get(owner_rows.tolist())
-            own = {u: people[int(o)] for u, o in zip(units, owner_rows)}
-        position = {name: {int(u): i + 1 for i, u in enumerate(order)} for name, order in r.orders.items()}
+            row_of = dict(zip(units, agg.owners(self.store.starts, np.asarray(units, dtype=np.int64)).tolist()))
+        people = self.store.candidates.get(row_of.values())
+        own = {u: people[row] for u, row in row_of.items()}
+        profiles = {}
+        if fields:
+            records = self.store.profiles().table.get(row_of.values())
+            profiles = {u: records[row].read() for u, row in row_of.items()}
+        position = {name: _positions(order, len(r.starts) - 1) for name, order in r.orders.items()}
         evidence = self._evidence(r, units, own)
         out: dict[str, list[Hit]] = {}
         for name, order in shown.items():
@@ -209,8 +242,8 @@ class Searcher:
                     matched += (f"{r.query.seniority} (title)",)
                 out[name].append(Hit(
                     rank, float(r.scores[name][unit]), own[unit], chunk_of[unit] if r.unit == "chunks" else None,
-                    {n: p[unit] for n, p in position.items() if unit in p},
-                    {n: float(s[unit]) for n, s in r.scores.items()}, matched, evidence[unit]))
+                    {n: int(p[unit]) for n, p in position.items() if p[unit]},
+                    {n: float(s[unit]) for n, s in r.scores.items()}, matched, evidence[unit], profiles.get(unit)))
         return out
 
     def _evidence(self, r: Rankings, units: list[int], own: dict[int, Candidate]) -> dict[int, list[Evidence]]:
@@ -235,6 +268,18 @@ class Searcher:
             lines = best_lines(own[unit], [chunks[c] for c in ids], concepts, r.weights)
             out[unit] = lines or [closest_passage(own[unit], chunks[ids[0]], r.query.dense_text)]
         return out
+
+
+def _only(order: np.ndarray, allowed: np.ndarray | None) -> np.ndarray:
+    """An order without the units the filters left out."""
+    return order if allowed is None else order[allowed[order]]
+
+
+def _positions(order: np.ndarray, units: int) -> np.ndarray:
+    """1-based rank of every unit in a list (0 for units the list leaves out)."""
+    where = np.zeros(units, dtype=np.int64)
+    where[order] = np.arange(1, len(order) + 1)
+    return where
 
 
 def coverage_levels(r: Rankings) -> np.ndarray:

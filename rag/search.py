@@ -9,6 +9,8 @@ import click
 
 from .console import Command, option
 from .errors import UsageError
+from .filter_options import filter_options
+from .filters import Filters
 from .fusion import DEFAULT_RRF_K, DEFAULT_WEIGHTS, RULES, FusionSettings
 from .render import render_json, render_text
 from .retrieval import MODES, Searcher, check_request
@@ -39,6 +41,9 @@ def parse_weights(text: str) -> dict[str, float]:
 Each list ranks candidates (one row per CV) with the concepts their CV holds and the lines that
 show it. A concept is a query skill by any known spelling (K8s = Kubernetes) or a phrase the CV
 must hold word for word; the fused list puts candidates holding more of them first.
+Filters (--min-years, --location, --language, --skill, --where) keep only the candidates
+whose profile meets them, in every list; a candidate whose field is unknown is dropped
+unless --keep-unknown.
 
 \b
 Modes:
@@ -53,6 +58,8 @@ Examples:
   rag search -q "¿Quién sabe Kubernetes?" --mode fused --topk 10
   rag search "Senior data engineer" --fusion rrf
   rag search "Jenkins" --chunks
+  rag search "backend developer" --location Berlin --min-years 5
+  rag search "nurse" --language German:B2 --where "education>=bachelor or years>=10"
   rag search "container orchestration" --json | jq '.lists.fused[] | {name, matched_terms}'
   echo "Python and SQL" | rag search -
 """,
@@ -73,14 +80,16 @@ Examples:
 @option("--no-coverage", is_flag=True, help="Fuse scores alone, without putting candidates who hold more "
         "query concepts first.")
 @option("--json", "as_json", is_flag=True, help="One JSON document with every list, for scripts (README: JSON).")
+@filter_options
 def main(words: tuple[str, ...], query: str | None, index_dir: Path, topk: int, mode: str, chunk_view: bool,
-         rule: str, weights: str, rrf_k: int, no_coverage: bool, as_json: bool) -> None:
+         rule: str, weights: str, rrf_k: int, no_coverage: bool, as_json: bool, filters: Filters) -> None:
     """Find the candidates in indexed CVs that match a question, with FAISS, BM25 and their fusion."""
     text = read_query(query, words)
     fusion = FusionSettings(rule, parse_weights(weights), rrf_k, not no_coverage)
     check_request(text, mode, topk)
+    compiled = filters.compile()
     store = open_store(index_dir)
-    result = Searcher(store).search(text, mode, topk, "chunks" if chunk_view else "candidates", fusion)
+    result = Searcher(store).search(text, mode, topk, "chunks" if chunk_view else "candidates", fusion, compiled)
     if as_json:
         click.echo(render_json(result, store.manifest, str(index_dir), topk))
     else:

@@ -5,8 +5,8 @@ Layout of a store folder (OUT_DIR, default rag_store/):
     .cv-rag-store                      marks the folder as a store: only then may `rag clean` empty it
     current -> generations/<id>        the live generation (a relative symlink, replaced atomically)
     manifest.json, chunks.jsonl,       stable links through `current`, for people and scripts
-    candidates.jsonl, bm25.pkl,
-    faiss.index
+    candidates.jsonl, profiles.jsonl,
+    bm25.pkl, faiss.index
     generations/<id>/                  one complete build; .readers inside is locked by its searches
     encoders/<key>/                    ONNX exports of embedding models, shared by generations
     .lock                              held by the build that is writing
@@ -41,7 +41,7 @@ from .errors import DamagedFile, UserError, fix
 from .records import Candidate, Chunk
 from .seniority import LEVELS
 
-STORE_FORMAT = 2
+STORE_FORMAT = 3  # 3: profiles.jsonl and profiles.index.npz
 T = TypeVar("T")
 
 MANIFEST = "manifest.json"
@@ -50,9 +50,13 @@ CHUNK_OFFSETS = "chunks.offsets.npy"  # byte offset of every line of chunks.json
 CANDIDATES = "candidates.jsonl"  # one line per indexed CV (records.Candidate)
 CANDIDATE_INDEX = "candidates.index.npz"  # line offsets, first chunk and seniority of every candidate
 DOCUMENTS = "documents.jsonl"  # extracted text per PDF: the extraction cache
-CORE_FILES = (MANIFEST, CHUNKS, CANDIDATES, keyword_index.PICKLE, dense_index.INDEX)
-ARTIFACTS = (CHUNKS, CHUNK_OFFSETS, CANDIDATES, CANDIDATE_INDEX, DOCUMENTS, *keyword_index.FILES, *dense_index.FILES)
-# Checked byte for byte before every search; the rest by size and by their row counts.
+PROFILES = "profiles.jsonl"  # one profile per candidate, in candidate order (profile_store.py)
+PROFILE_INDEX = "profiles.index.npz"  # their line offsets and the columns filters read
+CORE_FILES = (MANIFEST, CHUNKS, CANDIDATES, PROFILES, keyword_index.PICKLE, dense_index.INDEX)
+ARTIFACTS = (CHUNKS, CHUNK_OFFSETS, CANDIDATES, CANDIDATE_INDEX, DOCUMENTS, PROFILES, PROFILE_INDEX,
+             *keyword_index.FILES, *dense_index.FILES)
+# Checked byte for byte before every search; the rest by size and by their row counts (the
+# profile index byte for byte too, when a search first reads it).
 HASHED_ON_OPEN = (CHUNK_OFFSETS, CANDIDATE_INDEX, keyword_index.INDEX, dense_index.KEYS)
 MARKER = ".cv-rag-store"
 READERS = ".readers"  # in every generation: each search holds a shared lock on it
@@ -84,6 +88,7 @@ class Manifest:
     warnings: list[dict] = field(default_factory=list)
     ocr_pages: list[dict] = field(default_factory=list)  # {"source", "pages"} of every file OCR read
     artifacts: dict[str, dict] = field(default_factory=dict)  # name -> {"sha256", "bytes"}
+    profiles: dict = field(default_factory=dict)  # as_of, rules and vocabulary, fields read (profiling.py)
     store_format: int = STORE_FORMAT
 
     def to_json(self) -> bytes:
@@ -384,6 +389,7 @@ class OpenStore:
     seniority: np.ndarray  # per candidate: index into seniority.LEVELS, -1 when unknown
     encoder_dir: Path
     lock: int | None = None  # the shared lock on the generation, held while the store is open
+    _profiles: object = field(default=None, repr=False)
 
     def path(self, name: str) -> Path:
         return self.generation / name
@@ -417,6 +423,18 @@ class OpenStore:
         if sha256_file(self.path(PICKLE)) != self.manifest.artifacts[PICKLE]["sha256"]:
             raise damaged(self.root, f"{PICKLE} does not match its checksum in {MANIFEST}")
         return self.checked(lambda: KeywordIndex.load_okapi(self.generation, self.manifest.chunk_count))
+
+    def profiles(self):
+        """The candidates' profiles (profile_store.StoredProfiles), read when first needed: a
+        search without filters or profile fields never opens them."""
+        if self._profiles is None:
+            from .profile_store import load_profiles
+
+            if sha256_file(self.path(PROFILE_INDEX)) != self.manifest.artifacts[PROFILE_INDEX]["sha256"]:
+                raise damaged(self.root, f"{PROFILE_INDEX} does not match its checksum in {MANIFEST}")
+            self._profiles = self.checked(lambda: load_profiles(self.generation, self.manifest.candidate_count,
+                                                                self.root))
+        return self._profiles
 
     def checked(self, read: Callable[[], T]) -> T:
         """Run a read of store files, reporting a file that fails its checks as a damaged store."""

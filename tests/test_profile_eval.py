@@ -11,12 +11,12 @@ from click.testing import CliRunner
 from cv_generation.corpus import generate_corpus
 from rag.places import Location
 from rag.profile import Profile
-from rag.profile_eval import generator_skills, main, profile_corpus
+from rag.profile_eval import generator_skills, main, profile_corpus, score_samples
 from rag.profile_score import TARGETS, score_cv, set_f1, summarise
 from rag.spoken import SpokenLanguage
 
 TRUTH = {
-    "cv_id": "cv_001", "template": "classic", "language": "de", "title": "Senior Data Engineer",
+    "cv_id": "cv_001", "name": "Lena Koch", "template": "classic", "language": "de", "title": "Senior Data Engineer",
     "years_experience": 7, "location": "München, Deutschland", "city": "München", "country_code": "DE",
     "email": "a@b.de", "phone": "+49 89 1234567", "skills": ["Python", "Kubernetes", "Amazon Web Services"],
     "spoken_languages": [{"language": "German", "level": "native"}, {"language": "English", "level": "C1"}],
@@ -35,7 +35,7 @@ def test_a_perfect_profile_scores_one_everywhere() -> None:
                       Location("München", None, "DE", "Germany"), 7, 84,
                       (SpokenLanguage("German", "native"), SpokenLanguage("English", None)), "master",
                       ("Python", "Kubernetes", "Amazon Web Services", "Code Review"))
-    score = score_cv(profile, TRUTH, generator_skills())
+    score = score_cv(profile, TRUTH, generator_skills(), "Lena  Koch")
     assert all(value == 1.0 for value in score.fields.values()), score.fields
     assert score.unlabelled_skills == ("Code Review",)  # outside the generator's vocabulary: not scored
 
@@ -43,8 +43,8 @@ def test_a_perfect_profile_scores_one_everywhere() -> None:
 def test_each_field_can_fail() -> None:
     profile = Profile("x@b.de", "+49 89 7654321", "Data Engineer", Location("Wien", None, "AT", "Austria"),
                       5, 60, (SpokenLanguage("German", "native"),), "bachelor", ("Python", "Java"))
-    fields = score_cv(profile, TRUTH, generator_skills()).fields
-    assert fields["years"] == fields["country"] == fields["city"] == 0.0
+    fields = score_cv(profile, TRUTH, generator_skills(), "Lena Koch-Meyer").fields
+    assert fields["name"] == fields["years"] == fields["country"] == fields["city"] == 0.0
     assert fields["title"] == fields["email"] == fields["phone"] == fields["education"] == 0.0
     assert fields["languages"] == pytest.approx(2 / 3)
     assert fields["skills"] == pytest.approx(0.4)  # 1 of 2 found is right, 1 of 3 truths found
@@ -70,18 +70,18 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_targets_hold_on_a_generated_corpus(corpus: Path) -> None:
-    pairs, _ = profile_corpus(corpus)
-    summary = summarise([score_cv(p, t, generator_skills()) for p, t in pairs])
+    samples, _ = profile_corpus(corpus)
+    summary = summarise(score_samples(samples))
     for field, target in TARGETS.items():
         assert summary["all"][field] >= target, (field, summary["all"])
-    assert len({t["date_format"] for _, t in pairs}) >= 5  # the corpus really varies its dates
+    assert len({s.truth["date_format"] for s in samples}) >= 5  # the corpus really varies its dates
 
 
 def test_cli_prints_the_table_and_json(corpus: Path) -> None:
     result = CliRunner().invoke(main, ["--cvs", str(corpus)])
     assert result.exit_code == 0, result.output
     assert "template:sidebar" in result.output and "language:fr" in result.output
-    assert "targets: years" in result.output
+    assert "targets: name" in result.output and "years 1.000" in result.output
     report = json.loads(CliRunner().invoke(main, ["--cvs", str(corpus), "--json"]).output)
     assert report["summary"]["all"]["n"] == 40 and report["ms_per_cv"] > 0
 
