@@ -41,7 +41,7 @@ run = $(if $(filter docker,$(RUNNER_USED)),$(call docker_run,$(1),$(2)),$(VENV_P
 PDF_DIR_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_PDF_DIR),$(PDF_DIR))
 OUT_DIR_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_OUT_DIR),$(OUT_DIR))
 
-.PHONY: help index rebuild search ls clean test cvs eval eval-corpora bench venv runner-ready
+.PHONY: help index rebuild search ls clean test cvs eval eval-corpora bench venv runner-ready mcp
 
 help: ## Show this help.
 	@echo "CV retrieval pipeline: index CVs, find the people in them with FAISS, BM25 and their fusion side by side."
@@ -97,6 +97,11 @@ search: ## Search the store: make search Q="Who has experience with Jenkins?" [T
 	@if [ -z "$$Q" ]; then echo 'usage: make search Q="your question" [TOPK=5] [MODE=hybrid|fused|faiss|bm25] [CHUNKS=1] [FUSION=convex|rrf] [WEIGHTS=bm25=0,faiss=1] [RRF_K=60] [COVERAGE=off] [JSON=1]' >&2; exit 2; fi
 	@$(MAKE) --no-print-directory runner-ready
 	@$(call run,rag,search --index-dir "$(OUT_DIR_R)" --topk "$(TOPK)" --mode "$(MODE)" $(strip $(search_flags)) --query "$$Q")
+
+# stdout is the MCP protocol from the first byte, so everything the runner says goes to stderr.
+mcp: ## Serve the store to assistants over MCP on stdin/stdout (README: Serving assistants over MCP).
+	@$(MAKE) --no-print-directory runner-ready >&2
+	@$(call run,rag,mcp --index-dir "$(OUT_DIR_R)")
 
 cvs: runner-ready ## Generate synthetic CVs with ground truth: make cvs [N=30] [SEED=42]
 	@$(generate_cvs)
