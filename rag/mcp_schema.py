@@ -7,7 +7,7 @@ The search result is the document `rag search --json` prints (render.render_json
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import Field
 from typing_extensions import TypedDict  # pydantic reads typing.TypedDict only from Python 3.12
@@ -82,6 +82,9 @@ class CvOutput(TypedDict):
     seniority: str | None
     page_count: int
     chunk_count: int
+    profile: Annotated[dict[str, Any], Field(description=(
+        "Fields read from the CV's text (rag/profile.py): email, phone, title, location, years_experience, "
+        "languages, education, skills; each null or empty when the CV does not say."))]
     pages: Annotated[list[Page], Field(description="The extracted text of each page, page 1 first.")]
 
 

@@ -30,15 +30,15 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
 from . import __version__
-from .console import friendly_errors, option
+from .console import Command, option
 from .cv_text import read_cv
-from .errors import DamagedFile, UserError, short_reason
+from .errors import UserError, short_reason
 from .fusion import RULES, FusionSettings
 from .mcp_schema import CvOutput, SearchOutput, StatusOutput
 from .mcp_text import cv_text, search_text, status_text
+from .profile import build_profile
 from .render import render_json
 from .retrieval import MODES
-from .store import damaged
 from .warm import Loaded, WarmStore
 
 log = logging.getLogger("rag.mcp")
@@ -97,11 +97,10 @@ def _short(text: str, limit: int = 60) -> str:
 def serving(warm: WarmStore) -> Iterator[Loaded]:
     """The generation one call uses from start to end; the store's failures become tool errors."""
     try:
-        yield warm.current()
+        with warm.using() as loaded:
+            yield loaded
     except UserError as exc:
         raise ToolError(str(exc)) from None
-    except DamagedFile as exc:
-        raise ToolError(str(damaged(warm.root, str(exc)))) from None
     except OSError as exc:
         raise ToolError(f"could not read the store in {warm.root} ({short_reason(exc)}); "
                         "if it was being rebuilt, call again") from None
@@ -115,15 +114,19 @@ def build_server(root: Path) -> MCPServer:
     warm = WarmStore(root)
 
     @asynccontextmanager
-    async def preload(_server: MCPServer):
-        """Load the store before the first call, so that even the first search is warm."""
+    async def warm_store(_server: MCPServer):
+        """Load the store before the first call, so that even the first search is warm; release
+        it when the server stops."""
         try:
-            await anyio.to_thread.run_sync(warm.current)
-        except (UserError, DamagedFile, OSError) as exc:
+            await anyio.to_thread.run_sync(warm.load_now)
+        except (UserError, OSError) as exc:
             log.warning("%s (each call will say so until it is fixed)", exc)
-        yield
+        try:
+            yield
+        finally:
+            warm.close()
 
-    server = CvServer("cv-rag", version=__version__, instructions=INSTRUCTIONS, lifespan=preload)
+    server = CvServer("cv-rag", version=__version__, instructions=INSTRUCTIONS, lifespan=warm_store)
 
     @server.tool(annotations=READ_ONLY)
     def search_candidates(query: Query, topk: TopK = 10, mode: Mode = "fused",
@@ -138,17 +141,20 @@ def build_server(root: Path) -> MCPServer:
 
     @server.tool(annotations=READ_ONLY)
     def get_cv(cv_id: CvId) -> Annotated[CallToolResult, CvOutput]:
-        """Read one CV: its text page by page as indexed, and what the store knows about the person
-        (name, headline, seniority, file)."""
+        """Read one CV: its text page by page as indexed, what the store knows about the person
+        (name, headline, seniority, file), and the profile read from the text (contact, title,
+        location, years of experience, languages, education, skills)."""
         with serving(warm) as loaded:
             row = loaded.rows.get(cv_id)
             if row is None:
                 raise ToolError(unknown_cv(cv_id, loaded))
             cv = read_cv(loaded.store, row)
+            built = loaded.store.manifest.created_at[:7]  # "present" in the CV means the build's month
         c = cv.candidate
         doc = {"cv_id": c.cv_id, "name": c.name, "name_source": c.name_source, "source": c.source,
                "headline": c.headline, "seniority": c.seniority, "page_count": len(cv.pages),
-               "chunk_count": c.chunk_count, "pages": [{"page": i, "text": t} for i, t in enumerate(cv.pages, 1)]}
+               "chunk_count": c.chunk_count, "profile": build_profile(cv.pages, built).to_dict(),
+               "pages": [{"page": i, "text": t} for i, t in enumerate(cv.pages, 1)]}
         return answer(doc, cv_text(doc))
 
     @server.tool(annotations=READ_ONLY)
@@ -174,7 +180,7 @@ def unknown_cv(cv_id: str, loaded: Loaded) -> str:
 
 
 @click.command(
-    context_settings={"help_option_names": ["-h", "--help"]},
+    cls=Command,
     epilog="""\b
 Speaks MCP on stdin/stdout; logs go to stderr. Point an MCP client at it, e.g. Claude Desktop's
 claude_desktop_config.json (README: Serving assistants over MCP):
@@ -184,7 +190,6 @@ claude_desktop_config.json (README: Serving assistants over MCP):
 )
 @option("--index-dir", type=click.Path(path_type=Path), default=Path("rag_store"), show_default=True,
         help="Store folder written by `rag index`; a rebuild is picked up on the next call.")
-@friendly_errors
 def main(index_dir: Path) -> None:
     """Serve the store to assistants over MCP (stdio): search_candidates, get_cv, store_status."""
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="rag mcp: %(message)s")

@@ -40,9 +40,21 @@ def cv_text(doc: dict) -> str:
     lines = [display(doc["name"]) + (f" - {display(doc['headline'])}" if doc["headline"] else ""),
              f"cv_id {display(doc['cv_id'])} · {display(doc['source'])} · {pages} page{'s' if pages != 1 else ''}"
              + (" · name taken from the file name" if doc["name_source"] != "cv" else "")]
+    lines += [f"{field.replace('_', ' ')}: {display(_plain(value))}"
+              for field, value in doc["profile"].items() if value not in (None, "", [], ())]
     for page in doc["pages"]:
         lines += ["", f"--- page {page['page']} ---", page["text"].strip()]
     return "\n".join(lines)
+
+
+def _plain(value) -> str:
+    """A profile field on one line: a place's parts, a list joined ("English C1; German B2")."""
+    if isinstance(value, dict):
+        return ", ".join(dict.fromkeys(str(v) for v in value.values() if v not in (None, "")))
+    if isinstance(value, (list, tuple)):
+        return ("; " if any(isinstance(v, dict) for v in value) else ", ").join(
+            _plain(v).replace(", ", " ") if isinstance(v, dict) else str(v) for v in value)
+    return str(value)
 
 
 def status_text(doc: dict) -> str:

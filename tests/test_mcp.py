@@ -61,16 +61,26 @@ def test_the_warm_store_is_reopened_only_when_a_rebuild_makes_a_new_generation_l
     out = tmp_path / "store"
     build(corpus, out)
     warm = WarmStore(out)
-    first = warm.current()
-    assert warm.current() is first and "erin" not in first.rows
-    write_pdf(corpus / "erin" / "cv.pdf", [ERIN])
+    with warm.using() as first, warm.using() as again:
+        assert again is first and "erin" not in first.rows
+        write_pdf(corpus / "erin" / "cv.pdf", [ERIN])
+        build(corpus, out)
+        with warm.using() as second:
+            assert second is not first and "erin" in second.rows
+            assert second.store.generation != first.store.generation
+        # A call that took the old generation before the rebuild finishes on it, unmixed, and
+        # keeps it from being pruned by the builds that follow.
+        build(corpus, out)
+        build(corpus, out)
+        assert first.store.generation.is_dir() and first.store.lock is not None
+        assert [h.candidate.cv_id for h in first.searcher.search("Rust", "bm25", 5).lists["bm25"]] == []
+    assert first.store.lock is None  # closed when its last call ended: the next build may prune it
     build(corpus, out)
-    second = warm.current()
-    assert second is not first and "erin" in second.rows
-    assert second.store.generation != first.store.generation
-    # A call that took the old generation before the rebuild finishes on it, unmixed.
-    old = first.searcher.search("Rust", "bm25", 5)
-    assert [h.candidate.cv_id for h in old.lists["bm25"]] == []
+    assert not first.store.generation.exists()
+    with warm.using() as latest:
+        assert latest.store.lock is not None
+    warm.close()
+    assert latest.store.lock is None
 
 
 def call(client_result) -> tuple[dict | None, str]:
@@ -98,7 +108,7 @@ async def protocol_session(cv_dir: Path, out: Path, errlog) -> None:
 
         # No store yet: a tool error that names the fix, and the server keeps running.
         result = await client.call_tool("store_status", {})
-        assert result.is_error and "no store at" in result.content[0].text and "make index" in result.content[0].text
+        assert result.is_error and f"no store at {out}: run `rag index --out-dir {out}` first" in result.content[0].text
 
         build(cv_dir, out)
         doc, text = call(await client.call_tool("store_status", {}))
@@ -124,7 +134,8 @@ async def protocol_session(cv_dir: Path, out: Path, errlog) -> None:
         doc, text = call(await client.call_tool("get_cv", {"cv_id": "frank"}))
         assert (doc["name"], doc["headline"], doc["page_count"]) == ("Frank Moreau", "Site Reliability Engineer, Lyon", 2)
         assert [p["text"] for p in doc["pages"]] == documents(out)["frank"]
-        assert "--- page 2 ---" in text and "Certifications: CKA" in text
+        assert doc["profile"]["skills"] == ["Apache Kafka", "Kubernetes"]  # read from both pages
+        assert "--- page 2 ---" in text and "Certifications: CKA" in text and "skills: Apache Kafka, Kubernetes" in text
 
         # Bad arguments: one line naming the problem, not a crash.
         for arguments, says in [({"query": JENKINS, "topk": 0}, "topk: Input should be greater than or equal to 1"),
@@ -150,7 +161,7 @@ async def protocol_session(cv_dir: Path, out: Path, errlog) -> None:
         build(cv_dir, out)
         (out / "current" / "candidates.index.npz").write_bytes(b"tampered")
         result = await client.call_tool("get_cv", {"cv_id": "alice"})
-        assert result.is_error and "is damaged" in result.content[0].text and "make rebuild" in result.content[0].text
+        assert result.is_error and "is damaged" in result.content[0].text and "rag index --force" in result.content[0].text
         build(cv_dir, out)
         doc, _ = call(await client.call_tool("get_cv", {"cv_id": "alice"}))
         assert doc["name"] == "Alice Smith"
