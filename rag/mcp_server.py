@@ -54,7 +54,8 @@ READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_worl
 Query = Annotated[str, Field(min_length=1, max_length=4000, description=(
     'What to look for, in any language: skills, a role, or a question ("Who has experience with Jenkins?", '
     '"senior data engineer with Spark"). Known aliases count as the same skill (K8s = Kubernetes); '
-    'a phrase in double quotes must appear word for word.'))]
+    'words that stand together ("cost accounting") must stand together in the CV; framing words '
+    '("Who has experience with") are ignored.'))]
 TopK = Annotated[int, Field(ge=1, le=MAX_TOPK, description="How many candidates each list returns.")]
 Mode = Annotated[Literal[MODES], Field(description=(
     "fused: one list combining meaning and keywords, candidates who hold every query skill first (best "

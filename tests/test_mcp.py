@@ -48,13 +48,13 @@ def corpus(cv_dir):
 def test_cv_text_is_the_extracted_pages_stitched_back_from_overlapping_chunks(corpus, tmp_path, hash_model):
     out = tmp_path / "store"
     build(corpus, out, chunk_chars=60, overlap_chars=15)  # many small chunks per page
-    store = open_store(out)
     extracted = documents(out)
-    for row, candidate in enumerate(store.candidates.all()):
-        cv = read_cv(store, row)
-        assert cv.candidate == candidate and candidate.chunk_count > 1
-        assert [p.strip() for p in cv.pages] == [p.strip() for p in extracted[candidate.cv_id]], candidate.cv_id
-    assert len(read_cv(store, [c.cv_id for c in store.candidates.all()].index("frank")).pages) == 2
+    with open_store(out) as store:
+        for row, candidate in enumerate(store.candidates.all()):
+            cv = read_cv(store, row)
+            assert cv.candidate == candidate and candidate.chunk_count > 1
+            assert cv.pages == extracted[candidate.cv_id], candidate.cv_id
+        assert len(read_cv(store, [c.cv_id for c in store.candidates.all()].index("frank")).pages) == 2
 
 
 def test_the_warm_store_is_reopened_only_when_a_rebuild_makes_a_new_generation_live(corpus, tmp_path, hash_model):
@@ -119,8 +119,9 @@ async def protocol_session(cv_dir: Path, out: Path, errlog) -> None:
 
         # The very document `rag search --json` prints for the same question.
         doc, text = call(await client.call_tool("search_candidates", {"query": JENKINS, "topk": 2}))
-        expected = Searcher(open_store(out)).search(JENKINS, "fused", 2)
-        assert doc == orjson.loads(render_json(expected, open_store(out).manifest, str(out), 2))
+        with open_store(out) as store:
+            expected = render_json(Searcher(store).search(JENKINS, "fused", 2), store.manifest, str(out), 2)
+        assert doc == orjson.loads(expected)
         assert set(doc) == set(tools["search_candidates"].output_schema["properties"])
         top = doc["lists"]["fused"][0]
         assert set(top) == set(tools["search_candidates"].output_schema["$defs"]["CandidateRecord"]["properties"])
