@@ -21,11 +21,12 @@ ENV PIP_NO_CACHE_DIR=1 \
 # docker/extra holds only its README for everyone but CI, which may put there a CA bundle for its
 # TLS-inspecting proxy (ca-bundle.crt) and local wheels (*.whl). They stay in this stage.
 COPY docker/extra/ /tmp/extra/
-COPY requirements-rag.txt docker/image/verify_env.py /tmp/build/
+COPY requirements-rag.txt pyproject.toml docker/image/verify_env.py /tmp/build/
 
 # torch goes first, from the CPU index (or a local CPU wheel): resolved from PyPI alone it would be
 # the CUDA build with its nvidia-* packages. The second install then finds torch already satisfied.
 # torch's C++ headers and test binaries serve only to build and test extensions: 145 MB less.
+# Last, the build backend pyproject.toml pins, for the runtime stage to install the project with.
 RUN set -eu; \
     if [ -f /tmp/extra/ca-bundle.crt ]; then export PIP_CERT=/tmp/extra/ca-bundle.crt; fi; \
     if ls /tmp/extra/*.whl >/dev/null 2>&1; then export PIP_FIND_LINKS=/tmp/extra; fi; \
@@ -37,7 +38,9 @@ RUN set -eu; \
     /opt/venv/bin/pip freeze > /opt/venv/pip-freeze.txt; \
     rm -rf /opt/venv/lib/python3*/site-packages/torch/include /opt/venv/lib/python3*/site-packages/torch/test; \
     /opt/venv/bin/python /tmp/build/verify_env.py /tmp/build/requirements-rag.txt \
-        --freeze /opt/venv/pip-freeze.txt --check-torch --scan /opt/venv
+        --freeze /opt/venv/pip-freeze.txt --check-torch --scan /opt/venv; \
+    /opt/venv/bin/pip download --quiet --no-deps --only-binary=:all: --dest /opt/build-backend \
+        "$(sed -n 's/^requires = \["\(.*\)"\]$/\1/p' /tmp/build/pyproject.toml)"
 
 # ---- runtime: the virtualenv and the code, nothing else -------------------------------------------
 FROM ${BASE_IMAGE} AS runtime
@@ -59,15 +62,22 @@ ENV PATH=/opt/venv/bin:$PATH \
     PYTHONUNBUFFERED=1
 
 COPY --from=builder /opt/venv /opt/venv
+COPY --from=builder /opt/build-backend /tmp/build-backend
 
 WORKDIR /app
 COPY requirements-rag.txt docker/image/verify_env.py docker/image/build_info.py /app/docker/
+COPY pyproject.toml README.md /app/
 COPY rag/ /app/rag/
 COPY cv_generation/ /app/cv_generation/
-# The code is read-only at run time, so compile it now rather than on every start. Then read a
-# rendered line by OCR: the engine, its models (inside the rapidocr wheel) and the system libraries
-# OpenCV needs must all be in the image, with nothing to download at run time.
+# The code is read-only at run time, so compile it now rather than on every start. The project is
+# installed in place (editable, as `make venv` does; no dependencies: they are the pins above) for
+# the `rag` command, e.g. `rag mcp`; offline, with the build backend from the builder stage. Then
+# read a rendered line by OCR: the engine, its models (inside the rapidocr wheel) and the system
+# libraries OpenCV needs must all be in the image, with nothing to download at run time.
 RUN python -m compileall -q rag cv_generation \
+ && pip install --quiet --no-cache-dir --disable-pip-version-check --root-user-action=ignore \
+        --no-deps --no-index --find-links /tmp/build-backend --editable /app \
+ && rm -rf /tmp/build-backend \
  && python -m rag.ocr
 
 # Provenance, last so that a new commit only adds this small layer.

@@ -45,7 +45,7 @@ run = $(if $(filter docker,$(RUNNER_USED)),$(call docker_run,$(1),$(2)),$(VENV_P
 PDF_DIR_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_PDF_DIR),$(PDF_DIR))
 OUT_DIR_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_OUT_DIR),$(OUT_DIR))
 
-.PHONY: help index rebuild search profile ls clean test cvs eval eval-corpora bench venv runner-ready
+.PHONY: help index rebuild search profile ls clean test cvs eval eval-corpora bench venv runner-ready mcp
 
 help: ## Show this help.
 	@echo "CV retrieval pipeline: index CVs, find the people in them with FAISS, BM25 and their fusion side by side."
@@ -114,6 +114,11 @@ profile: ## Show what the index read from one CV: make profile CV=cv_001 [JSON=1
 	@$(MAKE) --no-print-directory runner-ready
 	@$(call run,rag,profile "$(CV)" --index-dir "$(OUT_DIR_R)" $(if $(JSON),--json))
 
+# stdout is the MCP protocol from the first byte, so everything the runner says goes to stderr.
+mcp: ## Serve the store to assistants over MCP on stdin/stdout (README: Serving assistants over MCP).
+	@$(MAKE) --no-print-directory runner-ready >&2
+	@$(call run,rag,mcp --index-dir "$(OUT_DIR_R)")
+
 cvs: runner-ready ## Generate synthetic CVs with ground truth: make cvs [N=30] [SEED=42]
 	@$(generate_cvs)
 
@@ -139,8 +144,10 @@ ls: runner-ready ## List the store's files and what it was built from [VERIFY=1 
 clean: runner-ready ## Remove the store in OUT_DIR, and only a store (keeps CVs, the virtualenv, other files).
 	@$(call run,rag,clean --out-dir "$(OUT_DIR_R)")
 
+# RAG_VIA_MAKE is cleared: the tests check the commands as a user types them, and set it themselves
+# where they check what make's users are told.
 test: venv ## Run the test suite (offline model, no network).
-	HF_HUB_OFFLINE=1 $(VENV_PY) -m pytest -q tests
+	HF_HUB_OFFLINE=1 RAG_VIA_MAKE= $(VENV_PY) -m pytest -q tests
 
 bench: venv ## Measure speed against the straightforward baseline; writes bench/report.{json,md}.
 	HF_HUB_OFFLINE=1 $(VENV_PY) -m bench.run

@@ -267,10 +267,12 @@ def measure_embedding(store: Path, queries: list[dict], sample: int) -> dict:
     }
 
 
-def measure_scale(store: Path, queries_file: Path, sizes: list[int]) -> tuple[dict, dict, dict, dict]:
+def measure_scale(store: Path, queries_file: Path, sizes: list[int], mcp_sizes: set[int]
+                  ) -> tuple[dict, dict, dict, dict, dict]:
+    """In-process search per store size; and, at mcp_sizes, search_candidates through the MCP server."""
     from bench.synthetic import grow_store
 
-    warm, peak, loads, disk = {}, {}, {}, {}
+    warm, peak, loads, disk, mcp = {}, {}, {}, {}, {}
     for size in sizes:
         target = WORK / f"scale-{size}"
         shutil.rmtree(target, ignore_errors=True)
@@ -280,8 +282,11 @@ def measure_scale(store: Path, queries_file: Path, sizes: list[int]) -> tuple[di
         probe = orjson.loads(out)
         warm[str(size)], peak[str(size)], loads[str(size)] = probe["warm_ms"], probe["peak_mib"], probe["load_s"]
         disk[str(size)] = round(du_mib(target / "current"), 1)
+        if size in mcp_sizes:
+            log(f"search_candidates through MCP at {size:,} chunks")
+            mcp[str(size)] = orjson.loads(wall([PY, "-m", "bench.mcp_probe", str(target), str(queries_file)])[1])
         shutil.rmtree(target, ignore_errors=True)
-    return warm, peak, loads, disk
+    return warm, peak, loads, disk, mcp
 
 
 def measure_ocr(cvs: Path, full_build_s: float) -> dict:
@@ -301,7 +306,9 @@ def measure_ocr(cvs: Path, full_build_s: float) -> dict:
 @click.option("--bm25-size", type=int, default=100_000, show_default=True)
 @click.option("--only-ocr", is_flag=True,
               help="Only the OCR figures (and the full build they are compared with); writes bench/report-ocr.json.")
-def main(n_cvs: int, sizes: str, bm25_size: int, only_ocr: bool) -> None:
+@click.option("--mcp-sizes", default="10000", show_default=True,
+              help="Chunk counts (among --sizes) at which to time search_candidates through the MCP server.")
+def main(n_cvs: int, sizes: str, bm25_size: int, only_ocr: bool, mcp_sizes: str) -> None:
     """Run every benchmark and write bench/report.json and bench/report.md."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("EMBEDDING_MODEL", "sentence-transformers/all-MiniLM-L6-v2")
@@ -344,8 +351,9 @@ def main(n_cvs: int, sizes: str, bm25_size: int, only_ocr: bool) -> None:
     inc = report["incremental"]
     per_100k_cvs = round(inc["chunks"] / inc["cvs"] * 100_000)
     scale_sizes = sorted({int(s) for s in sizes.split(",")} | {per_100k_cvs})
-    warm, peak, loads, disk = measure_scale(store, queries_file, scale_sizes)
-    report["search"] |= {"warm_ms": warm, "peak_mib": peak, "load_s": loads, "store_mib": disk}
+    warm, peak, loads, disk, mcp = measure_scale(store, queries_file, scale_sizes,
+                                                 {int(s) for s in mcp_sizes.split(",") if s.strip()})
+    report["search"] |= {"warm_ms": warm, "peak_mib": peak, "load_s": loads, "store_mib": disk, "mcp_ms": mcp}
     report["per_100k_cvs"] = {
         "chunks": per_100k_cvs,
         "build_hours_extrapolated": round(inc["full_wall_s"] / inc["cvs"] * 100_000 / 3600, 2),
@@ -391,6 +399,9 @@ def markdown(r: dict) -> str:
         f"| profile step of a from-scratch build ({p['cvs']:,} CVs; target ≤ 15%) | {p['seconds']:.1f} s, "
         f"{p['ms_per_cv']:.1f} ms per CV | full build {inc['full_wall_s']:.1f} s | {p['share_of_full_build']:.1%} |",
         f"| generating 1,000 CVs | {g['wall_s']:.1f} s | | |",
+        *(f"| warm `search_candidates` through MCP (stdio), {int(size):,} chunks, p50 / p95 | "
+          f"{m['p50']:.1f} / {m['p95']:.1f} ms | the same search in process {s['warm_ms'][size][m['mode']]['p50']:.1f} ms "
+          f"| +{m['p50'] - s['warm_ms'][size][m['mode']]['p50']:.1f} ms |" for size, m in s["mcp_ms"].items()),
         "",
         "## Equivalence",
         "",

@@ -57,7 +57,7 @@ docker_run = $(if $(COMPOSE),,$(error RUNNER=docker needs `docker compose` or `d
 
 # What goes into the image (see .dockerignore). Its checksum is stored as a label, so docker-ready
 # rebuilds when the code or the pins change; docker/extra (CI's inputs) is deliberately left out.
-DOCKER_INPUTS := Dockerfile .dockerignore requirements-rag.txt docker/image rag cv_generation
+DOCKER_INPUTS := Dockerfile .dockerignore requirements-rag.txt pyproject.toml README.md docker/image rag cv_generation
 docker_inputs_id = $(shell find $(DOCKER_INPUTS) -type f ! -name '*.pyc' ! -path '*/__pycache__/*' ! -path '*/.pytest_cache/*' ! -path 'cv_generation/data/*' -exec cksum {} + 2>/dev/null | LC_ALL=C sort | cksum | cut -d' ' -f1)
 docker_git_commit = $(or $(DOCKER_GIT_COMMIT),$(shell git rev-parse --short=12 HEAD 2>/dev/null)$(if $(shell git status --porcelain --untracked-files=no 2>/dev/null),-dirty),unknown)
 docker_rag_version = $(or $(shell sed -n 's/^__version__ *= *"\(.*\)".*/\1/p' rag/__init__.py 2>/dev/null),unknown)

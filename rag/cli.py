@@ -21,6 +21,7 @@ SUBCOMMANDS = {
     "eval": ("rag.evaluate:main", "Score the retrievers against the generated ground truth."),
     "ls": ("rag.manage:ls", "List the store's files and what it was built from (--verify hashes them)."),
     "clean": ("rag.manage:clean", "Remove the store, and only a store."),
+    "mcp": ("rag.mcp_server:main", "Serve the store to assistants over MCP (stdio), warm."),
 }
 
 

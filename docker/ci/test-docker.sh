@@ -9,9 +9,9 @@
 #     against requirements-rag.txt), no CUDA anywhere, torch without CUDA, a non-root default user,
 #     the project's version recorded.
 #  3. In that copy, as a non-root user (a fresh uid when we are root, so that ownership means
-#     something), through make with RUNNER=docker and the offline model: cvs, index, search
-#     (checked), eval, index again (must skip), rebuild; then every file in the store and the CV
-#     folder must belong to that user.
+#     something), through make with RUNNER=docker and the offline model: cvs, index, the MCP server
+#     (make mcp and docker run -i), search (checked), eval, index again (must skip), rebuild; then
+#     every file in the store and the CV folder must belong to that user.
 #  4. When the checkout has its local virtualenv (.ci/run's `make test` made it), the same search
 #     through RUNNER=local must print exactly the same.
 set -euo pipefail
@@ -61,7 +61,7 @@ mkdir -p "$project/rag_store" "$work/home"
 tar -C "$repo" -cf - --exclude=__pycache__ --exclude='*.pyc' --exclude=./cv_generation/data \
     --exclude='./docker/extra/*.whl' --exclude='./docker/extra/*.crt' \
     ./Makefile ./make ./docker-compose.yml ./Dockerfile ./.dockerignore ./requirements-rag.txt \
-    ./requirements-dev.txt ./docker ./rag ./cv_generation \
+    ./requirements-dev.txt ./pyproject.toml ./README.md ./docker ./rag ./cv_generation \
     | tar -C "$project" -xf -
 commit=$(git -C "$repo" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 [ -z "$(git -C "$repo" status --porcelain --untracked-files=no 2>/dev/null)" ] || commit=$commit-dirty
@@ -150,6 +150,19 @@ generate_cvs() {
 step "make cvs" generate_cvs
 
 step "make index" run_make index index
+
+check_mcp() {
+    # The MCP server as a client starts it (docker/ci/mcp_smoke.py: initialize, list the tools,
+    # search; nothing but JSON-RPC on stdout): through `make mcp`, and through `docker run -i` on a
+    # read-only store with no network, as README's client configuration does.
+    python3 "$project/docker/ci/mcp_smoke.py" "$QUERY" -- "${as_user[@]}" env -i PATH="$PATH" HOME="$work/home" \
+        LANG=C.UTF-8 ${DOCKER_HOST:+DOCKER_HOST="$DOCKER_HOST"} "${MODEL_ENV[@]}" \
+        make --no-print-directory -C "$project" RUNNER=docker DOCKER_IMAGE="$IMAGE" mcp
+    python3 "$project/docker/ci/mcp_smoke.py" "$QUERY" -- docker run -i --rm --user "$uid:$gid" --network none \
+        -v "$project/rag_store:/data/store:ro" -e "${MODEL_ENV[0]}" -e "${MODEL_ENV[1]}" "$IMAGE" \
+        rag mcp --index-dir /data/store
+}
+step "rag mcp over stdio" check_mcp
 
 check_search() {
     run_make search search Q="$QUERY"

@@ -1,0 +1,118 @@
+"""What the MCP tools return, as typed dictionaries: the SDK publishes them as each tool's output
+schema and checks every result against it, so a client can rely on the shape.
+
+The search result is the document `rag search --json` prints (render.render_json, schema_version
+1); a test holds the two to the same keys.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import Field
+from typing_extensions import TypedDict  # pydantic reads typing.TypedDict only from Python 3.12
+
+
+class Evidence(TypedDict):
+    text: Annotated[str, Field(description="A line of the CV that shows why the candidate is here.")]
+    page: int
+    chunk_id: int
+    terms: Annotated[list[str], Field(description="The query concepts this line holds.")]
+
+
+class CandidateRecord(TypedDict):
+    rank: int
+    score: Annotated[float, Field(description="This list's score: higher is better; scales differ by list.")]
+    cv_id: Annotated[str, Field(description="The CV's id: pass it to get_cv to read the whole CV.")]
+    name: str
+    name_source: Annotated[str, Field(description='"cv": read from the CV; "file name": none was found there.')]
+    source: Annotated[str, Field(description="The CV's file, relative to the indexed folder.")]
+    headline: str | None
+    seniority: str | None
+    ranks: Annotated[dict[str, int], Field(description="Where each list (faiss, bm25, fused) placed the candidate.")]
+    scores: dict[str, float]
+    matched_terms: Annotated[list[str], Field(description="Query concepts the CV holds, across all its text.")]
+    evidence: list[Evidence]
+
+
+class Fusion(TypedDict):
+    rule: str
+    weights: dict[str, float]
+    rrf_k: int
+    coverage: bool
+
+
+class StoreSummary(TypedDict):
+    path: str
+    fingerprint: str
+    embedding_model: str
+    candidate_count: int
+    chunk_count: int
+
+
+class SearchOutput(TypedDict):
+    """Ranked candidates (one per CV) for a query, from each list the mode asks for."""
+
+    schema_version: int
+    query: str
+    mode: str
+    view: str
+    topk: int
+    terms: Annotated[list[str], Field(description="The BM25 terms the query was reduced to.")]
+    concepts: Annotated[dict[str, int], Field(description="Each query concept and how many CVs hold it.")]
+    seniority: str | None
+    fusion: Fusion
+    store: StoreSummary
+    lists: Annotated[dict[str, list[CandidateRecord]], Field(description="List name (faiss, bm25, fused) -> candidates, best first.")]
+
+
+class Page(TypedDict):
+    page: int
+    text: str
+
+
+class CvOutput(TypedDict):
+    """One CV as the store indexed it."""
+
+    cv_id: str
+    name: str
+    name_source: str
+    source: str
+    headline: str | None
+    seniority: str | None
+    page_count: int
+    chunk_count: int
+    profile: Annotated[dict[str, Any], Field(description=(
+        "Fields read from the CV's text (rag/profile.py): email, phone, title, location, years_experience, "
+        "languages, education, skills; each null or empty when the CV does not say."))]
+    pages: Annotated[list[Page], Field(description="The extracted text of each page, page 1 first.")]
+
+
+class Skipped(TypedDict):
+    source: str
+    reason: str
+
+
+class ExtractionWarning(TypedDict):
+    source: str
+    warning: str
+
+
+class StatusOutput(TypedDict):
+    """The store this server answers from."""
+
+    path: str
+    generation: Annotated[str, Field(description="The live build; it changes when the store is rebuilt.")]
+    created_at: str
+    loaded_at: Annotated[str, Field(description="When this server loaded the generation (UTC).")]
+    fingerprint: str
+    embedding_model: str
+    dim: int
+    encoder_variant: str
+    pdf_count: Annotated[int, Field(description="Files found in the CV folder, indexed or not.")]
+    candidate_count: Annotated[int, Field(description="CVs indexed: one candidate each.")]
+    chunk_count: int
+    chunk_chars: int
+    overlap_chars: int
+    skipped: Annotated[list[Skipped], Field(description="Files left out of the store, with the reason.")]
+    warnings: Annotated[list[ExtractionWarning], Field(description="Extraction warnings on indexed files.")]
