@@ -147,7 +147,7 @@ clean: runner-ready ## Remove the store in OUT_DIR, and only a store (keeps CVs,
 # RAG_VIA_MAKE is cleared: the tests check the commands as a user types them, and set it themselves
 # where they check what make's users are told.
 test: venv ## Run the test suite (offline model, no network).
-	HF_HUB_OFFLINE=1 RAG_VIA_MAKE= $(VENV_PY) -m pytest -q tests
+	HF_HUB_OFFLINE=1 $(VENV_PY) -m pytest -q tests
 
 bench: venv ## Measure speed against the straightforward baseline; writes bench/report.{json,md}.
 	HF_HUB_OFFLINE=1 $(VENV_PY) -m bench.run

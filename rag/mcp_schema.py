@@ -33,6 +33,9 @@ class CandidateRecord(TypedDict):
     scores: dict[str, float]
     matched_terms: Annotated[list[str], Field(description="Query concepts the CV holds, across all its text.")]
     evidence: list[Evidence]
+    profile: Annotated[dict[str, Any], Field(description=(
+        "The profile fields a filter or the query touched (years, location, languages, ...), as read at index "
+        "time; empty when none was."))]
 
 
 class Fusion(TypedDict):
@@ -40,6 +43,14 @@ class Fusion(TypedDict):
     weights: dict[str, float]
     rrf_k: int
     coverage: bool
+
+
+class FiltersSummary(TypedDict):
+    expression: Annotated[str, Field(description="Every filter as one expression.")]
+    keep_unknown: bool
+    passed: Annotated[int, Field(description="Candidates the filters let through.")]
+    undecided: Annotated[int, Field(description="Candidates whose CV does not say what a filter asks.")]
+    unknown: Annotated[dict[str, int], Field(description="Undecided candidates per profile field.")]
 
 
 class StoreSummary(TypedDict):
@@ -63,6 +74,7 @@ class SearchOutput(TypedDict):
     seniority: str | None
     fusion: Fusion
     store: StoreSummary
+    filters: Annotated[FiltersSummary | None, Field(description="null when the search had no filters.")]
     lists: Annotated[dict[str, list[CandidateRecord]], Field(description="List name (faiss, bm25, fused) -> candidates, best first.")]
 
 

@@ -36,7 +36,7 @@ from .errors import UserError, short_reason
 from .fusion import RULES, FusionSettings
 from .mcp_schema import CvOutput, SearchOutput, StatusOutput
 from .mcp_text import cv_text, search_text, status_text
-from .profile import build_profile
+from .filters import Filters
 from .render import render_json
 from .retrieval import MODES
 from .warm import Loaded, WarmStore
@@ -65,6 +65,8 @@ Rule = Annotated[Literal[RULES], Field(description=(
     "How the fused list combines the two retrievers: convex (weighted normalised scores, the default) "
     "or rrf (reciprocal rank fusion)."))]
 CvId = Annotated[str, Field(min_length=1, max_length=500, description="A cv_id, as search_candidates returns it.")]
+Years = Annotated[int | None, Field(ge=0, le=80, description="Years of professional experience, from the CV's dated roles.")]
+Texts = Annotated[list[str], Field(max_length=20)]
 
 
 class CvServer(MCPServer):
@@ -130,31 +132,50 @@ def build_server(root: Path) -> MCPServer:
     server = CvServer("cv-rag", version=__version__, instructions=INSTRUCTIONS, lifespan=warm_store)
 
     @server.tool(annotations=READ_ONLY)
-    def search_candidates(query: Query, topk: TopK = 10, mode: Mode = "fused",
-                          fusion: Rule = "convex") -> Annotated[CallToolResult, SearchOutput]:
+    def search_candidates(
+        query: Query, topk: TopK = 10, mode: Mode = "fused", fusion: Rule = "convex",
+        min_years: Years = None, max_years: Years = None,
+        locations: Annotated[Texts, Field(description="Keep candidates living in any of these places: a city or "
+                                          "country as written, or a country name or code (Berlin, Germany, DE).")] = [],
+        languages: Annotated[Texts, Field(description="Keep candidates who speak every one of these languages, "
+                                          "optionally at a level: German, French:B2.")] = [],
+        skills: Annotated[Texts, Field(description="Keep candidates whose CV states every one of these skills "
+                                       "(any known spelling: K8s = Kubernetes).")] = [],
+        where: Annotated[str | None, Field(max_length=1000, description=(
+            "A filter expression combining the same fields: years>=5 and (location=Berlin or location=Munich) "
+            "and not skill=PHP. Fields: years, location, language, skill, education, title."))] = None,
+        keep_unknown: Annotated[bool, Field(description=(
+            "Keep candidates whose CV does not say what a filter asks (years, location, ...); by default "
+            "they are dropped, and the result says how many."))] = False,
+    ) -> Annotated[CallToolResult, SearchOutput]:
         """Find the people whose CVs match a question: candidates ranked best first, one per CV, each
-        with the query skills their CV holds and the CV lines that show it. Pass a candidate's cv_id
-        to get_cv to read the whole CV."""
+        with the query skills their CV holds and the CV lines that show it. Filters (years, places,
+        languages, skills) apply before ranking. Pass a candidate's cv_id to get_cv to read the CV."""
+        try:
+            filters = Filters(min_years, max_years, tuple(locations), tuple(languages), tuple(skills), where,
+                              keep_unknown).compile()
+        except UserError as exc:
+            raise ToolError(f"invalid filters: {exc}") from None
         with serving(warm) as loaded:
-            result = loaded.searcher.search(query, mode, topk, "candidates", FusionSettings(rule=fusion))
+            result = loaded.searcher.search(query, mode, topk, "candidates", FusionSettings(rule=fusion), filters)
             doc = orjson.loads(render_json(result, loaded.store.manifest, str(root), topk))
         return answer(doc, search_text(doc))
 
     @server.tool(annotations=READ_ONLY)
     def get_cv(cv_id: CvId) -> Annotated[CallToolResult, CvOutput]:
         """Read one CV: its text page by page as indexed, what the store knows about the person
-        (name, headline, seniority, file), and the profile read from the text (contact, title,
-        location, years of experience, languages, education, skills)."""
+        (name, headline, seniority, file), and the profile read from the text at index time, the one
+        filters use (contact, title, location, years of experience, languages, education, skills)."""
         with serving(warm) as loaded:
             row = loaded.rows.get(cv_id)
             if row is None:
                 raise ToolError(unknown_cv(cv_id, loaded))
             cv = read_cv(loaded.store, row)
-            built = loaded.store.manifest.created_at[:7]  # "present" in the CV means the build's month
+            profile = loaded.store.profiles().table.get([row])[row].read()
         c = cv.candidate
         doc = {"cv_id": c.cv_id, "name": c.name, "name_source": c.name_source, "source": c.source,
                "headline": c.headline, "seniority": c.seniority, "page_count": len(cv.pages),
-               "chunk_count": c.chunk_count, "profile": build_profile(cv.pages, built).to_dict(),
+               "chunk_count": c.chunk_count, "profile": profile.to_dict(),
                "pages": [{"page": i, "text": t} for i, t in enumerate(cv.pages, 1)]}
         return answer(doc, cv_text(doc))
 

@@ -15,9 +15,12 @@ from rag.models import BUNDLED_MODEL, resolve_model
 
 @pytest.fixture(autouse=True)
 def offline_model(monkeypatch):
-    """Every test runs like CI: no hub, the bundled all-MiniLM-L6-v2."""
+    """Every test runs like CI: no hub, the bundled all-MiniLM-L6-v2, and none of the caller's
+    output settings (make's RAG_VIA_MAKE words errors for make; NO_COLOR)."""
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("EMBEDDING_MODEL", BUNDLED_MODEL)
+    monkeypatch.delenv("RAG_VIA_MAKE", raising=False)
+    monkeypatch.delenv("NO_COLOR", raising=False)
 
 
 HASH_MODEL = "hash-words-64"

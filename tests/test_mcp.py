@@ -132,6 +132,14 @@ async def protocol_session(cv_dir: Path, out: Path, errlog) -> None:
         assert set(doc["lists"]) == {"faiss", "bm25", "fused"}
         assert {r["cv_id"] for r in doc["lists"]["bm25"]} == {"alice", "frank"}  # K8s and Kubernetes alike
 
+        # Filters apply before ranking: only Kafka holders are left, and the result says so.
+        doc, _ = call(await client.call_tool("search_candidates", {"query": "Kubernetes", "skills": ["Kafka"],
+                                                                   "keep_unknown": True}))
+        assert [r["cv_id"] for r in doc["lists"]["fused"]] == ["frank"]
+        assert doc["filters"]["passed"] == 1 and doc["lists"]["fused"][0]["profile"]["skills"]
+        result = await client.call_tool("search_candidates", {"query": JENKINS, "where": "years >= "})
+        assert result.is_error and "invalid filters" in result.content[0].text
+
         doc, text = call(await client.call_tool("get_cv", {"cv_id": "frank"}))
         assert (doc["name"], doc["headline"], doc["page_count"]) == ("Frank Moreau", "Site Reliability Engineer, Lyon", 2)
         assert [p["text"] for p in doc["pages"]] == documents(out)["frank"]
