@@ -14,43 +14,103 @@ LANGUAGES: tuple[str, ...] = ("en", "es", "de", "fr")
 
 HEADINGS: dict[str, dict[str, str]] = {
     "en": {"profile": "Profile", "experience": "Professional Experience", "education": "Education",
-           "skills": "Skills", "languages": "Languages", "contact": "Contact", "present": "Present",
+           "skills": "Skills", "languages": "Languages", "contact": "Contact",
            "code": "Programming", "platform": "Platforms & infrastructure", "tool": "Tools",
            "practice": "Methods & expertise", "page": "Page"},
     "es": {"profile": "Perfil", "experience": "Experiencia profesional", "education": "Formación",
-           "skills": "Competencias", "languages": "Idiomas", "contact": "Contacto", "present": "actualidad",
+           "skills": "Competencias", "languages": "Idiomas", "contact": "Contacto",
            "code": "Programación", "platform": "Plataformas e infraestructura", "tool": "Herramientas",
            "practice": "Métodos y especialidades", "page": "Página"},
     "de": {"profile": "Profil", "experience": "Berufserfahrung", "education": "Ausbildung",
-           "skills": "Kenntnisse", "languages": "Sprachen", "contact": "Kontakt", "present": "heute",
+           "skills": "Kenntnisse", "languages": "Sprachen", "contact": "Kontakt",
            "code": "Programmierung", "platform": "Plattformen & Infrastruktur", "tool": "Werkzeuge",
            "practice": "Methoden & Fachwissen", "page": "Seite"},
     "fr": {"profile": "Profil", "experience": "Expérience professionnelle", "education": "Formation",
            "skills": "Compétences", "languages": "Langues", "contact": "Contact",
-           "present": "aujourd'hui", "code": "Programmation", "platform": "Plateformes et infrastructure",
+           "code": "Programmation", "platform": "Plateformes et infrastructure",
            "tool": "Outils", "practice": "Méthodes et expertise", "page": "Page"},
 }
 
-_MONTHS: dict[str, tuple[str, ...]] = {
-    "en": ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
-    "es": ("ene.", "feb.", "mar.", "abr.", "may.", "jun.", "jul.", "ago.", "sept.", "oct.", "nov.",
-           "dic."),
-    "fr": ("janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.", "nov.",
-           "déc."),
+_MONTHS: dict[str, dict[str, tuple[str, ...]]] = {
+    "en": {"short": ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
+           "dotted": ("Jan.", "Feb.", "Mar.", "Apr.", "May", "June", "July", "Aug.", "Sept.", "Oct.",
+                      "Nov.", "Dec."),
+           "long": ("January", "February", "March", "April", "May", "June", "July", "August",
+                    "September", "October", "November", "December")},
+    "es": {"short": ("ene.", "feb.", "mar.", "abr.", "may.", "jun.", "jul.", "ago.", "sept.", "oct.",
+                     "nov.", "dic."),
+           "long": ("enero de", "febrero de", "marzo de", "abril de", "mayo de", "junio de", "julio de",
+                    "agosto de", "septiembre de", "octubre de", "noviembre de", "diciembre de")},
+    "de": {"short": ("Jan.", "Feb.", "März", "Apr.", "Mai", "Juni", "Juli", "Aug.", "Sept.", "Okt.",
+                     "Nov.", "Dez."),
+           "long": ("Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September",
+                    "Oktober", "November", "Dezember")},
+    "fr": {"short": ("janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.",
+                     "nov.", "déc."),
+           "long": ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre",
+                    "octobre", "novembre", "décembre")},
 }
+"""Month names by style; "long" Spanish keeps its "de" ("enero de 2019")."""
 
 
-def format_month(language: str, year_month: str) -> str:
-    """"2019-03" as a CV in `language` writes it (German CVs use 03/2019)."""
+class DateStyle(NamedTuple):
+    """How one CV writes the dates of its jobs.
+
+    month: short | dotted | long (names), numeric (03/2019), dotted_numeric (03.2019), iso
+    (2019-03) or year (2019). A period is start + dash + end, or opening + start + closing + end
+    ("von 03/2018 bis 05/2021"); the current job ends with `present`, or is written since + start
+    ("seit 2020", "depuis mars 2019") when `since` is set.
+    """
+
+    month: str
+    dash: str = " – "
+    present: str = ""
+    since: str = ""
+    opening: str = ""
+
+
+DATE_STYLES: dict[str, tuple[DateStyle, ...]] = {
+    "en": (DateStyle("short", present="Present"), DateStyle("dotted", " – ", "Present"),
+           DateStyle("long", " - ", "Current"), DateStyle("numeric", " – ", "Present"),
+           DateStyle("iso", " – ", "present"), DateStyle("year", "–", "Present"),
+           DateStyle("long", " to ", "present"), DateStyle("short", " – ", "", since="Since ")),
+    "es": (DateStyle("short", present="actualidad"), DateStyle("long", " – ", "la actualidad"),
+           DateStyle("numeric", " - ", "actualidad"), DateStyle("year", " – ", "", since="desde "),
+           DateStyle("numeric", " a ", "hoy", opening="de "), DateStyle("short", " – ", "", since="Desde "),
+           DateStyle("iso", " – ", "actualidad")),
+    "de": (DateStyle("numeric", present="heute"), DateStyle("numeric", " – ", "", since="seit "),
+           DateStyle("long", " – ", "heute"), DateStyle("dotted_numeric", " - ", "dato"),
+           DateStyle("year", " – ", "", since="seit "), DateStyle("numeric", " bis ", "heute", opening="von "),
+           DateStyle("short", " – ", "", since="seit ")),
+    "fr": (DateStyle("short", present="aujourd'hui"), DateStyle("long", " – ", "", since="depuis "),
+           DateStyle("numeric", " – ", "aujourd'hui"), DateStyle("year", " – ", "", since="depuis "),
+           DateStyle("long", " à ", "ce jour", opening="de "), DateStyle("year", " à ", "aujourd'hui", opening="de "),
+           DateStyle("iso", " – ", "à ce jour")),
+}
+"""The date styles each language picks from, one per CV (the first is the version-1 style)."""
+
+
+def format_month(language: str, style: DateStyle, year_month: str) -> str:
+    """"2019-03" as a CV in `language` writes it in `style`."""
     year, month = year_month.split("-")
-    if language == "de":
+    if style.month == "year":
+        return year
+    if style.month == "numeric":
         return f"{month}/{year}"
-    return f"{_MONTHS[language][int(month) - 1]} {year}"
+    if style.month == "dotted_numeric":
+        return f"{month}.{year}"
+    if style.month == "iso":
+        return year_month
+    names = _MONTHS[language].get(style.month, _MONTHS[language]["short"])
+    return f"{names[int(month) - 1]} {year}"
 
 
-def format_period(language: str, start: str, end: str | None) -> str:
-    until = format_month(language, end) if end else HEADINGS[language]["present"]
-    return f"{format_month(language, start)} – {until}"
+def format_period(language: str, style: DateStyle, start: str, end: str | None) -> str:
+    first = format_month(language, style, start)
+    if end is None and style.since:
+        return f"{style.since}{first}"
+    until = format_month(language, style, end) if end else style.present
+    return f"{style.opening}{first}{style.dash}{until}"
 
 
 def format_count(language: str, value: int) -> str:
@@ -115,31 +175,54 @@ class Place(NamedTuple):
     city: str
     country: str
     locale: str
-    """Faker locale for employers and phone numbers in this place."""
+    """Faker locale for employers, addresses and phone numbers in this place."""
+    code: str
+    """ISO 3166-1 alpha-2 code of the country."""
 
 
 PLACES: dict[str, tuple[Place, ...]] = {
-    "en": (Place("London", "United Kingdom", "en_GB"), Place("Manchester", "United Kingdom", "en_GB"),
-           Place("Edinburgh", "United Kingdom", "en_GB"), Place("Bristol", "United Kingdom", "en_GB"),
-           Place("Leeds", "United Kingdom", "en_GB"), Place("Dublin", "Ireland", "en_IE"),
-           Place("New York", "United States", "en_US"), Place("Boston", "United States", "en_US"),
-           Place("Chicago", "United States", "en_US"), Place("Seattle", "United States", "en_US")),
-    "es": (Place("Madrid", "España", "es_ES"), Place("Barcelona", "España", "es_ES"),
-           Place("Valencia", "España", "es_ES"), Place("Sevilla", "España", "es_ES"),
-           Place("Bilbao", "España", "es_ES"), Place("Málaga", "España", "es_ES"),
-           Place("Zaragoza", "España", "es_ES"), Place("A Coruña", "España", "es_ES"),
-           Place("Ciudad de México", "México", "es_MX"), Place("Guadalajara", "México", "es_MX")),
-    "de": (Place("Berlin", "Deutschland", "de_DE"), Place("München", "Deutschland", "de_DE"),
-           Place("Hamburg", "Deutschland", "de_DE"), Place("Köln", "Deutschland", "de_DE"),
-           Place("Frankfurt am Main", "Deutschland", "de_DE"), Place("Stuttgart", "Deutschland", "de_DE"),
-           Place("Düsseldorf", "Deutschland", "de_DE"), Place("Leipzig", "Deutschland", "de_DE"),
-           Place("Wien", "Österreich", "de_AT"), Place("Zürich", "Schweiz", "de_CH")),
-    "fr": (Place("Paris", "France", "fr_FR"), Place("Lyon", "France", "fr_FR"),
-           Place("Marseille", "France", "fr_FR"), Place("Toulouse", "France", "fr_FR"),
-           Place("Bordeaux", "France", "fr_FR"), Place("Lille", "France", "fr_FR"),
-           Place("Nantes", "France", "fr_FR"), Place("Strasbourg", "France", "fr_FR"),
-           Place("Genève", "Suisse", "fr_CH"), Place("Lausanne", "Suisse", "fr_CH")),
+    "en": (Place("London", "United Kingdom", "en_GB", "GB"), Place("Manchester", "United Kingdom", "en_GB", "GB"),
+           Place("Edinburgh", "United Kingdom", "en_GB", "GB"), Place("Bristol", "United Kingdom", "en_GB", "GB"),
+           Place("Leeds", "United Kingdom", "en_GB", "GB"), Place("Dublin", "Ireland", "en_IE", "IE"),
+           Place("New York", "United States", "en_US", "US"), Place("Boston", "United States", "en_US", "US"),
+           Place("Chicago", "United States", "en_US", "US"), Place("Seattle", "United States", "en_US", "US")),
+    "es": (Place("Madrid", "España", "es_ES", "ES"), Place("Barcelona", "España", "es_ES", "ES"),
+           Place("Valencia", "España", "es_ES", "ES"), Place("Sevilla", "España", "es_ES", "ES"),
+           Place("Bilbao", "España", "es_ES", "ES"), Place("Málaga", "España", "es_ES", "ES"),
+           Place("Zaragoza", "España", "es_ES", "ES"), Place("A Coruña", "España", "es_ES", "ES"),
+           Place("Ciudad de México", "México", "es_MX", "MX"), Place("Guadalajara", "México", "es_MX", "MX")),
+    "de": (Place("Berlin", "Deutschland", "de_DE", "DE"), Place("München", "Deutschland", "de_DE", "DE"),
+           Place("Hamburg", "Deutschland", "de_DE", "DE"), Place("Köln", "Deutschland", "de_DE", "DE"),
+           Place("Frankfurt am Main", "Deutschland", "de_DE", "DE"), Place("Stuttgart", "Deutschland", "de_DE", "DE"),
+           Place("Düsseldorf", "Deutschland", "de_DE", "DE"), Place("Leipzig", "Deutschland", "de_DE", "DE"),
+           Place("Wien", "Österreich", "de_AT", "AT"), Place("Zürich", "Schweiz", "de_CH", "CH")),
+    "fr": (Place("Paris", "France", "fr_FR", "FR"), Place("Lyon", "France", "fr_FR", "FR"),
+           Place("Marseille", "France", "fr_FR", "FR"), Place("Toulouse", "France", "fr_FR", "FR"),
+           Place("Bordeaux", "France", "fr_FR", "FR"), Place("Lille", "France", "fr_FR", "FR"),
+           Place("Nantes", "France", "fr_FR", "FR"), Place("Strasbourg", "France", "fr_FR", "FR"),
+           Place("Genève", "Suisse", "fr_CH", "CH"), Place("Lausanne", "Suisse", "fr_CH", "CH")),
 }
+
+ABROAD: dict[str, tuple[Place, ...]] = {
+    "en": (Place("Berlin", "Germany", "de_DE", "DE"), Place("Amsterdam", "Netherlands", "nl_NL", "NL"),
+           Place("Toronto", "Canada", "en_CA", "CA"), Place("Sydney", "Australia", "en_AU", "AU")),
+    "es": (Place("Londres", "Reino Unido", "en_GB", "GB"), Place("Lisboa", "Portugal", "pt_PT", "PT"),
+           Place("Buenos Aires", "Argentina", "es_AR", "AR"), Place("Bogotá", "Colombia", "es_CO", "CO")),
+    "de": (Place("London", "Vereinigtes Königreich", "en_GB", "GB"),
+           Place("Amsterdam", "Niederlande", "nl_NL", "NL"), Place("Paris", "Frankreich", "fr_FR", "FR"),
+           Place("Brüssel", "Belgien", "nl_BE", "BE")),
+    "fr": (Place("Bruxelles", "Belgique", "nl_BE", "BE"), Place("Montréal", "Canada", "fr_CA", "CA"),
+           Place("Londres", "Royaume-Uni", "en_GB", "GB"), Place("Barcelone", "Espagne", "es_ES", "ES")),
+}
+"""Where some people live who write their CV in a language not spoken there."""
+
+COUNTRY_IN_ENGLISH: dict[str, str] = {
+    "GB": "United Kingdom", "IE": "Ireland", "US": "United States", "ES": "Spain", "MX": "Mexico",
+    "DE": "Germany", "AT": "Austria", "CH": "Switzerland", "FR": "France", "NL": "Netherlands",
+    "CA": "Canada", "AU": "Australia", "PT": "Portugal", "AR": "Argentina", "CO": "Colombia",
+    "BE": "Belgium",
+}
+"""International CVs often name the country in English whatever their language."""
 
 FOREIGN_NAME_LOCALES: tuple[str, ...] = (
     "pl_PL", "da_DK", "no_NO", "el_GR", "cs_CZ", "tr_TR", "sv_SE", "hu_HU", "pt_PT", "it_IT",
@@ -155,12 +238,21 @@ LOCALE_LANGUAGE: dict[str, str] = {
 }
 """Native language of a person named from a Faker locale (keyed by the locale's language code)."""
 
-DEGREES: dict[str, dict[str, str]] = {
-    "en": {"bachelor": "BSc in {field}", "master": "MSc in {field}"},
-    "es": {"bachelor": "Grado en {field}", "master": "Máster en {field}"},
-    "de": {"bachelor": "Bachelor of Science, {field}", "master": "Master of Science, {field}"},
-    "fr": {"bachelor": "Licence en {field}", "master": "Master en {field}"},
+DEGREES: dict[str, dict[str, tuple[str, ...]]] = {
+    "en": {"bachelor": ("BSc in {field}", "Bachelor of Science in {field}", "BA (Hons) {field}"),
+           "master": ("MSc in {field}", "Master of Science in {field}", "MA in {field}"),
+           "doctorate": ("PhD in {field}",)},
+    "es": {"bachelor": ("Grado en {field}", "Licenciatura en {field}"),
+           "master": ("Máster en {field}", "Máster Universitario en {field}"),
+           "doctorate": ("Doctorado en {field}",)},
+    "de": {"bachelor": ("Bachelor of Science, {field}", "B.Sc. {field}"),
+           "master": ("Master of Science, {field}", "M.Sc. {field}", "Diplom {field}"),
+           "doctorate": ("Promotion (Dr.), {field}",)},
+    "fr": {"bachelor": ("Licence en {field}", "Licence {field}"),
+           "master": ("Master en {field}", "Master {field}"),
+           "doctorate": ("Doctorat en {field}",)},
 }
+"""Degree names per level; a CV picks one spelling per level."""
 
 INSTITUTIONS: dict[str, tuple[str, ...]] = {
     "en": ("University of {city}", "{city} Metropolitan University", "{city} Institute of Technology"),

@@ -19,8 +19,8 @@ from faker import Faker
 from cv_generation import prose
 from cv_generation.career import SENIORITIES, SENIORITY_WEIGHTS, Stint, month_label, sample_career
 from cv_generation.i18n import (
-    DEGREES, EMPLOYERS, FOREIGN_NAME_LOCALES, INSTITUTIONS, LANGUAGE_OF_LANG,
-    LOCALE_LANGUAGE, PLACES, SENIORITY_TITLE, Place,
+    ABROAD, COUNTRY_IN_ENGLISH, DATE_STYLES, DEGREES, EMPLOYERS, FOREIGN_NAME_LOCALES, INSTITUTIONS,
+    LANGUAGE_OF_LANG, LOCALE_LANGUAGE, PLACES, SENIORITY_TITLE, DateStyle, Place,
 )
 from cv_generation.roles import ROLES, Role, employer_kind, role_title, study_field
 from cv_generation.skills import IMPLIED
@@ -33,6 +33,12 @@ _ROLE_WEIGHTS = [1.6 if role.family in _TECH_FAMILIES else 1.0 for role in ROLES
 _BULLET_COUNTS = ((4, 5), (3, 4), (2, 3))
 """Bullets for the current job, the previous one, and older ones; one-page templates show fewer."""
 _EXTRA_LANGUAGES = ("Spanish", "German", "French", "Italian", "Portuguese", "Dutch")
+ABROAD_RATE = 0.15
+"""Share of people living in a country where the CV's language is not spoken."""
+LOCATION_STYLES = (("city_country", 0.45), ("city", 0.25), ("address", 0.30))
+"""How a CV writes where its owner lives: "Berlin, Deutschland", "Berlin", or a postal address."""
+_ENGLISH_COUNTRY_RATE = 0.2
+_DOCTORATE_RATE = 0.12
 _ASCII_FOLD = str.maketrans({"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "æ": "ae", "Æ": "Ae",
                              "ß": "ss", "đ": "d", "ı": "i", "ð": "d", "þ": "th"})
 
@@ -52,6 +58,8 @@ class Degree:
     institution: str
     degree: str
     year: int
+    level: str
+    """bachelor, master or doctorate."""
 
 
 @dataclass(frozen=True)
@@ -72,6 +80,13 @@ class Profile:
     years_experience: int
     title: str
     location: str
+    """"City, Country" in the CV's language: where the person lives, whatever the CV prints."""
+    place: Place
+    location_style: str
+    """city_country, city or address (LOCATION_STYLES)."""
+    location_written: str
+    """The place exactly as the CV prints it."""
+    date_style: DateStyle
     email: str
     phone: str
     linkedin: str
@@ -168,13 +183,47 @@ def _education(rng: random.Random, role: Role, language: str, first_job_start: i
     graduated = (first_job_start - rng.randint(1, 8)) // 12
     field = study_field(role, language)
     levels = ["master", "bachelor"] if rng.random() < 0.5 else ["bachelor"]
+    if levels[0] == "master" and rng.random() < _DOCTORATE_RATE:
+        levels.insert(0, "doctorate")
     degrees: list[Degree] = []
     year = graduated
     for level in levels:
         institution = rng.choice(INSTITUTIONS[language]).format(city=rng.choice(PLACES[language]).city)
-        degrees.append(Degree(institution, DEGREES[language][level].format(field=field), year))
-        year -= rng.randint(1, 2)
+        spelling = rng.choice(DEGREES[language][level])
+        degrees.append(Degree(institution, spelling.format(field=field), year, level))
+        year -= rng.randint(3, 4) if level == "doctorate" else rng.randint(1, 2)
     return tuple(degrees)
+
+
+def _place(rng: random.Random, language: str) -> Place:
+    return rng.choice(ABROAD[language] if rng.random() < ABROAD_RATE else PLACES[language])
+
+
+def _address(rng: random.Random, place: Place) -> str:
+    """A postal address in the place's national format (street and postcode are fake)."""
+    fake = seeded_faker(rng, place.locale)
+    street = fake.street_address()
+    if place.code == "US":
+        return f"{street}, {place.city}, {fake.state_abbr()} {fake.zipcode()}"
+    if place.code in ("GB", "IE", "CA", "AU"):
+        return f"{street}, {place.city} {fake.postcode()}"
+    if place.code in ("AR", "CO"):
+        return f"{street}, {place.city}"
+    return f"{street}, {fake.postcode()} {place.city}"
+
+
+def _written_location(rng: random.Random, language: str, place: Place) -> tuple[str, str]:
+    """(style, the place as the CV prints it)."""
+    style = rng.choices([s for s, _ in LOCATION_STYLES], weights=[w for _, w in LOCATION_STYLES])[0]
+    country = place.country
+    if language != "en" and rng.random() < _ENGLISH_COUNTRY_RATE:
+        country = COUNTRY_IN_ENGLISH[place.code]
+    if style == "city":
+        return style, place.city
+    if style == "city_country":
+        return style, f"{place.city}, {country}"
+    address = _address(rng, place)
+    return style, f"{address}, {country}" if rng.random() < 0.5 else address
 
 
 def _spoken(rng: random.Random, language: str, name_locale: str) -> tuple[SpokenLanguage, ...]:
@@ -196,14 +245,18 @@ def sample_profile(seed: int, index: int, languages: Sequence[str]) -> Profile:
     role = rng.choices(ROLES, weights=_ROLE_WEIGHTS)[0]
     seniority = rng.choices(SENIORITIES, weights=SENIORITY_WEIGHTS)[0]
     feminine = rng.random() < 0.5
-    place = rng.choice(PLACES[language])
+    place = _place(rng, language)
     name, name_locale, email, phone, linkedin = _identity(rng, place, feminine)
     years, stints = sample_career(rng, seniority)
     skills = _skills(rng, role, seniority)
     title = SENIORITY_TITLE[language][seniority].format(title=role_title(role, language, feminine))
+    look = cv_random(seed, index, "presentation")
+    location_style, location_written = _written_location(look, language, place)
     return Profile(
         name=name, name_locale=name_locale, language=language, role=role, seniority=seniority,
-        years_experience=years, title=title, location=f"{place.city}, {place.country}",
+        years_experience=years, title=title, location=f"{place.city}, {place.country}", place=place,
+        location_style=location_style, location_written=location_written,
+        date_style=look.choice(DATE_STYLES[language]),
         email=email, phone=phone, linkedin=linkedin,
         summary=prose.summary(rng, language, title, years, role.family, skills),
         skills=tuple(skills),

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from typing import TypedDict
 
+from cv_generation.career import REFERENCE_MONTH, month_label
+from cv_generation.i18n import DateStyle
 from cv_generation.profiles import Profile
 
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2
 """Bump when the same (seed, index, languages) would produce a different CV."""
 
 
@@ -27,6 +29,8 @@ class EducationRecord(TypedDict):
     institution: str
     degree: str
     year: int
+    level: str
+    """bachelor, master or doctorate."""
 
 
 class SpokenLanguageRecord(TypedDict):
@@ -41,6 +45,8 @@ class GeneratorRecord(TypedDict):
     seed: int
     index: int
     languages: list[str]
+    reference_month: str
+    """YYYY-MM: the month "present" means in this CV's dates."""
 
 
 class CVRecord(TypedDict):
@@ -55,6 +61,14 @@ class CVRecord(TypedDict):
     title: str
     years_experience: int
     location: str
+    """"City, Country" in the CV's language, whatever the CV prints."""
+    city: str
+    country_code: str
+    """ISO 3166-1 alpha-2."""
+    location_written: str
+    """The place exactly as printed: "Berlin", "Berlin, Germany", a postal address, ..."""
+    date_format: str
+    """How the CV writes its job dates, e.g. "numeric · seit" (i18n.DateStyle)."""
     email: str
     phone: str
     skills: list[str]
@@ -72,6 +86,11 @@ class QueryRecord(TypedDict):
     relevant: list[str]
 
 
+def date_format(style: DateStyle) -> str:
+    """A short label of a date style for cv.json: its month form, then "since" for an open start."""
+    return style.month + (" · since" if style.since else "")
+
+
 def cv_record(profile: Profile, *, cv_id: str, template: str, seed: int, index: int,
               languages: list[str]) -> CVRecord:
     return CVRecord(
@@ -86,15 +105,19 @@ def cv_record(profile: Profile, *, cv_id: str, template: str, seed: int, index: 
         title=profile.title,
         years_experience=profile.years_experience,
         location=profile.location,
+        city=profile.place.city,
+        country_code=profile.place.code,
+        location_written=profile.location_written,
+        date_format=date_format(profile.date_style),
         email=profile.email,
         phone=profile.phone,
         skills=list(profile.skills),
         employers=[EmployerRecord(company=j.company, title=j.title, start=j.start, end=j.end)
                    for j in profile.jobs],
-        education=[EducationRecord(institution=d.institution, degree=d.degree, year=d.year)
+        education=[EducationRecord(institution=d.institution, degree=d.degree, year=d.year, level=d.level)
                    for d in profile.education],
         spoken_languages=[SpokenLanguageRecord(language=s.language, level=s.level)
                           for s in profile.spoken_languages],
         generator=GeneratorRecord(version=GENERATOR_VERSION, seed=seed, index=index,
-                                  languages=list(languages)),
+                                  languages=list(languages), reference_month=month_label(REFERENCE_MONTH)),
     )

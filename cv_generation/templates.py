@@ -81,9 +81,17 @@ def _header(col: Column, theme: Theme, cv: Profile, *, align: Align = "left", na
     name_style = fit(cv.name, Style(name_size, "bold", name_color, 1.4), col.width)
     col.paragraph([Run(cv.name, name_style)], align=align)
     headline = Style(theme.body.size + 2, "regular", headline_color or theme.accent)
-    col.paragraph([Run(f"{cv.title} — {cv.location}", headline)], align=align)
+    address = cv.location_style == "address"
+    col.paragraph([Run(cv.title if address else f"{cv.title} — {cv.location_written}", headline)], align=align)
     if contact:
-        col.paragraph([Run(" · ".join((cv.email, cv.phone, cv.linkedin)), theme.meta)], align=align)
+        _contact_line(col, theme, cv, align)
+
+
+def _contact_line(col: Column, theme: Theme, cv: Profile, align: Align = "left") -> None:
+    """E-mail, phone and LinkedIn on one line, after the postal address when the CV gives one."""
+    if cv.location_style == "address":
+        col.paragraph([Run(cv.location_written, theme.meta)], align=align)
+    col.paragraph([Run(" · ".join((cv.email, cv.phone, cv.linkedin)), theme.meta)], align=align)
 
 
 def _profile(col: Column, theme: Theme, cv: Profile) -> None:
@@ -98,7 +106,7 @@ def _experience(col: Column, theme: Theme, cv: Profile, *, dates_right: bool,
     _heading(col, theme, "experience", cv.language)
     for position, job in enumerate(cv.jobs):
         col.keep(theme.strong.line_height + theme.meta.line_height + theme.body.line_height)
-        period = format_period(cv.language, job.start, job.end)
+        period = unbreakable(format_period(cv.language, cv.date_style, job.start, job.end))
         if dates_right:
             col.pair([Run(job.title, theme.strong)], Run(period, theme.meta))
             col.paragraph([Run(job.company, theme.meta)])
@@ -152,7 +160,8 @@ def _languages(col: Column, theme: Theme, cv: Profile, *, stacked: bool) -> None
 
 def _contact(col: Column, theme: Theme, cv: Profile) -> None:
     _heading(col, theme, "contact", cv.language)
-    for item in (cv.location, cv.email, cv.phone, cv.linkedin):
+    place = cv.location_written.split(", ", 1) if cv.location_style == "address" else [cv.location_written]
+    for item in (*place, cv.email, cv.phone, cv.linkedin):
         col.paragraph([Run(item, fit(item, theme.body, col.width))])
 
 
@@ -174,7 +183,7 @@ def _modern(canvas: Canvas, cv: Profile) -> None:
     header = Column(canvas, 48, PAGE_WIDTH - 48, 26, band)
     _header(header, MODERN, cv, name_size=24, name_color=WHITE, headline_color=WHITE, contact=False)
     col = Column(canvas, 48, PAGE_WIDTH - 48, band + 10, PAGE_HEIGHT - 44, next_top=44)
-    col.paragraph([Run(" · ".join((cv.email, cv.phone, cv.linkedin)), MODERN.meta)])
+    _contact_line(col, MODERN, cv)
     _profile(col, MODERN, cv)
     _experience(col, MODERN, cv, dates_right=True, limits=(3, 2, 1))
     _skills_tags(col, MODERN, cv, (0.86, 0.94, 0.95))

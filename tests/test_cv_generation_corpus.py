@@ -41,9 +41,12 @@ def test_layout_of_the_output_folder(small: Path) -> None:
     record = json.loads((small / "cv_002" / "cv.json").read_text(encoding="utf-8"))
     assert record["cv_id"] == "cv_002"
     assert set(record) >= {"cv_id", "name", "language", "template", "role", "role_family",
-                           "seniority", "years_experience", "location", "email", "phone", "skills",
+                           "seniority", "years_experience", "location", "city", "country_code",
+                           "location_written", "date_format", "email", "phone", "skills",
                            "employers", "education", "spoken_languages"}
     assert all(set(e) == {"company", "title", "start", "end"} for e in record["employers"])
+    assert all(set(e) == {"institution", "degree", "year", "level"} for e in record["education"])
+    assert record["generator"]["reference_month"] == "2025-06"
     assert not list(small.rglob("*.tmp"))
 
 

@@ -8,7 +8,7 @@ import itertools
 import pymupdf
 import pytest
 
-from cv_generation.i18n import LANGUAGES
+from cv_generation.i18n import LANGUAGES, format_period
 from cv_generation.profiles import Profile, sample_profile
 from cv_generation.render import render_pdf
 from cv_generation.templates import MAIN_LEFT, SIDEBAR_WIDTH, TEMPLATE_NAMES
@@ -57,6 +57,9 @@ def test_round_trip_name_title_and_every_skill(rendered, template: str, language
     missing = [s for s in profile.skills if _normalize(s) not in text]
     assert not missing
     assert "—" in text
+    assert profile.place.city in text
+    for job in profile.jobs:
+        assert format_period(language, profile.date_style, job.start, job.end) in text
 
 
 def test_special_characters_survive_extraction(rendered) -> None:

@@ -7,9 +7,11 @@ import re
 import pytest
 
 from cv_generation.career import REFERENCE_MONTH, SENIORITIES, SENIORITY_YEARS, label_month
-from cv_generation.i18n import LANGUAGES, SENIORITY_MARKER
+from cv_generation.i18n import DATE_STYLES, LANGUAGES, PLACES, SENIORITY_MARKER, format_period
 from cv_generation.profiles import Profile, sample_profile
 from cv_generation.skills import IMPLIED, SKILLS
+from rag.dates import find_periods
+from rag.education import highest_level
 
 SAMPLE = 80
 
@@ -113,3 +115,42 @@ def test_prose_sometimes_uses_aliases(profiles: list[Profile]) -> None:
     bullets = " ".join(b for p in profiles for job in p.jobs for b in job.bullets).replace("\u00a0", " ")
     used = {alias for skill in SKILLS for alias in skill.aliases if _mentions(alias, bullets)}
     assert len(used) >= 5
+
+
+def test_dates_locations_and_degrees_vary_between_cvs(profiles: list[Profile]) -> None:
+    assert len({p.date_style for p in profiles}) >= 12
+    assert {p.date_style.month for p in profiles} >= {"short", "long", "numeric", "year", "iso"}
+    assert any(p.date_style.since for p in profiles)
+    assert {p.location_style for p in profiles} == {"city", "city_country", "address"}
+    assert any(p.place not in PLACES[p.language] for p in profiles)  # some live abroad
+    assert {d.level for p in profiles for d in p.education} == {"bachelor", "master", "doctorate"}
+
+
+def test_written_location_names_the_city(profiles: list[Profile]) -> None:
+    for p in profiles:
+        assert p.place.city in p.location_written
+        assert p.location == f"{p.place.city}, {p.place.country}"
+        assert len(p.place.code) == 2 and p.place.code.isupper()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_date_style_reads_back_to_the_months_it_was_written_from(language: str) -> None:
+    """The printed dates and the ground truth agree: month styles give the exact months, bare
+    years at most the months of their own year."""
+    start, end = "2018-03", "2021-11"
+    for style in DATE_STYLES[language]:
+        for last in (end, None):
+            text = format_period(language, style, start, last)
+            (period,) = find_periods(text, REFERENCE_MONTH)
+            expected_end = REFERENCE_MONTH if last is None else label_month(last)
+            if style.month == "year":
+                assert period.start // 12 == 2018 and period.end // 12 == expected_end // 12, text
+            else:
+                assert (period.start, period.end) == (label_month(start), expected_end), text
+            assert period.ongoing == (last is None), text
+
+
+def test_education_levels_match_the_degree_names(profiles: list[Profile]) -> None:
+    for p in profiles:
+        for degree in p.education:
+            assert highest_level(degree.degree) == degree.level, degree.degree

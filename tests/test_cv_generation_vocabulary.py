@@ -6,7 +6,9 @@ import re
 
 import pytest
 
-from cv_generation.i18n import BULLETS, HEADINGS, LANGUAGES, SENIORITY_TITLE, SUMMARIES
+from cv_generation.i18n import (
+    BULLETS, DATE_STYLES, DEGREES, HEADINGS, LANGUAGES, SENIORITY_TITLE, SUMMARIES,
+)
 from cv_generation.roles import FAMILIES, ROLE_BY_TITLE, ROLES
 from cv_generation.skills import IMPLIED, SKILL_BY_NAME, SKILLS, paraphrase_groups, words
 
@@ -102,6 +104,9 @@ def test_phrase_patterns_never_name_a_skill() -> None:
     texts += [text for family in FAMILIES.values() for text in (*family.domain.values(),
                                                                 *family.audience.values())]
     texts += [text for lang in LANGUAGES for text in HEADINGS[lang].values()]
+    texts += [part for lang in LANGUAGES for style in DATE_STYLES[lang]
+              for part in (style.present, style.since, style.opening, style.dash)]
+    texts += [text for lang in LANGUAGES for spellings in DEGREES[lang].values() for text in spellings]
     leaks = {(skill.name, text) for skill in SKILLS for text in texts if _whole_word(skill.name, text)}
     assert not leaks
 

@@ -1,0 +1,53 @@
+"""The highest education level a CV states, on a small ordered scale.
+
+secondary < vocational < bachelor < master < doctorate. Degree words are recognised in English,
+Spanish, German and French: "PhD", "Doktor", "Doctorado", "Doctorat"; "MSc", "MBA", "Máster",
+"Diplom-Ingenieur", "Diplôme d'ingénieur", "Bac+5"; "BSc", "BA", "Grado en", "Licenciatura",
+"Licence"; "BTS", "Técnico Superior", "Berufsausbildung"; "A-levels", "Abitur", "Bachillerato",
+"Baccalauréat". National systems do not line up exactly (a pre-Bologna Spanish "Licenciatura"
+or a German "Diplom" took five years; they are filed as bachelor and master), so this is a
+coarse scale for filtering, not a transcript.
+"""
+
+from __future__ import annotations
+
+import regex
+
+LEVELS: tuple[str, ...] = ("secondary", "vocational", "bachelor", "master", "doctorate")
+
+_PATTERNS: dict[str, str] = {
+    "doctorate": r"""ph\.?\s?d\.? | d\.?phil | doctorate | doctoral | doctor\s+of | doktor(?:at|and)? | dr\.[\s-]?(?:rer|phil|ing|med|jur)
+                     | promotion | dr\. | doctorad[oa] | doctor[a]?\s+en | doctorat | docteur | th[eè]se\s+de\s+doctorat""",
+    "master": r"""master(?:'s|s)? | m\.?\s?sc\.? | m\.?\s?eng\.? | mba | m\.?\s?phil | ll\.?\s?m\.? | m\.?res | m\.?\s?a\. | magister
+                  | diplom(?:-ingenieur|-kaufmann|-kauffrau|-informatiker|-volkswirt|-psychologe)? | dipl\.[\s-]?\w+ | staatsexamen
+                  | m[aá]ster | maestr[ií]a | ingenier[oa]\s+superior | mast[eè]re | dipl[oô]me\s+d['’]ing[eé]nieur
+                  | bac\s?\+\s?5 | dea | dess""",
+    "bachelor": r"""bachelor(?:'s|s)? | b\.?\s?sc\.? | b\.?\s?eng\.? | bba | ll\.?\s?b\.? | b\.\s?a\. | grado(?:\s+en)? | licenciatura
+                    | diplomatura | ingenier[ií]a\s+t[eé]cnica | licence | bac\s?\+\s?3 | laurea | vordiplom""",
+    "vocational": r"""associate\s+degree | associate\s+of | hnd | btec | berufsausbildung | ausbildung\s+zum | ausbildung\s+zur
+                      | fachwirt(?:in)? | meister(?:in)?\b | ihk | t[eé]cnic[oa]\s+superior | ciclo\s+formativo
+                      | formaci[oó]n\s+profesional | bts | dut | cap | bep | bac\s?\+\s?2""",
+    "secondary": r"""high\s+school | secondary\s+school | a[\s-]levels? | gcses? | abitur | fachhochschulreife | matura
+                     | bachillerato | bachiller | baccalaur[eé]at | bac(?!\s?\+)""",
+}
+_CAPS_ONLY = regex.compile(r"(?<![\p{L}\p{N}])(?:(?P<master>MA|MS)|(?P<bachelor>BA|BS))(?![\p{L}\p{N}])")
+_DEGREE = regex.compile(
+    "|".join(rf"(?P<{level}>(?<![\p{{L}}\p{{N}}])(?:{pattern})(?![\p{{L}}\p{{N}}]))" for level, pattern in _PATTERNS.items()),
+    regex.IGNORECASE | regex.VERBOSE,
+)
+_NOT_DEGREES = regex.compile(r"scrum\s+master|master\s+data|master\s*class|cap\s*gemini|driving\s+licen[cs]e"
+                             r"|software\s+licen[cs]e|licence\s+to", regex.IGNORECASE)
+
+
+def levels_in(text: str) -> list[str]:
+    """Education levels named in text, in order of mention (with repeats)."""
+    text = _NOT_DEGREES.sub(" ", text)
+    found = [m.lastgroup for m in _DEGREE.finditer(text)]
+    found += [m.lastgroup for m in _CAPS_ONLY.finditer(text)]
+    return found
+
+
+def highest_level(text: str) -> str | None:
+    """The highest level named in text, or None when it names none."""
+    found = levels_in(text)
+    return max(found, key=LEVELS.index) if found else None

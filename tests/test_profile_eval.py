@@ -1,0 +1,91 @@
+"""Scoring profiles against cv.json, and the accuracy targets on a small generated corpus."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cv_generation.corpus import generate_corpus
+from rag.places import Location
+from rag.profile import Profile
+from rag.profile_eval import generator_skills, main, profile_corpus
+from rag.profile_score import TARGETS, score_cv, set_f1, summarise
+from rag.spoken import SpokenLanguage
+
+TRUTH = {
+    "cv_id": "cv_001", "template": "classic", "language": "de", "title": "Senior Data Engineer",
+    "years_experience": 7, "location": "München, Deutschland", "city": "München", "country_code": "DE",
+    "email": "a@b.de", "phone": "+49 89 1234567", "skills": ["Python", "Kubernetes", "Amazon Web Services"],
+    "spoken_languages": [{"language": "German", "level": "native"}, {"language": "English", "level": "C1"}],
+    "education": [{"level": "master"}, {"level": "bachelor"}],
+}
+
+
+def test_set_f1() -> None:
+    assert set_f1([], []) == (1.0, 1.0, 1.0)
+    assert set_f1(["a"], []) == (0.0, 0.0, 0.0)
+    assert set_f1(["a", "b"], ["a", "c"]) == (0.5, 0.5, 0.5)
+
+
+def test_a_perfect_profile_scores_one_everywhere() -> None:
+    profile = Profile("a@b.de", "+49 (89) 123 4567", "Senior Data Engineer",
+                      Location("München", None, "DE", "Germany"), 7, 84,
+                      (SpokenLanguage("German", "native"), SpokenLanguage("English", None)), "master",
+                      ("Python", "Kubernetes", "Amazon Web Services", "Code Review"))
+    score = score_cv(profile, TRUTH, generator_skills())
+    assert all(value == 1.0 for value in score.fields.values()), score.fields
+    assert score.unlabelled_skills == ("Code Review",)  # outside the generator's vocabulary: not scored
+
+
+def test_each_field_can_fail() -> None:
+    profile = Profile("x@b.de", "+49 89 7654321", "Data Engineer", Location("Wien", None, "AT", "Austria"),
+                      5, 60, (SpokenLanguage("German", "native"),), "bachelor", ("Python", "Java"))
+    fields = score_cv(profile, TRUTH, generator_skills()).fields
+    assert fields["years"] == fields["country"] == fields["city"] == 0.0
+    assert fields["title"] == fields["email"] == fields["phone"] == fields["education"] == 0.0
+    assert fields["languages"] == pytest.approx(2 / 3)
+    assert fields["skills"] == pytest.approx(0.4)  # 1 of 2 found is right, 1 of 3 truths found
+    assert score_cv(Profile(), TRUTH, generator_skills()).fields["years"] == 0.0  # unknown is wrong
+    near = score_cv(Profile(years_experience=8), TRUTH, generator_skills()).fields
+    assert (near["years"], near["years_exact"]) == (1.0, 0.0)
+
+
+def test_summary_groups_by_template_and_language() -> None:
+    one = score_cv(Profile(), TRUTH, generator_skills())
+    other = score_cv(Profile(), TRUTH | {"cv_id": "cv_002", "template": "sidebar", "language": "fr"},
+                     generator_skills())
+    summary = summarise([one, other])
+    assert list(summary)[0] == "all" and summary["all"]["n"] == 2
+    assert {"template:classic", "template:sidebar", "language:de", "language:fr"} <= set(summary)
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("profiles")
+    generate_corpus(out, 40, seed=11)
+    return out
+
+
+def test_targets_hold_on_a_generated_corpus(corpus: Path) -> None:
+    pairs, _ = profile_corpus(corpus)
+    summary = summarise([score_cv(p, t, generator_skills()) for p, t in pairs])
+    for field, target in TARGETS.items():
+        assert summary["all"][field] >= target, (field, summary["all"])
+    assert len({t["date_format"] for _, t in pairs}) >= 5  # the corpus really varies its dates
+
+
+def test_cli_prints_the_table_and_json(corpus: Path) -> None:
+    result = CliRunner().invoke(main, ["--cvs", str(corpus)])
+    assert result.exit_code == 0, result.output
+    assert "template:sidebar" in result.output and "language:fr" in result.output
+    assert "targets: years" in result.output
+    report = json.loads(CliRunner().invoke(main, ["--cvs", str(corpus), "--json"]).output)
+    assert report["summary"]["all"]["n"] == 40 and report["ms_per_cv"] > 0
+
+
+def test_cli_says_when_there_is_no_corpus(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["--cvs", str(tmp_path)])
+    assert result.exit_code == 1 and "no <cv_id>/cv.pdf with cv.json" in result.output
