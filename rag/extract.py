@@ -40,9 +40,13 @@ class Extracted:
     head: list[HeadLine] = field(default_factory=list)  # first page, top to bottom
 
 
-def extract_pdf(path: Path) -> Extracted:
+def extract_pdf(source: Path | bytes) -> Extracted:
+    """A PDF's text, from its path or its bytes (a job description read from standard input)."""
     try:
-        doc = pymupdf.open(path, filetype="pdf")
+        if isinstance(source, bytes):
+            doc = pymupdf.open(stream=source, filetype="pdf")
+        else:
+            doc = pymupdf.open(source, filetype="pdf")
     except Exception as exc:  # MuPDF raises several types for damaged files
         raise ExtractionFailed(f"not a readable PDF ({short_reason(exc)})") from None
     with doc:
