@@ -16,6 +16,7 @@ from . import __version__
 SUBCOMMANDS = {
     "index": ("rag.build_index", "Index a folder of CVs (skips when nothing changed)."),
     "search": ("rag.search", "Search the store: candidates from FAISS, BM25 and their fusion."),
+    "match": ("rag.match", "Rank the CVs against a job description, with per-requirement evidence."),
     "eval": ("rag.evaluate", "Score the retrievers against the generated ground truth."),
 }
 
