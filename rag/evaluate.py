@@ -7,6 +7,8 @@ and over all queries, and the fused list's margin over the best single list.
 
 --sweep scores the fused list for a grid of fusion settings instead: how the default was chosen
 (on the development corpus, never on the one it is reported on; README: Fusion).
+
+--jobs DIR also scores `rag match` on the generated job descriptions there (jobs_eval.py).
 """
 
 from __future__ import annotations
@@ -18,9 +20,11 @@ from pathlib import Path
 import click
 import orjson
 
+from . import jobs_eval
 from .console import friendly_errors, option
 from .errors import UserError
 from .fusion import DEFAULT_RRF_K, DEFAULT_WEIGHTS, RULES, FusionSettings
+from .matching import DEFAULT_PHRASE_THRESHOLD
 from .metrics import mrr_at_k, ndcg_at_k, recall_at_k
 from .query import analyse
 from .retrieval import Searcher
@@ -127,6 +131,7 @@ Examples:
   make cvs && make index && make eval
   rag eval --queries cv_generation/data/cvs/queries.jsonl --out rag_store/eval.json
   rag eval --sweep          # the fused list under a grid of fusion settings
+  rag eval --jobs cv_generation/data/cvs/jobs   # also rank the CVs for the generated jobs
 """,
 )
 @option("--index-dir", type=click.Path(path_type=Path), default=Path("rag_store"), show_default=True)
@@ -140,12 +145,16 @@ Examples:
 @option("--rrf-k", type=click.IntRange(min=0), default=DEFAULT_RRF_K, show_default=True)
 @option("--no-coverage", is_flag=True, help="Fuse without putting candidates who hold more concepts first.")
 @option("--sweep", is_flag=True, help="Score the fused list under a grid of fusion settings.")
+@option("--jobs", "jobs_dir", type=click.Path(path_type=Path), default=None,
+        help="Also rank the CVs for the generated job descriptions in this folder (cv_generation writes "
+             "CV_FOLDER/jobs) and score them: nDCG@10, and precision and recall of who meets every must-have.")
 @friendly_errors
 def main(index_dir: Path, queries_path: Path, out: Path | None, rule: str, weights: str, rrf_k: int,
-         no_coverage: bool, sweep: bool) -> None:
+         no_coverage: bool, sweep: bool, jobs_dir: Path | None) -> None:
     """Score FAISS, BM25 and the fused list at the candidate level against the generated ground truth."""
     fusion = FusionSettings(rule, parse_weights(weights), rrf_k, not no_coverage)
     queries = load_queries(queries_path)
+    jobs = jobs_eval.load_truth(jobs_dir) if jobs_dir else None
     store = open_store(index_dir)
     started = time.monotonic()
     fusions = sweep_grid(fusion) if sweep else [fusion]
@@ -173,6 +182,15 @@ def main(index_dir: Path, queries_path: Path, out: Path | None, rule: str, weigh
         "per_query": [{"qid": q.qid, "query": q.query, "kind": q.kind, "language": q.language,
                        "relevant": sorted(q.relevant), "top10": row} for q, row in zip(queries, ranked)],
     }
+    if jobs:
+        scores = jobs_eval.score_jobs(Searcher(store), jobs_dir, jobs)
+        click.echo(f"\nJD ranking over {len(jobs)} generated jobs (rag match; graded nDCG@10, and who meets every "
+                   "must-have against the truth):")
+        click.echo(jobs_eval.format_table(jobs_eval.summarise(scores)))
+        rule = jobs_eval.phrase_rule(Searcher(store), [(q.query, q.relevant) for q in queries if q.kind == "paraphrase"],
+                                     DEFAULT_PHRASE_THRESHOLD)
+        click.echo(jobs_eval.format_phrase_rule(rule))
+        report["jobs"] = jobs_eval.report(scores) | {"phrase_rule": rule}
     out = out or index_dir / "eval.json"
     tmp = out.with_name(out.name + ".tmp")
     tmp.write_bytes(orjson.dumps(report, option=orjson.OPT_INDENT_2))
