@@ -187,7 +187,7 @@ def render_csv(result: MatchResult) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["rank", "name", "cv_id", "file", "meets_all_must", "must_met", "nice_met", "relevance"]
-                    + [_cell(f"{'must' if r.must else 'nice'}: {r.label}") for r in reqs])
+                    + [_cell(f"{'must' if r.must else 'nice'}: {_heading(r)}") for r in reqs])
     for m in result.candidates:
         writer.writerow([m.rank, _cell(m.candidate.name), _cell(m.candidate.cv_id), _cell(m.candidate.source),
                          "yes" if m.meets_all else "no", m.must_met, m.nice_met, f"{m.scores['fused']:.4f}"]
