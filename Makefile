@@ -38,7 +38,7 @@ run = $(if $(filter docker,$(RUNNER_USED)),$(call docker_run,$(1),$(2)),$(VENV_P
 PDF_DIR_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_PDF_DIR),$(PDF_DIR))
 OUT_DIR_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_OUT_DIR),$(OUT_DIR))
 
-.PHONY: help index rebuild search ls clean test cvs eval bench venv runner-ready
+.PHONY: help index rebuild search match ls clean test cvs eval bench venv runner-ready
 
 help: ## Show this help.
 	@echo "CV retrieval pipeline: index CV PDFs, search them with FAISS, BM25 and RRF side by side."
@@ -46,9 +46,10 @@ help: ## Show this help.
 	@echo "Targets:"
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 	@echo
-	@echo "Variables: PDF_DIR=$(PDF_DIR) OUT_DIR=$(OUT_DIR) TOPK=$(TOPK) MODE=$(MODE) N=$(N) SEED=$(SEED) RUNNER=$(RUNNER)"
+	@echo "Variables: PDF_DIR=$(PDF_DIR) OUT_DIR=$(OUT_DIR) TOPK=$(TOPK) MODE=$(MODE) N=$(N) SEED=$(SEED) RUNNER=$(RUNNER) JD=$(JD)"
 	@echo "Environment: EMBEDDING_MODEL (default intfloat/multilingual-e5-small)"
 	@echo 'Example: make index && make search Q="Who has experience with Jenkins?"'
+	@echo '         make match JD=cv_generation/data/cvs/jobs/job_001.txt'
 
 venv: $(VENV_STAMP) ## Create the local virtualenv (.venv) and install the pinned requirements.
 	@:
@@ -92,11 +93,22 @@ search: ## Search the store: make search Q="Who has experience with Jenkins?" [T
 	@$(MAKE) --no-print-directory runner-ready
 	@$(call run,rag.search,--index-dir "$(OUT_DIR_R)" --topk "$(TOPK)" --mode "$(MODE)" $(strip $(search_flags)) --query "$$Q")
 
+# The job description goes in on standard input, so that a file anywhere on the host reaches the
+# container too; TOPK is passed on only when given (match shows 10 by default, search 5).
+match_flags = $(if $(filter command environment,$(origin TOPK)),--topk "$(TOPK)") $(if $(JSON),--json) \
+	$(if $(CSV),--csv) $(if $(AS_OF),--as-of "$(AS_OF)") $(if $(PHRASE_THRESHOLD),--phrase-threshold "$(PHRASE_THRESHOLD)")
+
+match: ## Rank the CVs against a job description: make match JD=job.txt|.md|.pdf [TOPK=10] [JSON=1|CSV=1] ...
+	@if [ -z "$(JD)" ]; then echo 'usage: make match JD=path/to/job.txt|.md|.pdf [TOPK=10] [JSON=1|CSV=1] [AS_OF=YYYY-MM] [PHRASE_THRESHOLD=0.37]' >&2; exit 2; fi
+	@if [ "$(JD)" != - ] && [ ! -f "$(JD)" ]; then echo "error: no job description at $(JD)" >&2; exit 1; fi
+	@$(MAKE) --no-print-directory runner-ready
+	@$(call run,rag.match,--index-dir "$(OUT_DIR_R)" $(strip $(match_flags)) --jd -) $(if $(filter -,$(JD)),,< "$(JD)")
+
 cvs: runner-ready ## Generate synthetic CVs with ground truth: make cvs [N=30] [SEED=42]
 	@$(generate_cvs)
 
-eval: runner-ready ## Score FAISS, BM25 and RRF on the generated queries (writes OUT_DIR/eval.json).
-	@$(call run,rag.evaluate,--index-dir "$(OUT_DIR_R)" --queries "$(PDF_DIR_R)/queries.jsonl")
+eval: runner-ready ## Score FAISS, BM25 and RRF on the generated queries, and rag match on the generated jobs.
+	@$(call run,rag.evaluate,--index-dir "$(OUT_DIR_R)" --queries "$(PDF_DIR_R)/queries.jsonl" $(if $(wildcard $(PDF_DIR)/jobs/truth.jsonl),--jobs "$(PDF_DIR_R)/jobs"))
 
 ls: ## List the store's files with sizes and summarise its manifest.
 	@if [ ! -e "$(OUT_DIR)/manifest.json" ]; then echo "No store in $(OUT_DIR) yet: run make index." >&2; exit 1; fi
