@@ -39,36 +39,59 @@ def read_mentions(store: OpenStore, keyword: KeywordIndex, skills: Iterable[str]
     possible = [_chunks_with_terms(keyword, key) for key in keys]
     ids = np.unique(np.concatenate(possible)).tolist() if possible else []
     chunks = store.chunks.get(ids)
-    starts = _at_a_word(r"(?:{})(?![\p{{L}}\p{{N}}])", {key[0] for key in keys})
-    wraps = _at_a_word(r"(?:{})[^\p{{L}}\p{{N}}]*$", {key[0] for key in keys if len(key) > 1})
-    mentions = {cid: [m for m in _mentions(chunk.text, starts, wraps) if m.canonical in wanted]
+    cues = _Cues.of({key[0] for key in keys})
+    last = set((store.starts[1:] - 1).tolist())  # every CV's last chunk
+    mentions = {cid: [m for m in _mentions(chunk.text, cues)
+                      if m.canonical in wanted and whole(m, chunk, continues=cid not in last)]
                 for cid, chunk in chunks.items()}
     kept = {cid: found for cid, found in mentions.items() if found}
     return SkillMentions({cid: chunks[cid] for cid in kept}, kept)
 
 
-def _at_a_word(template: str, terms: set[str]) -> regex.Pattern | None:
-    """Any of these folded terms as a whole word of text that is case-folded and NFKD-decomposed
-    (an accent is a mark after its letter), placed in template; None for no terms."""
-    if not terms:
-        return None
-    spelled = ["".join(regex.escape(ch) + (r"\p{M}*" if ch.isalpha() else "") for ch in term)
-               for term in sorted(terms, key=len, reverse=True)]
-    return regex.compile(r"(?<![\p{L}\p{N}])" + template.format("|".join(spelled)))
+def whole(mention: SkillMention, chunk: Chunk, continues: bool) -> bool:
+    """Whether a mention can be read from this chunk: one that touches an edge where the CV's text
+    goes on may be a cut name ("Azure" of "Azure DevOps" at a chunk's end, "DevOps" at the next
+    one's start), and the neighbouring chunk, which overlaps it, holds it whole with its context."""
+    cut_before = mention.start == 0 and chunk.chunk_index > 0
+    cut_after = mention.end == len(chunk.text) and continues
+    return not (cut_before or cut_after)
 
 
-def _mentions(text: str, starts: regex.Pattern, wraps: regex.Pattern | None) -> list[SkillMention]:
-    """find_skills on the lines of text where a spelling may start, with the next line when a
-    name may wrap onto it: the vocabulary's rules look no further than a mention's own line, and
-    reading a whole chunk costs several times more."""
+@dataclass(frozen=True)
+class _Cues:
+    """Where in a line a spelling's first term stands: anywhere (the line may hold the skill), at
+    its end (a longer name may wrap onto the next line: "Azure" + "DevOps"), at its start (one may
+    come from the previous line). Lines are matched case-folded and NFKD-decomposed, where an
+    accent is a mark after its letter."""
+
+    anywhere: regex.Pattern
+    at_end: regex.Pattern
+    at_start: regex.Pattern
+
+    @classmethod
+    def of(cls, terms: set[str]) -> _Cues:
+        word = "(?:" + "|".join("".join(regex.escape(ch) + (r"\p{M}*" if ch.isalpha() else "") for ch in term)
+                                for term in sorted(terms, key=len, reverse=True)) + ")"
+        edge, gap = r"[\p{L}\p{N}]", r"[^\p{L}\p{N}]*"
+        return cls(regex.compile(rf"(?<!{edge}){word}(?!{edge})"), regex.compile(rf"(?<!{edge}){word}{gap}$"),
+                   regex.compile(rf"^{gap}{word}(?!{edge})"))
+
+
+def _mentions(text: str, cues: _Cues) -> list[SkillMention]:
+    """find_skills on the lines of text where a spelling may start, with the line a name may
+    wrap onto or from: the vocabulary's rules look no further than a mention's own line (and the
+    longest spelling, which may go on across a line break), and reading a whole chunk costs
+    several times more."""
     lines = text.split("\n")
     loose = unicodedata.normalize("NFKD", text.casefold()).split("\n")
     needed: set[int] = set()
     for i, line in enumerate(loose):
-        if starts.search(line):
+        if cues.anywhere.search(line):
             needed.add(i)
-            if wraps is not None and i + 1 < len(lines) and wraps.search(line):
+            if i + 1 < len(lines) and cues.at_end.search(line):
                 needed.add(i + 1)
+            if i > 0 and cues.at_start.search(line):
+                needed.add(i - 1)
     offsets = np.cumsum([0] + [len(line) + 1 for line in lines])
     found: list[SkillMention] = []
     for first, last in _runs(sorted(needed)):
