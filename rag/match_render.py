@@ -20,6 +20,7 @@ from .tokenize import fold
 
 SCHEMA_VERSION = 1
 _CELL = 12  # widest must-have column in the table
+_NAME = 40  # widest requirement name in the list of requirements
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -29,10 +30,14 @@ def render_text(result: MatchResult, manifest: Manifest, store_label: str, jd_la
     lines = [click.style(f"Job description: {display(jd.title or '(no title found)')}", bold=True) + f"  ({jd_label})",
              ("Requirements, from its headings:" if jd.sectioned
               else "Requirements (no requirement heading found: read from the whole text):")]
-    for number, (req, count) in enumerate(zip(jd.requirements, result.met_by), start=1):
+    names = [display(_named(req))[:_NAME] for req in jd.requirements]
+    name_width = max(map(len, names), default=0)
+    for number, (req, name, count) in enumerate(zip(jd.requirements, names, result.met_by), start=1):
         held = "" if count is None else f"{count} CV{'s' if count != 1 else ''}"
-        lines.append(f"  {number:>2} {'must' if req.must else 'nice':<5}{req.kind:<7}{display(_named(req))[:40]:<41}"
-                     f"{held:>8}   {display(_quoted(req.source))[: max(width - 68, 10)]}")
+        line = f"  {number:>2} {'must' if req.must else 'nice':<5}{req.kind:<7}{name:<{name_width}} {held:>8}   "
+        source = display(_quoted(req.source))
+        room = max(width - len(line), 12)
+        lines.append(line + (source if len(source) <= room else source[: room - 2] + '…"'))
     musts = sum(r.must for r in jd.requirements)
     kinds = {r.kind for r in jd.requirements}
     lines += [
