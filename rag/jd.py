@@ -427,7 +427,7 @@ _FILLER = STOPWORDS | QUERY_FRAMING | frozenset(
 
 _NUMBER_WORDS = {w: n for n, words in enumerate(_phrases("""
     zero
-    one uno una un ein eine einem einer
+    one uno una un une ein eine einem einer
     two dos zwei deux
     three tres drei trois
     four cuatro vier quatre
