@@ -45,7 +45,7 @@ run = $(if $(filter docker,$(RUNNER_USED)),$(call docker_run,$(1),$(2)),$(VENV_P
 PDF_DIR_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_PDF_DIR),$(PDF_DIR))
 OUT_DIR_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_OUT_DIR),$(OUT_DIR))
 
-.PHONY: help index rebuild search profile ls clean test cvs eval eval-corpora bench venv runner-ready mcp
+.PHONY: help index rebuild search match profile ls clean test cvs eval eval-corpora bench venv runner-ready mcp
 
 help: ## Show this help.
 	@echo "CV retrieval pipeline: index CVs, find the people in them with FAISS, BM25 and their fusion side by side."
@@ -53,12 +53,13 @@ help: ## Show this help.
 	@echo "Targets:"
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 	@echo
-	@echo "Variables: PDF_DIR=$(PDF_DIR) OUT_DIR=$(OUT_DIR) TOPK=$(TOPK) MODE=$(MODE) N=$(N) SEED=$(SEED) OCR=$(OCR) RUNNER=$(RUNNER)"
+	@echo "Variables: PDF_DIR=$(PDF_DIR) OUT_DIR=$(OUT_DIR) TOPK=$(TOPK) MODE=$(MODE) N=$(N) SEED=$(SEED) OCR=$(OCR) RUNNER=$(RUNNER) JD=$(JD)"
 	@echo "  search also takes CHUNKS=1 FUSION=convex|rrf WEIGHTS=bm25=0,faiss=1 RRF_K=60 COVERAGE=off JSON=1"
 	@echo "  and the filters MIN_YEARS MAX_YEARS LOCATION LANGUAGE SKILL WHERE KEEP_UNKNOWN=1;"
 	@echo "  index takes AS_OF=YYYY-MM; cvs takes LANGUAGES=en,de TEMPLATES=sidebar,two_page; ls takes VERIFY=1"
 	@echo "Environment: EMBEDDING_MODEL (default intfloat/multilingual-e5-small)"
 	@echo 'Example: make index && make search Q="Who has experience with Jenkins?"'
+	@echo '         make match JD=cv_generation/data/cvs/jobs/job_001.txt'
 
 venv: $(VENV_STAMP) ## Create the local virtualenv (.venv) and install the pinned requirements.
 	@:
@@ -74,9 +75,11 @@ $(VENV_STAMP): requirements-rag.txt requirements-dev.txt pyproject.toml
 	@if $(VENV_PY) -m pip list 2>/dev/null | grep -iE '^nvidia-|^triton '; then echo "error: CUDA packages were installed; torch must be the CPU build" >&2; exit 1; fi
 	@touch $@
 
+# Everything it prints goes to stderr (a first `make venv` included): a target's stdout is the
+# pipeline's output alone, so `make search JSON=1` and `make mcp` can be piped.
 runner-ready:
 	@echo "runner: $(RUNNER_USED)$(if $(filter auto,$(RUNNER)), (RUNNER=auto$(if $(filter local,$(RUNNER_USED)),; no Docker engine answered)))" >&2
-	@$(if $(filter docker,$(RUNNER_USED)),$(MAKE) --no-print-directory docker-ready,$(MAKE) --no-print-directory venv)
+	@$(if $(filter docker,$(RUNNER_USED)),$(MAKE) --no-print-directory docker-ready,$(MAKE) --no-print-directory venv) >&2
 
 index: runner-ready ## Build the search store from PDF_DIR (skips when nothing changed); OCR=off leaves scans out.
 	@$(default_cvs)
@@ -86,7 +89,10 @@ rebuild: runner-ready ## Rebuild the store from scratch (--force).
 	@$(default_cvs)
 	@$(call run,rag,index --pdf-dir "$(PDF_DIR_R)" --out-dir "$(OUT_DIR_R)" --ocr "$(OCR)" --force $(as_of_flag))
 
-# AS_OF=YYYY-MM: the month "present" means in CV dates (default: this month).
+# AS_OF=YYYY-MM: the month "present" means in CV dates (default: this month). Generated CVs date
+# their roles as of the generator's reference month, so folders under cv_generation/data get that.
+GENERATED_AS_OF := 2025-06
+AS_OF ?= $(if $(filter cv_generation/data/%,$(PDF_DIR)),$(GENERATED_AS_OF))
 as_of_flag = $(if $(AS_OF),--as-of "$(AS_OF)")
 
 # A fresh clone has no CVs yet: generate the default synthetic set, but never into a user's own folder.
@@ -114,16 +120,27 @@ profile: ## Show what the index read from one CV: make profile CV=cv_001 [JSON=1
 	@$(MAKE) --no-print-directory runner-ready
 	@$(call run,rag,profile "$(CV)" --index-dir "$(OUT_DIR_R)" $(if $(JSON),--json))
 
-# stdout is the MCP protocol from the first byte, so everything the runner says goes to stderr.
+# stdout is the MCP protocol from the first byte (runner-ready writes to stderr only).
 mcp: ## Serve the store to assistants over MCP on stdin/stdout (README: Serving assistants over MCP).
-	@$(MAKE) --no-print-directory runner-ready >&2
+	@$(MAKE) --no-print-directory runner-ready
 	@$(call run,rag,mcp --index-dir "$(OUT_DIR_R)")
+
+# The job description goes in on standard input, so that a file anywhere on the host reaches the
+# container too; TOPK is passed on only when given (match shows 10 by default, search 5).
+match_flags = $(if $(filter command environment,$(origin TOPK)),--topk "$(TOPK)") $(if $(JSON),--json) \
+	$(if $(CSV),--csv) $(if $(PHRASE_THRESHOLD),--phrase-threshold "$(PHRASE_THRESHOLD)")
+
+match: ## Rank the CVs against a job description: make match JD=job.txt|.md|.pdf [TOPK=10] [JSON=1|CSV=1] ...
+	@if [ -z "$(JD)" ]; then echo 'usage: make match JD=path/to/job.txt|.md|.pdf [TOPK=10] [JSON=1|CSV=1] [PHRASE_THRESHOLD=0.37]' >&2; exit 2; fi
+	@if [ "$(JD)" != - ] && [ ! -f "$(JD)" ]; then echo "error: no job description at $(JD)" >&2; exit 1; fi
+	@$(MAKE) --no-print-directory runner-ready
+	@$(call run,rag,match --index-dir "$(OUT_DIR_R)" $(strip $(match_flags)) --jd -) $(if $(filter -,$(JD)),,< "$(JD)")
 
 cvs: runner-ready ## Generate synthetic CVs with ground truth: make cvs [N=30] [SEED=42]
 	@$(generate_cvs)
 
-eval: runner-ready ## Score FAISS, BM25 and the fused list on the generated queries (writes OUT_DIR/eval.json).
-	@$(call run,rag,eval --index-dir "$(OUT_DIR_R)" --queries "$(PDF_DIR_R)/queries.jsonl")
+eval: runner-ready ## Score FAISS, BM25 and the fused list on the generated queries, and rag match on the generated jobs.
+	@$(call run,rag,eval --index-dir "$(OUT_DIR_R)" --queries "$(PDF_DIR_R)/queries.jsonl" $(if $(wildcard $(PDF_DIR)/jobs/truth.jsonl),--jobs "$(PDF_DIR_R)/jobs"))
 
 # The two corpora eval-corpora scores: "test" is the issue's reference (N=300 SEED=42, every language
 # and layout); "dev", with another seed, without Spanish and without the classic layout, is the one

@@ -1,8 +1,8 @@
-"""Writing a corpus to disk: CV folders, their ground truth and the query set.
+"""Writing a corpus to disk: CV folders, their ground truth, the query set and the jobs.
 
 CV i depends only on (seed, i, languages), so any subset can be (re)built in any order and in
-parallel. Existing folders are kept unless forced; queries.jsonl is always rebuilt from the
-cv.json files of cv_001..cv_<n>, kept or new, so it always matches the corpus on disk.
+parallel. Existing folders are kept unless forced; queries.jsonl and jobs/ are always rebuilt
+from the cv.json files of cv_001..cv_<n>, kept or new, so they always match the corpus on disk.
 """
 
 from __future__ import annotations
@@ -15,13 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cv_generation.i18n import LANGUAGES
+from cv_generation.jobs import job_files
 from cv_generation.profiles import cv_random, sample_profile
 from cv_generation.queries import build_queries
 from cv_generation.records import GENERATOR_VERSION, CVRecord, cv_record
 from cv_generation.render import render_pdf
 from cv_generation.templates import TEMPLATE_NAMES
 
-PDF_NAME, JSON_NAME, QUERIES_NAME = "cv.pdf", "cv.json", "queries.jsonl"
+PDF_NAME, JSON_NAME, QUERIES_NAME, JOBS_DIR = "cv.pdf", "cv.json", "queries.jsonl", "jobs"
 _PARALLEL_FROM = 24
 """Below this many CVs, starting worker processes costs more than it saves."""
 
@@ -32,6 +33,8 @@ class Summary:
     written: int
     kept: int
     queries: int
+    jobs: int
+    """Job descriptions written to jobs/, with their truth (jobs.py)."""
     foreign: int
     """Kept CVs that were generated with another seed, language set or generator version."""
     strays: int
@@ -170,10 +173,14 @@ def generate_corpus(out: Path, n: int, seed: int, languages: Sequence[str] = LAN
     queries = build_queries(corpus, seed)
     write_atomic(out / QUERIES_NAME, b"".join(
         (json.dumps(q, ensure_ascii=False) + "\n").encode("utf-8") for q in queries))
+    jobs = job_files(corpus, seed)
+    (out / JOBS_DIR).mkdir(exist_ok=True)
+    for name, data in jobs.items():
+        write_atomic(out / JOBS_DIR / name, data)
     expected = {"version": GENERATOR_VERSION, "seed": seed, "languages": list(chosen), "templates": list(layouts)}
     foreign = sum(1 for record in records.values()
                   if {k: (record.get("generator") or {}).get(k) for k in expected} != expected)
     names = {cv_id(index, n) for index in range(1, n + 1)}
     strays = sum(1 for pdf in out.glob(f"*/{PDF_NAME}") if pdf.parent.name not in names)
     return Summary(out=out, written=len(tasks), kept=n - len(tasks), queries=len(queries),
-                   foreign=foreign, strays=strays)
+                   jobs=len(jobs) - 1, foreign=foreign, strays=strays)

@@ -61,10 +61,11 @@ def main(n: int, seed: int, out: Path, languages: list[str], templates: tuple[st
          quiet: bool) -> None:
     """Generate synthetic CV PDFs with ground truth, and a labelled query set.
 
-    Writes OUT/cv_001/cv.pdf + cv.json (the ground truth) for each CV, and OUT/queries.jsonl
-    (questions with the cv_ids that answer them). Same seed and options give byte-identical
-    files. Existing CV folders are kept unless --force, so raising --n only adds CVs;
-    queries.jsonl is always rebuilt to match cv_001..cv_<n>.
+    Writes OUT/cv_001/cv.pdf + cv.json (the ground truth) for each CV, OUT/queries.jsonl
+    (questions with the cv_ids that answer them) and OUT/jobs/ (job descriptions with the CVs
+    that meet them, for `rag match`). Same seed and options give byte-identical files.
+    Existing CV folders are kept unless --force, so raising --n only adds CVs; queries.jsonl
+    and jobs/ are always rebuilt to match cv_001..cv_<n>.
 
     \b
     Example:
@@ -79,7 +80,8 @@ def main(n: int, seed: int, out: Path, languages: list[str], templates: tuple[st
         sys.exit(1)
     finally:
         bar.close()
-    lines = [f"{summary.written} CVs written, {summary.kept} kept, {summary.queries} queries in {out}"]
+    lines = [f"{summary.written} CVs written, {summary.kept} kept, {summary.queries} queries, "
+             f"{summary.jobs} jobs in {out}"]
     if summary.foreign:
         lines.append(f"{summary.foreign} kept CVs came from other settings (use --force to rebuild)")
     if summary.strays:

@@ -17,6 +17,7 @@ from .console import OneLineErrors
 SUBCOMMANDS = {
     "index": ("rag.build_index:main", "Index a folder of CVs (skips when nothing changed)."),
     "search": ("rag.search:main", "Search the store: candidates from FAISS, BM25 and their fusion."),
+    "match": ("rag.match:main", "Rank the CVs against a job description, with per-requirement evidence."),
     "profile": ("rag.profile_command:main", "Show what the index read from one CV (its profile)."),
     "eval": ("rag.evaluate:main", "Score the retrievers against the generated ground truth."),
     "ls": ("rag.manage:ls", "List the store's files and what it was built from (--verify hashes them)."),

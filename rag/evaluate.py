@@ -12,6 +12,8 @@ than the corpus's reference month gets a warning: its years are counted to anoth
 
 --sweep scores the fused list for a grid of fusion settings instead: how the default was chosen
 (on the development corpus, never on the one it is reported on; README: Fusion).
+
+--jobs DIR also scores `rag match` on the generated job descriptions there (jobs_eval.py).
 """
 
 from __future__ import annotations
@@ -23,9 +25,11 @@ from pathlib import Path
 import click
 import orjson
 
+from . import jobs_eval
 from .console import Command, option
 from .errors import UserError
 from .fusion import DEFAULT_RRF_K, DEFAULT_WEIGHTS, RULES, FusionSettings
+from .matching import DEFAULT_PHRASE_THRESHOLD
 from .metrics import mrr_at_k, ndcg_at_k, recall_at_k
 from .profile_eval import format_table as format_profile_table
 from .profile_eval import reference_month, score_samples, store_samples
@@ -136,6 +140,7 @@ Examples:
   make cvs && make index && make eval
   rag eval --queries cv_generation/data/cvs/queries.jsonl --out rag_store/eval.json
   rag eval --sweep          # the fused list under a grid of fusion settings
+  rag eval --jobs cv_generation/data/cvs/jobs   # also rank the CVs for the generated jobs
 """,
 )
 @option("--index-dir", type=click.Path(path_type=Path), default=Path("rag_store"), show_default=True)
@@ -151,16 +156,21 @@ Examples:
 @option("--rrf-k", type=click.IntRange(min=0), default=DEFAULT_RRF_K, show_default=True)
 @option("--no-coverage", is_flag=True, help="Fuse without putting candidates who hold more concepts first.")
 @option("--sweep", is_flag=True, help="Score the fused list under a grid of fusion settings.")
+@option("--jobs", "jobs_dir", type=click.Path(path_type=Path), default=None,
+        help="Also rank the CVs for the generated job descriptions in this folder (cv_generation writes "
+             "CV_FOLDER/jobs) and score them: nDCG@10, and precision and recall of who meets every must-have.")
 def main(index_dir: Path, queries_path: Path, cvs: Path | None, out: Path | None, rule: str, weights: str,
-         rrf_k: int, no_coverage: bool, sweep: bool) -> None:
-    """Score FAISS, BM25 and the fused list at the candidate level, and the profiles field by
-    field, against the generated ground truth."""
+         rrf_k: int, no_coverage: bool, sweep: bool, jobs_dir: Path | None) -> None:
+    """Score FAISS, BM25 and the fused list at the candidate level, the profiles field by field,
+    and rag match on the generated job descriptions, against the generated ground truth."""
     fusion = FusionSettings(rule, parse_weights(weights), rrf_k, not no_coverage)
     queries = load_queries(queries_path)
+    jobs = jobs_eval.load_truth(jobs_dir) if jobs_dir else None
     store = open_store(index_dir)
     started = time.monotonic()
     fusions = sweep_grid(fusion) if sweep else [fusion]
-    ranked = ranked_ids(Searcher(store), queries, fusions)
+    searcher = Searcher(store)  # one, so every part of the report reads the indexes once
+    ranked = ranked_ids(searcher, queries, fusions)
     m = store.manifest
     click.echo(f"Retrieval quality over {len(queries)} queries · {m.candidate_count} CVs · model {m.embedding_model} "
                f"· store {m.fingerprint[:12]} · {time.monotonic() - started:.1f} s")
@@ -186,6 +196,19 @@ def main(index_dir: Path, queries_path: Path, cvs: Path | None, out: Path | None
         "per_query": [{"qid": q.qid, "query": q.query, "kind": q.kind, "language": q.language,
                        "relevant": sorted(q.relevant), "top10": row} for q, row in zip(queries, ranked)],
     }
+    if jobs:
+        months = sorted({job.reference_month for job in jobs})
+        if months != [m.profiles.get("as_of")]:
+            click.echo(f"warning: the store counts years of experience up to {m.profiles.get('as_of')}, the jobs' "
+                       f"truth up to {', '.join(months)}; rebuild with --as-of {months[0]} for exact figures", err=True)
+        scores = jobs_eval.score_jobs(searcher, jobs_dir, jobs)
+        click.echo(f"\nJD ranking over {len(jobs)} generated jobs (rag match; graded nDCG@10, and who meets every "
+                   "must-have against the truth):")
+        click.echo(jobs_eval.format_table(jobs_eval.summarise(scores)))
+        rule = jobs_eval.phrase_rule(searcher, [(q.query, q.relevant) for q in queries if q.kind == "paraphrase"],
+                                     DEFAULT_PHRASE_THRESHOLD)
+        click.echo(jobs_eval.format_phrase_rule(rule))
+        report["jobs"] = jobs_eval.report(scores) | {"phrase_rule": rule}
     out = out or index_dir / "eval.json"
     tmp = out.with_name(out.name + ".tmp")
     tmp.write_bytes(orjson.dumps(report, option=orjson.OPT_INDENT_2))

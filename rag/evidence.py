@@ -17,6 +17,7 @@ from .records import Candidate, Chunk
 from .tokenize import aliases, expand_words, fold, raw_tokens
 
 MAX_LINE = 220  # characters of a line shown as evidence
+LEAD = 40  # at most this many characters before the words a long line is shown for
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,18 @@ def _alias_cues(concepts: Sequence[Concept]) -> set[str]:
     """First words of every spelling that adds a concept's canonical term ("k8s" for kubernetes)."""
     wanted = {t for c in concepts for t in c.alternatives}
     return {spelling[0] for spelling, canonical in aliases().items() if canonical in wanted}
+
+
+def line_at(candidate: Candidate, chunk: Chunk, offset: int, concepts: tuple[str, ...]) -> Evidence:
+    """The line of a chunk that holds the character at offset (into the chunk's text); a long
+    line starts a few words before that character, so that a narrow display still shows it."""
+    start = chunk.text.rfind("\n", 0, offset) + 1
+    end = chunk.text.find("\n", offset)
+    line = chunk.text[start:] if end < 0 else chunk.text[start:end]
+    if offset - start > LEAD:
+        cut = line.find(" ", offset - start - LEAD)
+        line = "…" + line[cut + 1:] if 0 <= cut < offset - start else line
+    return Evidence(_clip(line), candidate.page_at(chunk.char_start + start), chunk.chunk_id, concepts)
 
 
 def closest_passage(candidate: Candidate, chunk: Chunk, query_text: str) -> Evidence:

@@ -80,8 +80,9 @@ def read_bytes(path: Path) -> bytes:
     return data
 
 
-def extract_pdf(path: Path, ocr: bool = True) -> Extracted:
-    data = read_bytes(path)
+def extract_pdf(source: Path | bytes, ocr: bool = True) -> Extracted:
+    """A PDF's text, from its path or its bytes (a job description read from standard input)."""
+    data = source if isinstance(source, bytes) else read_bytes(source)
     try:
         doc = pymupdf.open(stream=data, filetype="pdf")
     except Exception as exc:  # MuPDF raises several types for damaged files

@@ -112,15 +112,21 @@ class Searcher:
             self._keyword = self.store.keyword_index()
         return self._keyword
 
+    @property
+    def encoder(self):
+        """The store's encoder (queries and passages as the store embedded them)."""
+        if self._encoder is None:
+            from .encoder import load_encoder
+
+            self._encoder = self.store.checked(
+                lambda: load_encoder(self.store.encoder_dir, self.store.manifest.encoder["variant"]))
+        return self._encoder
+
     def dense_scores(self, text: str) -> np.ndarray:
         """Cosine of the query with every chunk."""
         if self._dense is None:
-            from .encoder import load_encoder
-
             self._dense = self.store.dense_index()
-            self._encoder = self.store.checked(
-                lambda: load_encoder(self.store.encoder_dir, self.store.manifest.encoder["variant"]))
-        return self.store.checked(lambda: self._dense.similarities(self._encoder.embed_queries([text])[0]))
+        return self.store.checked(lambda: self._dense.similarities(self.encoder.embed_queries([text])[0]))
 
     def rank(self, query: Query, lists: tuple[str, ...] = ("faiss", "bm25", "fused"), unit: str = "candidates",
              fusion: FusionSettings | None = None, keep: np.ndarray | None = None) -> Rankings:

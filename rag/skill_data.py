@@ -312,12 +312,13 @@ COMMON_WORDS = frozenset({
     "Buffer", "Notion", "Slack", "Framer", "Flask", "Assembly", "Karma", "Mocha", "Jasmine",
     "Locust", "Envoy", "Bamboo", "Rails", "Babel", "Electron", "Snowflake", "Networking",
     "Controlling", "Waterfall", "Compras", "Achats", "Einkauf", "Training", "Research",
-    "Documentation", "Communication", "Teaching", "Solidity",
+    "Documentation", "Communication", "Teaching", "Solidity", "SOLID", "SAFe", "SEND",
 })
 """Skill names that are also ordinary words in one of the four CV languages, or that turn up as
-ordinary words in CV prose ("a spring cleaning", "training new staff", "Lean" startup): matched
-only when capitalised, and not when they open a sentence that goes on in lower case. The price
-is that "training" in lower case is not a skill: a CV's skills section capitalises it."""
+ordinary words in CV prose ("a spring cleaning", "training new staff", "Lean" startup, "solid
+experience", "send invoices"): matched only when capitalised, and not when they open a sentence
+that goes on in lower case. The price is that "training" in lower case is not a skill: a CV's
+skills section capitalises it."""
 
 PROPER_NAMES = frozenset({
     "Jenkins", "Cassandra", "Ruby", "Julia", "Swift", "Flask", "Elixir", "Sage", "Mercurial",

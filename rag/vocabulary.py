@@ -44,7 +44,7 @@ class _Spelling:
 
 
 _PLAIN, _CAPS, _WORD, _LETTER = "plain", "caps", "word", "letter"
-_LINKERS = frozenset("and or in with y o en con und oder mit et ou avec e".split())
+_LINKERS = frozenset("and or in with of y o en con de und oder mit von et ou avec e".split())
 _ROMANCE_OF = regex.compile(r"\s+(?:de|du|des|del|della)\b|\s*d['’]", regex.IGNORECASE)
 _SENTENCE_END = regex.compile(r"[.!?]\s*$")
 _LIST_BEFORE = ",;/(|•·:&+"
@@ -124,6 +124,13 @@ CANONICAL_SKILLS: tuple[str, ...] = tuple(_DOMAIN)
 def domain(canonical_name: str) -> str:
     """The field of work a canonical skill is filed under ("programming", "healthcare", ...)."""
     return _DOMAIN[canonical_name]
+
+
+@lru_cache(maxsize=4096)
+def spellings(canonical_name: str) -> tuple[tuple[str, ...], ...]:
+    """Every spelling of a canonical skill as folded term tuples: the index terms a CV that
+    states the skill must hold (rag.skill_holders looks them up before verifying)."""
+    return tuple(key for key, spelling in _TABLE.items() if spelling.canonical == canonical_name)
 
 
 @lru_cache(maxsize=4096)

@@ -38,7 +38,8 @@ def small(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_layout_of_the_output_folder(small: Path) -> None:
     expected = [f"cv_00{i}/cv.{ext}" for i in range(1, 5) for ext in ("json", "pdf")]
-    assert sorted(_files(small)) == [*expected, "queries.jsonl"]
+    jobs = [f"jobs/job_{i:03d}.txt" for i in range(1, 25)] + ["jobs/truth.jsonl"]
+    assert sorted(_files(small)) == [*expected, *jobs, "queries.jsonl"]
     record = json.loads((small / "cv_002" / "cv.json").read_text(encoding="utf-8"))
     assert record["cv_id"] == "cv_002"
     assert set(record) >= {"cv_id", "name", "language", "template", "role", "role_family",
@@ -113,7 +114,7 @@ def test_cli_in_another_process_with_other_hash_seed(small: Path, tmp_path: Path
                            "--out", str(tmp_path)], cwd=REPO, env=env, capture_output=True, text=True,
                           check=True)
     queries = len((small / "queries.jsonl").read_text(encoding="utf-8").splitlines())
-    assert done.stdout.strip() == f"4 CVs written, 0 kept, {queries} queries in {tmp_path}"
+    assert done.stdout.strip() == f"4 CVs written, 0 kept, {queries} queries, 24 jobs in {tmp_path}"
     assert done.stderr == ""
     assert _files(tmp_path) == _files(small)
 
@@ -147,7 +148,7 @@ def test_cli_summary_line_and_help(tmp_path: Path) -> None:
     runner = CliRunner()
     first = runner.invoke(main, ["--n", "2", "--out", str(tmp_path), "--quiet"])
     assert first.exit_code == 0, first.output
-    assert re.fullmatch(r"2 CVs written, 0 kept, \d+ queries in .+\n", first.stdout)
+    assert re.fullmatch(r"2 CVs written, 0 kept, \d+ queries, 24 jobs in .+\n", first.stdout)
     again = runner.invoke(main, ["--n", "2", "--out", str(tmp_path), "--languages", "fr,de,en,es"])
     assert again.stdout.startswith("0 CVs written, 2 kept")
     assert "kept CVs came from other settings" not in again.stdout

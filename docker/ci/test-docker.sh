@@ -10,10 +10,11 @@
 #     the project's version recorded.
 #  3. In that copy, as a non-root user (a fresh uid when we are root, so that ownership means
 #     something), through make with RUNNER=docker and the offline model: cvs, index, the MCP server
-#     (make mcp and docker run -i), search (checked), eval, index again (must skip), rebuild; then
-#     every file in the store and the CV folder must belong to that user.
+#     (make mcp and docker run -i), search (checked), eval, match (a job description from outside the
+#     mounted folders), index again (must skip), rebuild; then every file in the store and the CV
+#     folder must belong to that user.
 #  4. When the checkout has its local virtualenv (.ci/run's `make test` made it), the same search
-#     through RUNNER=local must print exactly the same.
+#     and the same match through RUNNER=local must print exactly the same.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
@@ -201,6 +202,15 @@ check_eval() {
 }
 step "make eval" check_eval
 
+check_match() {
+    # A job description outside every mounted folder: make hands it to the container on stdin.
+    cp "$project/cv_generation/data/cvs/jobs/job_001.txt" "$work/job.txt"
+    run_make match match JD="$work/job.txt"
+    grep -q '^Requirements' "$out/match.out" || fail "match output lists no requirements"
+    grep -q '^Meet every must-have: [1-9]' "$out/match.out" || fail "match output shows no one meeting the must-haves"
+}
+step "make match" check_match
+
 check_skip() {
     run_make index-again index
     grep -q 'up to date' "$out/index-again.out" "$out/index-again.err" || fail "a second make index did not skip"
@@ -237,6 +247,12 @@ compare_runners() {
     [ "$status" = 0 ] || { cat "$out/search-local.err" >&2; fail "make search RUNNER=local exited $status"; }
     diff -u "$out/search-local.out" "$out/search.out" || fail "RUNNER=local and RUNNER=docker print different results"
     say "RUNNER=local prints the same search output as RUNNER=docker ($(wc -l <"$out/search.out") lines)"
+    env -i PATH="$PATH" HOME="$work/home" LANG=C.UTF-8 "${MODEL_ENV[@]}" \
+        make --no-print-directory -C "$project" match RUNNER=local JD="$work/job.txt" \
+        >"$out/match-local.out" 2>"$out/match-local.err" || status=$?
+    [ "$status" = 0 ] || { cat "$out/match-local.err" >&2; fail "make match RUNNER=local exited $status"; }
+    diff -u "$out/match-local.out" "$out/match.out" || fail "RUNNER=local and RUNNER=docker match differently"
+    say "RUNNER=local prints the same match output as RUNNER=docker ($(wc -l <"$out/match.out") lines)"
 }
 step "compare runners" compare_runners
 
