@@ -104,11 +104,12 @@ default_cvs = if [ "$(PDF_DIR)" = "$(DEFAULT_PDF_DIR)" ] && ! ls $(DEFAULT_PDF_D
 	fi
 
 # Optional search switches, as make variables: each is passed on only when set.
-search_flags = $(if $(CHUNKS),--chunks) $(if $(FUSION),--fusion "$(FUSION)") $(if $(WEIGHTS),--weights "$(WEIGHTS)") \
-	$(if $(RRF_K),--rrf-k "$(RRF_K)") $(if $(filter off no 0,$(COVERAGE)),--no-coverage) $(if $(JSON),--json) \
-	$(if $(MIN_YEARS),--min-years "$(MIN_YEARS)") $(if $(MAX_YEARS),--max-years "$(MAX_YEARS)") \
+filter_flags = $(if $(MIN_YEARS),--min-years "$(MIN_YEARS)") $(if $(MAX_YEARS),--max-years "$(MAX_YEARS)") \
 	$(if $(LOCATION),--location "$$LOCATION") $(if $(LANGUAGE),--language "$$LANGUAGE") \
 	$(if $(SKILL),--skill "$$SKILL") $(if $(WHERE),--where "$$WHERE") $(if $(KEEP_UNKNOWN),--keep-unknown)
+search_flags = $(if $(CHUNKS),--chunks) $(if $(FUSION),--fusion "$(FUSION)") $(if $(WEIGHTS),--weights "$(WEIGHTS)") \
+	$(if $(RRF_K),--rrf-k "$(RRF_K)") $(if $(filter off no 0,$(COVERAGE)),--no-coverage) $(if $(JSON),--json) \
+	$(filter_flags)
 
 search: ## Search the store: make search Q="Who has experience with Jenkins?" [TOPK=5] [MODE=hybrid] ...
 	@if [ -z "$$Q" ]; then echo 'usage: make search Q="your question" [TOPK=5] [MODE=hybrid|fused|faiss|bm25] [CHUNKS=1] [FUSION=convex|rrf] [WEIGHTS=bm25=0,faiss=1] [RRF_K=60] [COVERAGE=off] [JSON=1] [MIN_YEARS=5] [MAX_YEARS=10] [LOCATION=Berlin] [LANGUAGE=German:B2] [SKILL=Java] [WHERE="years>=5 and skill=Java"] [KEEP_UNKNOWN=1]' >&2; exit 2; fi
@@ -128,10 +129,10 @@ mcp: ## Serve the store to assistants over MCP on stdin/stdout (README: Serving 
 # The job description goes in on standard input, so that a file anywhere on the host reaches the
 # container too; TOPK is passed on only when given (match shows 10 by default, search 5).
 match_flags = $(if $(filter command environment,$(origin TOPK)),--topk "$(TOPK)") $(if $(JSON),--json) \
-	$(if $(CSV),--csv) $(if $(PHRASE_THRESHOLD),--phrase-threshold "$(PHRASE_THRESHOLD)")
+	$(if $(CSV),--csv) $(if $(PHRASE_THRESHOLD),--phrase-threshold "$(PHRASE_THRESHOLD)") $(filter_flags)
 
 match: ## Rank the CVs against a job description: make match JD=job.txt|.md|.pdf [TOPK=10] [JSON=1|CSV=1] ...
-	@if [ -z "$(JD)" ]; then echo 'usage: make match JD=path/to/job.txt|.md|.pdf [TOPK=10] [JSON=1|CSV=1] [PHRASE_THRESHOLD=0.37]' >&2; exit 2; fi
+	@if [ -z "$(JD)" ]; then echo 'usage: make match JD=path/to/job.txt|.md|.pdf [TOPK=10] [JSON=1|CSV=1] [PHRASE_THRESHOLD=0.37] [the filters of make search]' >&2; exit 2; fi
 	@if [ "$(JD)" != - ] && [ ! -f "$(JD)" ]; then echo "error: no job description at $(JD)" >&2; exit 1; fi
 	@$(MAKE) --no-print-directory runner-ready
 	@$(call run,rag,match --index-dir "$(OUT_DIR_R)" $(strip $(match_flags)) --jd -) $(if $(filter -,$(JD)),,< "$(JD)")

@@ -10,6 +10,8 @@ import click
 
 from .console import Command, option
 from .errors import UserError
+from .filter_options import filter_options
+from .filters import Filters
 from .jd import parse_jd
 from .match_render import render_csv, render_json, render_text
 from .matching import DEFAULT_PHRASE_THRESHOLD, DEFAULT_TOPK, MatchSettings, match
@@ -45,9 +47,11 @@ Examples:
         help="Candidates shown.")
 @option("--json", "as_json", is_flag=True, help="One JSON document, for scripts (README: Matching a job description).")
 @option("--csv", "as_csv", is_flag=True, help="CSV for a spreadsheet: one row per candidate, one column per requirement.")
+@filter_options
 @option("--phrase-threshold", type=click.FloatRange(-1.0, 1.0), default=DEFAULT_PHRASE_THRESHOLD, show_default=True,
         help="Cosine a CV passage needs with a phrase requirement to meet it.")
-def main(jd_path: str, index_dir: Path, topk: int, as_json: bool, as_csv: bool, phrase_threshold: float) -> None:
+def main(jd_path: str, index_dir: Path, topk: int, as_json: bool, as_csv: bool, phrase_threshold: float,
+         filters: Filters) -> None:
     """Rank the indexed CVs against a job description, with per-requirement evidence."""
     if as_json and as_csv:
         raise click.UsageError("give --json or --csv, not both")
@@ -56,8 +60,9 @@ def main(jd_path: str, index_dir: Path, topk: int, as_json: bool, as_csv: bool, 
     if not jd.requirements:
         raise UserError(f"{label}: no requirements found; name skills (Python, SQL), a minimum of years "
                         "(5+ years) or requirement lines under a heading such as Requirements")
+    compiled = filters.compile()
     store = open_store(index_dir)
-    result = match(Searcher(store), jd, MatchSettings(topk, phrase_threshold))
+    result = match(Searcher(store), jd, MatchSettings(topk, phrase_threshold), compiled)
     if as_json:
         click.echo(render_json(result, store.manifest, str(index_dir), label))
     elif as_csv:

@@ -14,7 +14,7 @@ import orjson
 
 from .jd import PHRASE, YEARS, Requirement
 from .matching import CandidateMatch, MatchResult, Outcome
-from .render import display
+from .render import display, filters_json
 from .store import Manifest
 from .tokenize import fold
 
@@ -44,6 +44,7 @@ def render_text(result: MatchResult, manifest: Manifest, store_label: str, jd_la
         f"Store: {store_label} · {manifest.candidate_count} CVs · {manifest.embedding_model}"
         + (f" · years as of {result.as_of}" if YEARS in kinds else "")
         + (f" · phrases met at cosine ≥ {result.settings.phrase_threshold:g}" if PHRASE in kinds else ""),
+        *([f"Filters: {result.filters.describe(result.filtered, manifest.candidate_count)}"] if result.filters else []),
         (f"Meet every must-have: {result.meets_all} of {result.candidate_count} CVs" if musts
          else "No must-haves: candidates are ordered by nice-to-haves, then relevance"),
         "",
@@ -150,6 +151,7 @@ def render_json(result: MatchResult, manifest: Manifest, store_path: str, jd_lab
             "candidate_count": manifest.candidate_count,
             "chunk_count": manifest.chunk_count,
         },
+        "filters": filters_json(result.filters, result.filtered),
         "meets_all_must": result.meets_all,
         "candidates": [_candidate_json(m, result) for m in result.candidates],
     }

@@ -21,6 +21,7 @@ import regex
 
 from . import candidates as agg
 from .evidence import Evidence, line_at
+from .filters import CompiledFilters, FilterOutcome
 from .fusion import FusionSettings
 from .jd import PHRASE, SKILL, YEARS, JobDescription
 from .query import Query
@@ -82,20 +83,29 @@ class MatchResult:
     jd: JobDescription
     settings: MatchSettings
     as_of: str
-    candidate_count: int
+    candidate_count: int  # candidates considered: those the filters let through
     met_by: tuple[int, ...]  # per requirement: candidates meeting it
     meets_all: int  # candidates meeting every must-have
     candidates: list[CandidateMatch]
+    filters: CompiledFilters | None = None
+    filtered: FilterOutcome | None = None
 
 
-def match(searcher: Searcher, jd: JobDescription, settings: MatchSettings) -> MatchResult:
-    ranking = rank_against(searcher, jd, settings)
-    met_by = tuple(int(row.sum()) for row in ranking.met)
-    return MatchResult(jd, settings, ranking.as_of, len(ranking.must_met), met_by, int(ranking.meets_all.sum()),
-                       describe(searcher, ranking))
+def match(searcher: Searcher, jd: JobDescription, settings: MatchSettings,
+          filters: CompiledFilters | None = None) -> MatchResult:
+    """The top candidates against the JD; filters (Filters.compile()) leave candidates out first."""
+    outcome = filters.apply(searcher.store.profiles().columns) if filters else None
+    keep = outcome.keep if outcome else np.ones(searcher.store.manifest.candidate_count, dtype=bool)
+    ranking = rank_against(searcher, jd, settings, keep)
+    met_by = tuple(int((row & keep).sum()) for row in ranking.met)
+    return MatchResult(jd, settings, ranking.as_of, int(keep.sum()), met_by, int(ranking.meets_all.sum()),
+                       describe(searcher, ranking), filters, outcome)
 
 
-def rank_against(searcher: Searcher, jd: JobDescription, settings: MatchSettings) -> Ranking:
+def rank_against(searcher: Searcher, jd: JobDescription, settings: MatchSettings,
+                 keep: np.ndarray | None = None) -> Ranking:
+    """Every candidate measured against the JD; keep (bool per candidate) leaves the others out of
+    the order and of the relevance scores' normalisation."""
     store = searcher.store
     starts = store.starts
     reqs = jd.requirements
@@ -113,19 +123,21 @@ def rank_against(searcher: Searcher, jd: JobDescription, settings: MatchSettings
         else:  # YEARS; unknown years (-1) never meet a minimum
             met[i] = years >= req.min_years
     must = np.array([r.must for r in reqs], dtype=bool)
-    relevance = _relevance(searcher, jd)
+    relevance = _relevance(searcher, jd, keep)
     must_met, nice_met = met[must].sum(axis=0), met[~must].sum(axis=0)
     order = np.lexsort((np.arange(len(must_met)), -relevance["fused"], -nice_met, -must_met))
     meets_all = must_met == must.sum() if must.any() else np.zeros(len(must_met), dtype=bool)
+    if keep is not None:
+        order, meets_all = order[keep[order]], meets_all & keep
     return Ranking(jd, store.manifest.profiles["as_of"], met, years, must_met, nice_met, relevance, order[: settings.topk], meets_all,
                    mentions, cosines)
 
 
-def _relevance(searcher: Searcher, jd: JobDescription) -> dict[str, np.ndarray]:
+def _relevance(searcher: Searcher, jd: JobDescription, keep: np.ndarray | None) -> dict[str, np.ndarray]:
     """The search path's scores for the JD as one query: its title and requirement clauses."""
     text = jd.query_text
     query = Query(text, tuple(query_terms(text)), (), text)
-    return searcher.rank(query, RELEVANCE_LISTS, "candidates", FusionSettings(coverage=False)).scores
+    return searcher.rank(query, RELEVANCE_LISTS, "candidates", FusionSettings(coverage=False), keep).scores
 
 
 def describe(searcher: Searcher, ranking: Ranking) -> list[CandidateMatch]:

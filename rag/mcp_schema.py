@@ -128,3 +128,58 @@ class StatusOutput(TypedDict):
     overlap_chars: int
     skipped: Annotated[list[Skipped], Field(description="Files left out of the store, with the reason.")]
     warnings: Annotated[list[ExtractionWarning], Field(description="Extraction warnings on indexed files.")]
+
+
+class Requirement(TypedDict):
+    id: int
+    kind: Annotated[str, Field(description="skill, years or phrase.")]
+    label: str
+    must: Annotated[bool, Field(description="A must-have (else a nice-to-have), from the JD's own headings.")]
+    source: Annotated[str, Field(description="The JD's line the requirement was read from.")]
+    skills: list[str]
+    min_years: int | None
+    phrase: str | None
+    met_by: Annotated[int, Field(description="Candidates (of those the filters let through) meeting it.")]
+
+
+class JobRead(TypedDict):
+    source: str
+    title: str | None
+    sectioned: Annotated[bool, Field(description="Whether requirement headings were found (else the whole text was read).")]
+    requirements: list[Requirement]
+
+
+class RequirementOutcome(TypedDict):
+    id: int
+    met: bool
+    value: Annotated[float | None, Field(description="A phrase's best cosine, or the candidate's years.")]
+    evidence: Annotated[dict[str, Any] | None, Field(description="The CV line that shows it: text, page, chunk_id.")]
+
+
+class MatchCandidate(TypedDict):
+    rank: int
+    cv_id: str
+    name: str
+    name_source: str
+    source: str
+    headline: str | None
+    meets_all_must: bool
+    must_met: int
+    must_total: int
+    nice_met: int
+    nice_total: int
+    scores: dict[str, float]
+    requirements: list[RequirementOutcome]
+
+
+class MatchOutput(TypedDict):
+    """Candidates ranked against a job description: must-haves met first, then nice-to-haves,
+    then the relevance of the whole JD."""
+
+    schema_version: int
+    jd: JobRead
+    settings: dict[str, Any]
+    store: StoreSummary
+    filters: FiltersSummary | None
+    meets_all_must: int
+    candidates: list[MatchCandidate]

@@ -34,8 +34,11 @@ from .console import Command, option
 from .cv_text import read_cv
 from .errors import UserError, short_reason
 from .fusion import RULES, FusionSettings
-from .mcp_schema import CvOutput, SearchOutput, StatusOutput
-from .mcp_text import cv_text, search_text, status_text
+from .jd import parse_jd
+from .match_render import render_json as render_match
+from .matching import MatchSettings, match
+from .mcp_schema import CvOutput, MatchOutput, SearchOutput, StatusOutput
+from .mcp_text import cv_text, match_text, search_text, status_text
 from .filters import Filters
 from .render import render_json
 from .retrieval import MODES
@@ -46,8 +49,9 @@ log = logging.getLogger("rag.mcp")
 MAX_TOPK = 50
 INSTRUCTIONS = (
     "A store of indexed CVs (résumés). search_candidates ranks people, one per CV, for a question in "
-    "any language and shows the lines of each CV that match; get_cv reads one CV in full by the cv_id "
-    "a search returned; store_status says what is indexed, what was skipped and when it was built."
+    "any language and shows the lines of each CV that match; match_job ranks them against a job "
+    "description, requirement by requirement; get_cv reads one CV in full by the cv_id a search "
+    "returned; store_status says what is indexed, what was skipped and when it was built."
 )
 READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
 
@@ -67,6 +71,22 @@ Rule = Annotated[Literal[RULES], Field(description=(
 CvId = Annotated[str, Field(min_length=1, max_length=500, description="A cv_id, as search_candidates returns it.")]
 Years = Annotated[int | None, Field(ge=0, le=80, description="Years of professional experience, from the CV's dated roles.")]
 Texts = Annotated[list[str], Field(max_length=20)]
+Locations = Annotated[Texts, Field(description="Keep candidates living in any of these places: a city or country as "
+                                   "written, or a country name or code (Berlin, Germany, DE).")]
+Languages = Annotated[Texts, Field(description="Keep candidates who speak every one of these languages, optionally at "
+                                   "a level: German, French:B2.")]
+Skills = Annotated[Texts, Field(description="Keep candidates whose CV states every one of these skills (any known "
+                                "spelling: K8s = Kubernetes).")]
+Where = Annotated[str | None, Field(max_length=1000, description=(
+    "A filter expression combining the same fields: years>=5 and (location=Berlin or location=Munich) and not "
+    "skill=PHP. Fields: years, location, language, skill, education, title."))]
+KeepUnknown = Annotated[bool, Field(description=(
+    "Keep candidates whose CV does not say what a filter asks (years, location, ...); by default they are dropped, "
+    "and the result says how many."))]
+JdText = Annotated[str, Field(min_length=1, max_length=50_000, description=(
+    "The job description as text (plain or Markdown), in English, Spanish, German or French; its own headings "
+    "(Requirements, Nice to have, Anforderungen, Requisitos, Profil recherché ...) split must-haves from "
+    "nice-to-haves."))]
 
 
 class CvServer(MCPServer):
@@ -132,34 +152,35 @@ def build_server(root: Path) -> MCPServer:
     server = CvServer("cv-rag", version=__version__, instructions=INSTRUCTIONS, lifespan=warm_store)
 
     @server.tool(annotations=READ_ONLY)
-    def search_candidates(
-        query: Query, topk: TopK = 10, mode: Mode = "fused", fusion: Rule = "convex",
-        min_years: Years = None, max_years: Years = None,
-        locations: Annotated[Texts, Field(description="Keep candidates living in any of these places: a city or "
-                                          "country as written, or a country name or code (Berlin, Germany, DE).")] = [],
-        languages: Annotated[Texts, Field(description="Keep candidates who speak every one of these languages, "
-                                          "optionally at a level: German, French:B2.")] = [],
-        skills: Annotated[Texts, Field(description="Keep candidates whose CV states every one of these skills "
-                                       "(any known spelling: K8s = Kubernetes).")] = [],
-        where: Annotated[str | None, Field(max_length=1000, description=(
-            "A filter expression combining the same fields: years>=5 and (location=Berlin or location=Munich) "
-            "and not skill=PHP. Fields: years, location, language, skill, education, title."))] = None,
-        keep_unknown: Annotated[bool, Field(description=(
-            "Keep candidates whose CV does not say what a filter asks (years, location, ...); by default "
-            "they are dropped, and the result says how many."))] = False,
-    ) -> Annotated[CallToolResult, SearchOutput]:
+    def search_candidates(query: Query, topk: TopK = 10, mode: Mode = "fused", fusion: Rule = "convex",
+                          min_years: Years = None, max_years: Years = None, locations: Locations = [],
+                          languages: Languages = [], skills: Skills = [], where: Where = None,
+                          keep_unknown: KeepUnknown = False) -> Annotated[CallToolResult, SearchOutput]:
         """Find the people whose CVs match a question: candidates ranked best first, one per CV, each
         with the query skills their CV holds and the CV lines that show it. Filters (years, places,
         languages, skills) apply before ranking. Pass a candidate's cv_id to get_cv to read the CV."""
-        try:
-            filters = Filters(min_years, max_years, tuple(locations), tuple(languages), tuple(skills), where,
-                              keep_unknown).compile()
-        except UserError as exc:
-            raise ToolError(f"invalid filters: {exc}") from None
+        filters = compile_filters(min_years, max_years, locations, languages, skills, where, keep_unknown)
         with serving(warm) as loaded:
             result = loaded.searcher.search(query, mode, topk, "candidates", FusionSettings(rule=fusion), filters)
             doc = orjson.loads(render_json(result, loaded.store.manifest, str(root), topk))
         return answer(doc, search_text(doc))
+
+    @server.tool(annotations=READ_ONLY)
+    def match_job(jd_text: JdText, topk: TopK = 10, min_years: Years = None, max_years: Years = None,
+                  locations: Locations = [], languages: Languages = [], skills: Skills = [], where: Where = None,
+                  keep_unknown: KeepUnknown = False) -> Annotated[CallToolResult, MatchOutput]:
+        """Rank the CVs against a job description: the requirements read from it (skills, a minimum of
+        years, phrases), then for each candidate which requirements their CV meets, with the line that
+        shows it. Candidates meeting every must-have come first. The same filters as search_candidates."""
+        jd = parse_jd(jd_text)
+        if not jd.requirements:
+            raise ToolError("no requirements found in the job description; name skills (Python, SQL), a minimum "
+                            "of years (5+ years) or requirement lines under a heading such as Requirements")
+        filters = compile_filters(min_years, max_years, locations, languages, skills, where, keep_unknown)
+        with serving(warm) as loaded:
+            result = match(loaded.searcher, jd, MatchSettings(topk), filters)
+            doc = orjson.loads(render_match(result, loaded.store.manifest, str(root), "jd_text"))
+        return answer(doc, match_text(doc))
 
     @server.tool(annotations=READ_ONLY)
     def get_cv(cv_id: CvId) -> Annotated[CallToolResult, CvOutput]:
@@ -195,6 +216,15 @@ def build_server(root: Path) -> MCPServer:
     return server
 
 
+def compile_filters(min_years, max_years, locations, languages, skills, where, keep_unknown):
+    """The tools' filter arguments as rag search's compiled filters; a bad one is a tool error."""
+    try:
+        return Filters(min_years, max_years, tuple(locations), tuple(languages), tuple(skills), where,
+                       keep_unknown).compile()
+    except UserError as exc:
+        raise ToolError(f"invalid filters: {exc}") from None
+
+
 def unknown_cv(cv_id: str, loaded: Loaded) -> str:
     close = difflib.get_close_matches(cv_id, list(loaded.rows), n=3)
     hint = f"; did you mean {', '.join(close)}?" if close else "; search_candidates returns the cv_id of each candidate"
@@ -213,7 +243,7 @@ claude_desktop_config.json (README: Serving assistants over MCP):
 @option("--index-dir", type=click.Path(path_type=Path), default=Path("rag_store"), show_default=True,
         help="Store folder written by `rag index`; a rebuild is picked up on the next call.")
 def main(index_dir: Path) -> None:
-    """Serve the store to assistants over MCP (stdio): search_candidates, get_cv, store_status."""
+    """Serve the store to assistants over MCP (stdio): search_candidates, match_job, get_cv, store_status."""
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="rag mcp: %(message)s")
     for name in ("rag", "mcp"):  # ours, and the SDK's one line per failed call; not faiss's loader chatter
         logging.getLogger(name).setLevel(logging.INFO)

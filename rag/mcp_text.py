@@ -71,3 +71,22 @@ def status_text(doc: dict) -> str:
             if len(items) > SHOWN_PROBLEMS:
                 lines.append(f"  … and {len(items) - SHOWN_PROBLEMS} more")
     return "\n".join(lines)
+
+
+def match_text(doc: dict) -> str:
+    jd, reqs = doc["jd"], doc["jd"]["requirements"]
+    lines = [f"Job: {display(jd['title'] or '(no title found)')}", "Requirements:"]
+    lines += [f"  {r['id']}. {'must' if r['must'] else 'nice'} {r['kind']}: {display(r['label'])} "
+              f"({r['met_by']} CV{'s' if r['met_by'] != 1 else ''})" for r in reqs]
+    if doc["filters"]:
+        lines.append(f"Filters: {doc['filters']['expression']} ({doc['filters']['passed']} CVs pass)")
+    lines.append(f"{doc['meets_all_must']} CVs meet every must-have")
+    label = {r["id"]: r["label"] for r in reqs}
+    for c in doc["candidates"]:
+        lines.append(f"{c['rank']}. {display(c['name'])} (cv_id {display(c['cv_id'])}): must-haves "
+                     f"{c['must_met']}/{c['must_total']}, nice-to-haves {c['nice_met']}/{c['nice_total']}")
+        for r in c["requirements"]:
+            ev = r["evidence"]
+            shown = f" - p.{ev['page']}: {display(ev['text'])[:EVIDENCE_CHARS]}" if ev else ""
+            lines.append(f"   {'✓' if r['met'] else '✗'} {display(label[r['id']])}{shown}")
+    return "\n".join(lines)

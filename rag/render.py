@@ -140,16 +140,18 @@ def render_json(result: SearchResult, manifest: Manifest, store_path: str, topk:
             "candidate_count": manifest.candidate_count,
             "chunk_count": manifest.chunk_count,
         },
-        "filters": None if result.filters is None else {
-            "expression": result.filters.text,
-            "keep_unknown": result.filters.keep_unknown,
-            "passed": result.filtered.kept,
-            "undecided": result.filtered.undecided,
-            "unknown": result.filtered.unknown,
-        },
+        "filters": filters_json(result.filters, result.filtered),
         "lists": {name: [_hit_json(hit, result.fields) for hit in hits] for name, hits in result.lists.items()},
     }
     return orjson.dumps(doc, option=orjson.OPT_INDENT_2)
+
+
+def filters_json(filters, outcome) -> dict | None:
+    """What the filters asked and let through (null without filters); search and match alike."""
+    if filters is None:
+        return None
+    return {"expression": filters.text, "keep_unknown": filters.keep_unknown, "passed": outcome.kept,
+            "undecided": outcome.undecided, "unknown": outcome.unknown}
 
 
 def _hit_json(hit: Hit, fields: tuple[str, ...]) -> dict:

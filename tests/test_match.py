@@ -228,3 +228,13 @@ def test_a_phrase_is_met_by_meaning_with_the_real_model(tmp_path, store_dir):
     assert {ids[r] for r in np.flatnonzero(ranking.meets_all)} == {"lead"}
     top = match(Searcher(open_store(store_dir)), parse_jd(jd), MatchSettings(topk=1)).candidates[0]
     assert "mentored a team" in top.outcomes[0].evidence.text  # the line closest in meaning
+
+
+def test_filters_leave_candidates_out_before_matching(store, hash_model, jd_file):
+    code, output = run("--jd", jd_file, "--index-dir", store, "--json", "--skill", "Python")
+    doc = orjson.loads(output)
+    assert code == 0 and doc["filters"]["expression"] == "skill=Python" and doc["filters"]["passed"] == 2
+    assert [c["cv_id"] for c in doc["candidates"]] == ["go", "cpp"]  # Kubernetes, a nice-to-have, puts go first
+    assert doc["meets_all_must"] == 0 and [r["met_by"] for r in doc["jd"]["requirements"]] == [0, 0, 0, 1]
+    code, output = run("--jd", jd_file, "--index-dir", store, "--where", "years >=")
+    assert code == 2 and "Traceback" not in output

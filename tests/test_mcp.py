@@ -20,7 +20,7 @@ from rag.retrieval import MODES, Searcher
 from rag.store import DOCUMENTS, open_store
 from rag.warm import WarmStore
 
-TOOLS = {"search_candidates", "get_cv", "store_status"}
+TOOLS = {"search_candidates", "match_job", "get_cv", "store_status"}
 JENKINS = "Who has experience with Jenkins?"
 ERIN = "Erin Walsh — Embedded Engineer, Dublin\nWrote firmware in Rust and C for medical pumps.\nSkills: Rust, C, RTOS"
 
@@ -139,6 +139,18 @@ async def protocol_session(cv_dir: Path, out: Path, errlog) -> None:
         assert doc["filters"]["passed"] == 1 and doc["lists"]["fused"][0]["profile"]["skills"]
         result = await client.call_tool("search_candidates", {"query": JENKINS, "where": "years >= "})
         assert result.is_error and "invalid filters" in result.content[0].text
+
+        # A job description: requirements read, met requirement by requirement, holders of every must first.
+        jd = "DevOps Engineer\n\nRequirements:\n- Jenkins\n- Kubernetes\n\nNice to have:\n- Python\n"
+        doc, text = call(await client.call_tool("match_job", {"jd_text": jd, "topk": 3}))
+        assert set(doc) == set(tools["match_job"].output_schema["properties"])
+        assert [(r["label"], r["must"], r["met_by"]) for r in doc["jd"]["requirements"]] == [
+            ("Jenkins", True, 1), ("Kubernetes", True, 2), ("Python", False, 2)]
+        top = doc["candidates"][0]
+        assert (top["cv_id"], top["meets_all_must"], top["nice_met"]) == ("alice", True, 1)
+        assert "Jenkins" in top["requirements"][0]["evidence"]["text"] and "1. Alice Smith (cv_id alice)" in text
+        result = await client.call_tool("match_job", {"jd_text": "Hello! We are a friendly company."})
+        assert result.is_error and "no requirements found" in result.content[0].text
 
         doc, text = call(await client.call_tool("get_cv", {"cv_id": "frank"}))
         assert (doc["name"], doc["headline"], doc["page_count"]) == ("Frank Moreau", "Site Reliability Engineer, Lyon", 2)
