@@ -220,16 +220,31 @@ def test_e5_models_get_their_prefixes_and_others_none():
         "search_query: ", "search_document: ")
 
 
-def test_a_local_model_folder_is_used_and_recorded(cv_dir, tmp_path):
+def test_a_local_model_folder_is_used_and_recorded(cv_dir, tmp_path, exported_encoder, monkeypatch):
     import shutil
 
+    import orjson
+
+    import rag.export
+    from rag.export import default_prefixes
     from rag.models import BUNDLED_MODEL, resolve_model
 
+    def export_copy(source, dest):
+        """The session's export under the folder's name (exporting again takes seconds; the export
+        itself is tested elsewhere): what the build resolved and recorded is what this test is about."""
+        shutil.copytree(exported_encoder, dest)
+        spec = orjson.loads((dest / "encoder.json").read_bytes())
+        spec["model"] = source.name
+        spec["query_prefix"], spec["passage_prefix"] = default_prefixes(source.name, {})
+        (dest / "encoder.json").write_bytes(orjson.dumps(spec))
+
+    monkeypatch.setattr(rag.export, "export_encoder", export_copy)
     folder = tmp_path / "my-e5-copy"
     shutil.copytree(resolve_model(BUNDLED_MODEL, True, print).folder, folder)
     result = build_store(cv_dir, tmp_path / "store", BuildSettings(model=str(folder)))
     m = result.manifest
     assert (m.embedding_model, m.embedding_model_origin) == (str(folder), "local folder")
+    assert m.encoder["revision"].startswith("folder:")  # pinned by the folder's files, not a hub commit
     assert (m.query_prefix, m.passage_prefix) == ("query: ", "passage: ")  # the name says E5
     (tmp_path / "not-a-model").mkdir()
     with pytest.raises(UserError, match="not a model"):
