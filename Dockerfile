@@ -34,10 +34,23 @@ RUN set -eu; \
         ${TORCH_INDEX_URL:+--extra-index-url "$TORCH_INDEX_URL"} \
         "$(grep -E '^torch==' /tmp/build/requirements-rag.txt)"; \
     /opt/venv/bin/pip install --quiet --only-binary=:all: -r /tmp/build/requirements-rag.txt; \
+    rm -rf /opt/venv/lib/python3*/site-packages/torch/include /opt/venv/lib/python3*/site-packages/torch/test
+
+# RAG_EXTRAS=ray (make build ENGINE=ray): the ray extra on top, in a layer of its own, so that both
+# images share the one above. Either way the venv must hold exactly the pins of the files it used.
+ARG RAG_EXTRAS=
+COPY requirements-ray.txt /tmp/build/
+RUN set -eu; \
+    if [ -f /tmp/extra/ca-bundle.crt ]; then export PIP_CERT=/tmp/extra/ca-bundle.crt; fi; \
+    pins=/tmp/build/requirements-rag.txt; \
+    case "$RAG_EXTRAS" in \
+        "") ;; \
+        ray) /opt/venv/bin/pip install --quiet --only-binary=:all: -r /tmp/build/requirements-ray.txt; \
+             pins="$pins /tmp/build/requirements-ray.txt" ;; \
+        *) echo "RAG_EXTRAS must be empty or ray, not $RAG_EXTRAS" >&2; exit 1 ;; \
+    esac; \
     /opt/venv/bin/pip freeze > /opt/venv/pip-freeze.txt; \
-    rm -rf /opt/venv/lib/python3*/site-packages/torch/include /opt/venv/lib/python3*/site-packages/torch/test; \
-    /opt/venv/bin/python /tmp/build/verify_env.py /tmp/build/requirements-rag.txt \
-        --freeze /opt/venv/pip-freeze.txt --check-torch --scan /opt/venv
+    /opt/venv/bin/python /tmp/build/verify_env.py $pins --freeze /opt/venv/pip-freeze.txt --check-torch --scan /opt/venv
 
 # ---- runtime: the virtualenv and the code, nothing else -------------------------------------------
 FROM ${BASE_IMAGE} AS runtime
@@ -61,7 +74,7 @@ ENV PATH=/opt/venv/bin:$PATH \
 COPY --from=builder /opt/venv /opt/venv
 
 WORKDIR /app
-COPY requirements-rag.txt docker/image/verify_env.py docker/image/build_info.py /app/docker/
+COPY requirements-rag.txt requirements-ray.txt docker/image/verify_env.py docker/image/build_info.py /app/docker/
 COPY rag/ /app/rag/
 COPY cv_generation/ /app/cv_generation/
 # The code is read-only at run time, so compile it now rather than on every start.

@@ -13,6 +13,7 @@ MODE ?= hybrid
 N ?= 30
 SEED ?= 42
 RUNNER ?= auto
+ENGINE ?= local
 PYTHON ?= python3.11
 VENV ?= .venv
 TORCH_INDEX_URL ?= https://download.pytorch.org/whl/cpu
@@ -25,8 +26,10 @@ export Q EMBEDDING_MODEL HF_HUB_OFFLINE
 
 VENV_PY := $(VENV)/bin/python
 VENV_STAMP := $(VENV)/.installed
+VENV_RAY_STAMP := $(VENV)/.installed-ray
 
 include make/docker.mk
+include make/ray.mk
 
 # The runner is decided once per make run, and only by targets that need it.
 RUNNER_USED = $(eval RUNNER_USED := $(call resolve_runner,$(RUNNER)))$(RUNNER_USED)
@@ -47,6 +50,7 @@ help: ## Show this help.
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 	@echo
 	@echo "Variables: PDF_DIR=$(PDF_DIR) OUT_DIR=$(OUT_DIR) TOPK=$(TOPK) MODE=$(MODE) N=$(N) SEED=$(SEED) RUNNER=$(RUNNER)"
+	@echo "           ENGINE=$(ENGINE) (local or ray) RAY_ADDRESS=$(RAY_ADDRESS) RAY_WORKERS=$(RAY_WORKERS)"
 	@echo "Environment: EMBEDDING_MODEL (default intfloat/multilingual-e5-small)"
 	@echo 'Example: make index && make search Q="Who has experience with Jenkins?"'
 
@@ -64,17 +68,23 @@ $(VENV_STAMP): requirements-rag.txt requirements-dev.txt pyproject.toml
 	@if $(VENV_PY) -m pip list 2>/dev/null | grep -iE '^nvidia-|^triton '; then echo "error: CUDA packages were installed; torch must be the CPU build" >&2; exit 1; fi
 	@touch $@
 
+# The ray extra, for ENGINE=ray and the tests: a second stamp, so that `make venv` stays light.
+$(VENV_RAY_STAMP): requirements-ray.txt $(VENV_STAMP)
+	$(VENV_PY) -m pip install --quiet -r requirements-ray.txt
+	@if $(VENV_PY) -m pip list 2>/dev/null | grep -iE '^nvidia-|^triton '; then echo "error: CUDA packages were installed with the ray extra" >&2; exit 1; fi
+	@touch $@
+
 runner-ready:
 	@echo "runner: $(RUNNER_USED)$(if $(filter auto,$(RUNNER)), (RUNNER=auto$(if $(filter local,$(RUNNER_USED)),; no Docker engine answered)))" >&2
-	@$(if $(filter docker,$(RUNNER_USED)),$(MAKE) --no-print-directory docker-ready,$(MAKE) --no-print-directory venv)
+	@$(if $(filter docker,$(RUNNER_USED)),$(MAKE) --no-print-directory docker-ready,$(MAKE) --no-print-directory venv $(if $(filter ray,$(ENGINE)),$(VENV_RAY_STAMP)))
 
-index: runner-ready ## Build the search store from PDF_DIR (skips when nothing changed).
+index: runner-ready ## Build the search store from PDF_DIR (skips when nothing changed); ENGINE=ray for Ray.
 	@$(default_cvs)
-	@$(call run,rag.build_index,--pdf-dir "$(PDF_DIR_R)" --out-dir "$(OUT_DIR_R)")
+	@$(call run,rag.build_index,--pdf-dir "$(PDF_DIR_R)" --out-dir "$(OUT_DIR_R)" $(ENGINE_ARGS))
 
 rebuild: runner-ready ## Rebuild the store from scratch (--force).
 	@$(default_cvs)
-	@$(call run,rag.build_index,--pdf-dir "$(PDF_DIR_R)" --out-dir "$(OUT_DIR_R)" --force)
+	@$(call run,rag.build_index,--pdf-dir "$(PDF_DIR_R)" --out-dir "$(OUT_DIR_R)" --force $(ENGINE_ARGS))
 
 # A fresh clone has no CVs yet: generate the default synthetic set, but never into a user's own folder.
 generate_cvs = $(call run,cv_generation.generate,--n "$(N)" --seed "$(SEED)" --out "$(PDF_DIR_R)")
@@ -104,8 +114,8 @@ clean: ## Remove the built store (keeps generated CVs and the virtualenv).
 	@find "$(OUT_DIR)" -mindepth 1 -maxdepth 1 ! -name .gitkeep -exec rm -rf {} +
 	@echo "Removed the store in $(OUT_DIR)."
 
-test: venv ## Run the test suite (offline model, no network).
+test: venv $(VENV_RAY_STAMP) ## Run the test suite (offline model, no network; installs the ray extra).
 	HF_HUB_OFFLINE=1 $(VENV_PY) -m pytest -q tests
 
-bench: venv ## Measure speed against the straightforward baseline; writes bench/report.{json,md}.
+bench: venv $(VENV_RAY_STAMP) ## Measure speed against the straightforward baseline; writes bench/report.{json,md}.
 	HF_HUB_OFFLINE=1 $(VENV_PY) -m bench.run
