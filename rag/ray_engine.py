@@ -68,7 +68,9 @@ class RayEngine:
 
     def close(self) -> None:
         if self._coordinator is not None:
-            self._connection.ray.kill(self._coordinator)
+            # Cleaning up after a failure must not hide it behind another (a lost connection).
+            with contextlib.suppress(Exception):
+                self._connection.ray.kill(self._coordinator)
             self._coordinator = None
         if self._connection is not None:
             self._connection.close()
@@ -93,25 +95,28 @@ class RayEngine:
             for part in self._run(stage, rows):
                 for slot, raw in zip(part["slot"], part["doc"]):
                     docs[int(slot)] = pickle.loads(raw)
+            _check_complete(sum(d is not None for d in docs), len(window))
             yield from docs
 
     def embed(self, texts: list[str], encoder_dir: Path, variant: str, batch_size: int,
               advance: Callable[[int], None]) -> np.ndarray:
-        ray = self._connect().ray
         from .encoder import EncoderSpec
 
         out = np.zeros((len(texts), EncoderSpec.load(encoder_dir).dim), dtype=np.float32)
         if not texts:
             return out
-        files = ray.put(_encoder_files(encoder_dir, variant))
+        files = self._connect().ray.put(_encoder_files(encoder_dir, variant))
         stage = Stage(self.embedder, self._connection.workers, TEXTS_PER_CALL,
                       {"files": files, "variant": variant, "batch_size": batch_size, "threads": THREADS_PER_WORKER})
         # Longest first, so a call's texts are alike in length and the slowest calls start early.
         order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
         for window in _windows(order, lambda i: len(texts[i].encode()), TEXT_WINDOW_BYTES):
+            done = np.zeros(len(texts), dtype=bool)
             for part in self._run(stage, [{"row": i, "text": texts[i]} for i in window]):
                 out[part["row"]] = part["vector"]
+                done[part["row"]] = True
                 advance(len(part["row"]))
+            _check_complete(int(done.sum()), len(window))
         return out
 
     def _connect(self) -> RayConnection:
@@ -142,6 +147,12 @@ class RayEngine:
             ray.get(done)
         except ray.exceptions.RayError as exc:
             raise UserError(f"the Ray build failed: {_cause(exc)}; the existing store is unchanged") from None
+
+
+def _check_complete(received: int, sent: int) -> None:
+    if received != sent:
+        raise UserError(f"the Ray build failed: results for {received} of {sent} inputs came back; "
+                        "the existing store is unchanged")
 
 
 def _cause(exc: BaseException) -> str:

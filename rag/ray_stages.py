@@ -10,7 +10,6 @@ ONNX encoder as the files of its folder.
 from __future__ import annotations
 
 import hashlib
-import os
 import pickle
 import queue
 import tempfile
@@ -100,9 +99,6 @@ class Coordinator:
 
     def code_digest(self) -> str:
         return code_digest()
-
-    def node(self) -> str:
-        return os.uname().nodename
 
     def run(self, stage: Stage, rows: list[dict]) -> None:
         import ray.data

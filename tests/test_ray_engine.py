@@ -5,7 +5,9 @@ each build connects to it, as `rag index --engine ray` connects to a cluster.
 """
 
 import os
+import re
 import socket
+import tomllib
 from pathlib import Path
 
 import numpy as np
@@ -175,3 +177,10 @@ def test_token_sized_batches_hold_the_budget_and_change_no_vector(exported_encod
     encoder = Encoder(exported_encoder)
     texts = ["short", "a somewhat longer passage about Kubernetes clusters and CI/CD " * 6, "mid length text"] * 5
     assert np.array_equal(encoder.embed(texts, 2, by_tokens=True), encoder.embed(texts, 2))
+
+
+def test_the_ray_extra_pins_exactly_what_requirements_ray_lists():
+    root = Path(__file__).resolve().parent.parent
+    extra = tomllib.loads((root / "pyproject.toml").read_text())["project"]["optional-dependencies"]["ray"]
+    lock = [line.split("#")[0].strip() for line in (root / "requirements-ray.txt").read_text().splitlines()]
+    assert sorted(re.sub(r"\[.*\]", "", pin) for pin in extra) == sorted(pin for pin in lock if pin)
