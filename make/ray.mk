@@ -38,7 +38,7 @@ ray_compose = $(if $(COMPOSE),,$(error the Ray cluster needs `docker compose` or
 ray-up: ## Start a Ray cluster in Docker (a head, two workers) for ENGINE=ray RAY_ADDRESS=ray://127.0.0.1:10001.
 	@$(MAKE) --no-print-directory docker-ready ENGINE=ray
 	@[ -s "$(RAY_TOKEN_FILE)" ] || (umask 077 && od -An -vtx1 -N32 /dev/urandom | tr -d ' \n' > "$(RAY_TOKEN_FILE)")
-	@$(ray_compose) up --detach >&2
+	@$(ray_compose) up --detach ray-head ray-worker-1 ray-worker-2 >&2
 	@echo "ray: waiting for the head and two workers (up to $(RAY_UP_TIMEOUT) s)" >&2
 	@# Ready means a Ray Client connection, as a build makes it, sees both workers' CPUs. It also takes
 	@# the first connection, which Ray's client server fails now and then (README: Ray).

@@ -103,7 +103,9 @@ class RayConnection:
                             f"the Ray cluster at {self.where} has {self.cpus}")
 
     def _init(self, settings: RaySettings) -> None:
-        quiet = {"log_to_driver": False, "logging_level": logging.WARNING}
+        # Ray's warnings at connection (a Python patch version that differs, a server thread without
+        # a SIGTERM handler) are not the build's business; its errors still show.
+        quiet = {"log_to_driver": False, "logging_level": logging.ERROR}
         if not settings.address:
             from .encoder import available_cores
 
