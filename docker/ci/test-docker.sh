@@ -262,7 +262,7 @@ for name in ("chunks.jsonl", "bm25.pkl", "bm25.index.npz", "documents.jsonl", "e
     assert local[name]["sha256"] == ray[name]["sha256"], name
 print("test-docker: chunks, BM25 and documents are byte for byte the local engine's")
 PY
-        docker run --rm --network none -v "$work:/work:ro" -v "$project/rag_store:/store:ro" "$IMAGE" python -c '
+        docker run --rm --user "$uid:$gid" --network none -v "$work:/work:ro" -v "$project/rag_store:/store:ro" "$IMAGE" python -c '
 import json, faiss, numpy as np
 local = faiss.read_index("/work/local-faiss.index")
 ray = faiss.read_index("/store/faiss.index")
