@@ -184,3 +184,32 @@ def test_the_ray_extra_pins_exactly_what_requirements_ray_lists():
     extra = tomllib.loads((root / "pyproject.toml").read_text())["project"]["optional-dependencies"]["ray"]
     lock = [line.split("#")[0].strip() for line in (root / "requirements-ray.txt").read_text().splitlines()]
     assert sorted(re.sub(r"\[.*\]", "", pin) for pin in extra) == sorted(pin for pin in lock if pin)
+
+
+class FlakyRay:
+    """Stands in for the ray module: its first `failures` connections fail as Ray Client's do when
+    the head loses the server process it forked for the client."""
+
+    def __init__(self, failures: int):
+        self.failures, self.inits, self.shutdowns = failures, 0, 0
+
+    def init(self, address, **kwargs):
+        self.inits += 1
+        if self.inits <= self.failures:
+            raise ConnectionError("Initialization failure from server:\nTraceback ...")
+
+    def shutdown(self):
+        self.shutdowns += 1
+
+
+@pytest.mark.parametrize("failures, connects", [(2, True), (3, False)])
+def test_ray_client_connections_are_tried_three_times(failures, connects):
+    connection = RayConnection.__new__(RayConnection)  # only the connecting step, without a cluster
+    connection.ray, connection.where = FlakyRay(failures), "ray://head:10001"
+    if connects:
+        connection._init(RaySettings("ray://head:10001"))
+    else:
+        with pytest.raises(UserError, match=r"cannot connect to the Ray cluster at ray://head:10001 \(3 attempts\): "
+                                            r"Initialization failure from server:$"):
+            connection._init(RaySettings("ray://head:10001"))
+    assert connection.ray.inits == min(failures + 1, 3) and connection.ray.shutdowns == min(failures, 3)
