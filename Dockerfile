@@ -26,7 +26,6 @@ COPY requirements-rag.txt pyproject.toml docker/image/verify_env.py /tmp/build/
 # torch goes first, from the CPU index (or a local CPU wheel): resolved from PyPI alone it would be
 # the CUDA build with its nvidia-* packages. The second install then finds torch already satisfied.
 # torch's C++ headers and test binaries serve only to build and test extensions: 145 MB less.
-# Last, the build backend pyproject.toml pins, for the runtime stage to install the project with.
 RUN set -eu; \
     if [ -f /tmp/extra/ca-bundle.crt ]; then export PIP_CERT=/tmp/extra/ca-bundle.crt; fi; \
     if ls /tmp/extra/*.whl >/dev/null 2>&1; then export PIP_FIND_LINKS=/tmp/extra; fi; \
@@ -35,10 +34,24 @@ RUN set -eu; \
         ${TORCH_INDEX_URL:+--extra-index-url "$TORCH_INDEX_URL"} \
         "$(grep -E '^torch==' /tmp/build/requirements-rag.txt)"; \
     /opt/venv/bin/pip install --quiet --only-binary=:all: -r /tmp/build/requirements-rag.txt; \
+    rm -rf /opt/venv/lib/python3*/site-packages/torch/include /opt/venv/lib/python3*/site-packages/torch/test
+
+# RAG_EXTRAS=ray (make build ENGINE=ray): the ray extra on top, in a layer of its own, so that both
+# images share the one above. Either way the venv must hold exactly the pins of the files it used.
+# Last, the build backend pyproject.toml pins, for the runtime stage to install the project with.
+ARG RAG_EXTRAS=
+COPY requirements-ray.txt /tmp/build/
+RUN set -eu; \
+    if [ -f /tmp/extra/ca-bundle.crt ]; then export PIP_CERT=/tmp/extra/ca-bundle.crt; fi; \
+    pins=/tmp/build/requirements-rag.txt; \
+    case "$RAG_EXTRAS" in \
+        "") ;; \
+        ray) /opt/venv/bin/pip install --quiet --only-binary=:all: -r /tmp/build/requirements-ray.txt; \
+             pins="$pins /tmp/build/requirements-ray.txt" ;; \
+        *) echo "RAG_EXTRAS must be empty or ray, not $RAG_EXTRAS" >&2; exit 1 ;; \
+    esac; \
     /opt/venv/bin/pip freeze > /opt/venv/pip-freeze.txt; \
-    rm -rf /opt/venv/lib/python3*/site-packages/torch/include /opt/venv/lib/python3*/site-packages/torch/test; \
-    /opt/venv/bin/python /tmp/build/verify_env.py /tmp/build/requirements-rag.txt \
-        --freeze /opt/venv/pip-freeze.txt --check-torch --scan /opt/venv; \
+    /opt/venv/bin/python /tmp/build/verify_env.py $pins --freeze /opt/venv/pip-freeze.txt --check-torch --scan /opt/venv; \
     /opt/venv/bin/pip download --quiet --no-deps --only-binary=:all: --dest /opt/build-backend \
         "$(sed -n 's/^requires = \["\(.*\)"\]$/\1/p' /tmp/build/pyproject.toml)"
 
@@ -65,7 +78,7 @@ COPY --from=builder /opt/venv /opt/venv
 COPY --from=builder /opt/build-backend /tmp/build-backend
 
 WORKDIR /app
-COPY requirements-rag.txt docker/image/verify_env.py docker/image/build_info.py /app/docker/
+COPY requirements-rag.txt requirements-ray.txt docker/image/verify_env.py docker/image/build_info.py /app/docker/
 COPY pyproject.toml README.md /app/
 COPY rag/ /app/rag/
 COPY cv_generation/ /app/cv_generation/

@@ -14,6 +14,7 @@ N ?= 30
 SEED ?= 42
 OCR ?= on
 RUNNER ?= auto
+ENGINE ?= local
 PYTHON ?= python3.11
 VENV ?= .venv
 TORCH_INDEX_URL ?= https://download.pytorch.org/whl/cpu
@@ -32,8 +33,10 @@ export RAG_VIA_MAKE := 1
 
 VENV_PY := $(VENV)/bin/python
 VENV_STAMP := $(VENV)/.installed
+VENV_RAY_STAMP := $(VENV)/.installed-ray
 
 include make/docker.mk
+include make/ray.mk
 
 # The runner is decided once per make run, and only by targets that need it.
 RUNNER_USED = $(eval RUNNER_USED := $(call resolve_runner,$(RUNNER)))$(RUNNER_USED)
@@ -56,7 +59,8 @@ help: ## Show this help.
 	@echo "Variables: PDF_DIR=$(PDF_DIR) OUT_DIR=$(OUT_DIR) TOPK=$(TOPK) MODE=$(MODE) N=$(N) SEED=$(SEED) OCR=$(OCR) RUNNER=$(RUNNER) JD=$(JD)"
 	@echo "  search also takes CHUNKS=1 FUSION=convex|rrf WEIGHTS=bm25=0,faiss=1 RRF_K=60 COVERAGE=off JSON=1"
 	@echo "  and the filters MIN_YEARS MAX_YEARS LOCATION LANGUAGE SKILL WHERE KEEP_UNKNOWN=1;"
-	@echo "  index takes AS_OF=YYYY-MM; cvs takes LANGUAGES=en,de TEMPLATES=sidebar,two_page; ls takes VERIFY=1"
+	@echo "  index takes AS_OF=YYYY-MM and ENGINE=$(ENGINE) (local or ray) RAY_ADDRESS=$(RAY_ADDRESS) RAY_WORKERS=$(RAY_WORKERS);"
+	@echo "  cvs takes LANGUAGES=en,de TEMPLATES=sidebar,two_page; ls takes VERIFY=1"
 	@echo "Environment: EMBEDDING_MODEL (default intfloat/multilingual-e5-small)"
 	@echo 'Example: make index && make search Q="Who has experience with Jenkins?"'
 	@echo '         make match JD=cv_generation/data/cvs/jobs/job_001.txt'
@@ -75,19 +79,25 @@ $(VENV_STAMP): requirements-rag.txt requirements-dev.txt pyproject.toml
 	@if $(VENV_PY) -m pip list 2>/dev/null | grep -iE '^nvidia-|^triton '; then echo "error: CUDA packages were installed; torch must be the CPU build" >&2; exit 1; fi
 	@touch $@
 
+# The ray extra, for ENGINE=ray and the tests: a second stamp, so that `make venv` stays light.
+$(VENV_RAY_STAMP): requirements-ray.txt $(VENV_STAMP)
+	$(VENV_PY) -m pip install --quiet -r requirements-ray.txt
+	@if $(VENV_PY) -m pip list 2>/dev/null | grep -iE '^nvidia-|^triton '; then echo "error: CUDA packages were installed with the ray extra" >&2; exit 1; fi
+	@touch $@
+
 # Everything it prints goes to stderr (a first `make venv` included): a target's stdout is the
 # pipeline's output alone, so `make search JSON=1` and `make mcp` can be piped.
 runner-ready:
 	@echo "runner: $(RUNNER_USED)$(if $(filter auto,$(RUNNER)), (RUNNER=auto$(if $(filter local,$(RUNNER_USED)),; no Docker engine answered)))" >&2
-	@$(if $(filter docker,$(RUNNER_USED)),$(MAKE) --no-print-directory docker-ready,$(MAKE) --no-print-directory venv) >&2
+	@$(if $(filter docker,$(RUNNER_USED)),$(MAKE) --no-print-directory docker-ready,$(MAKE) --no-print-directory venv $(if $(filter ray,$(ENGINE)),$(VENV_RAY_STAMP))) >&2
 
-index: runner-ready ## Build the search store from PDF_DIR (skips when nothing changed); OCR=off leaves scans out.
+index: runner-ready ## Build the search store from PDF_DIR (skips when nothing changed); OCR=off leaves scans out; ENGINE=ray for Ray.
 	@$(default_cvs)
-	@$(call run,rag,index --pdf-dir "$(PDF_DIR_R)" --out-dir "$(OUT_DIR_R)" --ocr "$(OCR)" $(as_of_flag))
+	@$(call run,rag,index --pdf-dir "$(PDF_DIR_R)" --out-dir "$(OUT_DIR_R)" --ocr "$(OCR)" $(as_of_flag) $(ENGINE_ARGS))
 
 rebuild: runner-ready ## Rebuild the store from scratch (--force).
 	@$(default_cvs)
-	@$(call run,rag,index --pdf-dir "$(PDF_DIR_R)" --out-dir "$(OUT_DIR_R)" --ocr "$(OCR)" --force $(as_of_flag))
+	@$(call run,rag,index --pdf-dir "$(PDF_DIR_R)" --out-dir "$(OUT_DIR_R)" --ocr "$(OCR)" --force $(as_of_flag) $(ENGINE_ARGS))
 
 # AS_OF=YYYY-MM: the month "present" means in CV dates (default: this month). Generated CVs date
 # their roles as of the generator's reference month, so folders under cv_generation/data get that.
@@ -162,10 +172,8 @@ ls: runner-ready ## List the store's files and what it was built from [VERIFY=1 
 clean: runner-ready ## Remove the store in OUT_DIR, and only a store (keeps CVs, the virtualenv, other files).
 	@$(call run,rag,clean --out-dir "$(OUT_DIR_R)")
 
-# RAG_VIA_MAKE is cleared: the tests check the commands as a user types them, and set it themselves
-# where they check what make's users are told.
-test: venv ## Run the test suite (offline model, no network).
-	HF_HUB_OFFLINE=1 $(VENV_PY) -m pytest -q tests
+test: venv $(VENV_RAY_STAMP) ## Run the test suite on two workers (offline model, no network; installs the ray extra).
+	HF_HUB_OFFLINE=1 $(VENV_PY) -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder tests
 
-bench: venv ## Measure speed against the straightforward baseline; writes bench/report.{json,md}.
+bench: venv $(VENV_RAY_STAMP) ## Measure speed against the straightforward baseline; writes bench/report.{json,md}.
 	HF_HUB_OFFLINE=1 $(VENV_PY) -m bench.run

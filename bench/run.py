@@ -140,6 +140,51 @@ def measure_profile_step(store: Path, full_wall_s: float) -> dict:
             "share_of_full_build": round(seconds / full_wall_s, 4)}
 
 
+def measure_engines(cvs: Path, store: Path) -> dict:
+    """Full builds of the same PDFs through the local engine and a local Ray instance with 1 and 2
+    workers: on one 2-core machine this measures Ray's overhead, not a speed-up. Each store must
+    equal the local one."""
+    from rag.store import open_store
+
+    engines = {"local": [], "ray_1_worker": ["--engine", "ray", "--ray-workers", "1"],
+               "ray_2_workers": ["--engine", "ray", "--ray-workers", "2"]}
+    results: dict = {}
+    reference = None
+    for name, extra in engines.items():
+        target = WORK / f"engine-{name}"
+        shutil.rmtree(target, ignore_errors=True)
+        (target / "encoders").mkdir(parents=True)
+        for encoder in (store / "encoders").iterdir():
+            (target / "encoders" / encoder.name).symlink_to(encoder.resolve())
+        log(f"full build through {name}")
+        seconds, _, peak = run(build_cmd(cvs, target, "--force", *extra))
+        opened = open_store(target)
+        vectors = opened.dense_index().vectors()
+        if reference is None:
+            reference = (opened.chunks.all(), vectors)
+        results[name] = {
+            "wall_s": round(seconds, 2),
+            "chunks_per_s": round(opened.manifest.chunk_count / seconds, 1),
+            "peak_mib": round(peak, 1),
+            "same_chunks_as_local": opened.chunks.all() == reference[0],
+            "max_abs_vector_diff_to_local": float(np.max(np.abs(vectors - reference[1]))),
+        }
+        shutil.rmtree(target, ignore_errors=True)
+    results["chunks"] = opened.manifest.chunk_count
+    results["cvs"] = len(list(cvs.glob("*/cv.pdf")))
+    return results
+
+
+def measure_build_steps(store: Path, sizes: list[int]) -> dict:
+    """The steps after embedding, in the calling process, at growing chunk counts (bench.build_steps)."""
+    steps = {}
+    for size in sizes:
+        log(f"single-process build steps at {size:,} chunks")
+        _, out = wall([PY, "-m", "bench.build_steps", str(store), str(size)])
+        steps[str(size)] = orjson.loads(out)
+    return steps
+
+
 def measure_cold_search(store: Path) -> dict:
     make = ["make", "--no-print-directory", "search", f"Q={QUERY}", f"OUT_DIR={store}", "RUNNER=local"]
     direct = [PY, "-m", "rag.search", "--index-dir", str(store), "--query", QUERY]
@@ -341,12 +386,26 @@ def measure_ocr(cvs: Path, full_build_s: float) -> dict:
               help="Only the OCR figures (and the full build they are compared with); writes bench/report-ocr.json.")
 @click.option("--mcp-sizes", default="10000", show_default=True,
               help="Chunk counts (among --sizes) at which to time search_candidates through the MCP server.")
-def main(n_cvs: int, sizes: str, bm25_size: int, only_ocr: bool, mcp_sizes: str) -> None:
+@click.option("--step-sizes", default="100000,250000,500000", show_default=True,
+              help="Chunk counts for the single-process build steps (BM25, FAISS) after embedding.")
+@click.option("--engines-only", is_flag=True,
+              help="Only the engine comparison and build steps, merged into the existing report.json.")
+def main(n_cvs: int, sizes: str, bm25_size: int, only_ocr: bool, mcp_sizes: str, step_sizes: str,
+         engines_only: bool) -> None:
     """Run every benchmark and write bench/report.json and bench/report.md."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("EMBEDDING_MODEL", "sentence-transformers/all-MiniLM-L6-v2")
     WORK.mkdir(parents=True, exist_ok=True)
     cvs, store, scratch = WORK / "cvs", WORK / "store", WORK / "store-scratch"
+    steps = [int(n) for n in step_sizes.split(",")]
+    if engines_only:
+        report = orjson.loads((ROOT / "bench" / "report.json").read_bytes())
+        shutil.rmtree(cvs, ignore_errors=True)
+        wall([PY, "-m", "cv_generation.generate", "--n", str(n_cvs), "--seed", "7", "--out", str(cvs), "--quiet"])
+        wall(build_cmd(cvs, store, "--force"))
+        measure_scale_out(report, cvs, store, steps)
+        write_report(report)
+        return
     report: dict = {"machine": {"cores": os.cpu_count(), "python": platform.python_version(),
                                 "cpu_flags": cpu_flags()},
                     "model": os.environ["EMBEDDING_MODEL"], "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
@@ -398,6 +457,18 @@ def main(n_cvs: int, sizes: str, bm25_size: int, only_ocr: bool, mcp_sizes: str)
         "search_load_s": loads[str(per_100k_cvs)],
         "store_mib": disk[str(per_100k_cvs)],
     }
+    measure_scale_out(report, cvs, store, steps)
+    write_report(report)
+
+
+def measure_scale_out(report: dict, cvs: Path, store: Path, step_sizes: list[int]) -> None:
+    log("local engine against Ray with 1 and 2 workers")
+    report["engines"] = measure_engines(cvs, store)
+    report["build_steps"] = measure_build_steps(store, step_sizes)
+    report["engines_measured_at"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def write_report(report: dict) -> None:
     report["finished_at"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     out = ROOT / "bench"
     (out / "report.json").write_bytes(orjson.dumps(report, option=orjson.OPT_INDENT_2))
@@ -481,6 +552,8 @@ def markdown(r: dict) -> str:
         "",
         *ocr_markdown(r["ocr"], inc["cvs"], inc["full_wall_s"]),
     ]
+    if "engines" in r:
+        lines += engines_markdown(r["engines"], r["build_steps"], r["engines_measured_at"])
     return "\n".join(lines)
 
 
@@ -498,6 +571,44 @@ def ocr_markdown(ocr: dict, cvs: int, full_build_s: float) -> list[str]:
         f"OCR engine loaded: {'yes' if o['engine_loaded'] else 'no'}.",
         "",
     ]
+
+
+def engines_markdown(engines: dict, steps: dict, measured_at: str) -> list[str]:
+    local = engines["local"]
+    lines = [
+        "## Local engine against Ray",
+        "",
+        f"Full builds (`--force`) of {engines['cvs']:,} generated CVs = {engines['chunks']:,} chunks, measured "
+        f"{measured_at}, on this 2-core machine: Ray here runs as a local instance started by the build. "
+        "With 2 cores there is nothing to gain; the figures show what Ray costs.",
+        "",
+        "| engine | wall s | chunks/s | vs local | peak MiB (calling process) | same chunks | max vector diff |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for name in ("local", "ray_1_worker", "ray_2_workers"):
+        e = engines[name]
+        lines.append(f"| {name.replace('_', ' ')} | {e['wall_s']:.1f} | {e['chunks_per_s']:.1f} | "
+                     f"{e['wall_s'] / local['wall_s']:.2f}x | {e['peak_mib']:,.0f} | {e['same_chunks_as_local']} | "
+                     f"{e['max_abs_vector_diff_to_local']:.1e} |")
+    lines += [
+        "",
+        "## Single-process steps after embedding",
+        "",
+        "Whatever the engine, the calling process tokenises every chunk, builds BM25Okapi and its inverted "
+        "index, pickles it, fills and writes the flat FAISS index and writes chunks.jsonl (`bench.build_steps`, "
+        "real chunks cycled).",
+        "",
+        "| chunks | tokenize s | BM25Okapi s | inverted index s | pickle s | FAISS add+write s | chunks.jsonl s "
+        "| total s | peak MiB | BM25 pickle MiB | vectors MiB |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for size, m in steps.items():
+        t = m["seconds"]
+        lines.append(f"| {int(size):,} | {t['tokenize']:.1f} | {t['bm25okapi']:.1f} | {t['inverted_index']:.1f} | "
+                     f"{t['bm25_pickle']:.1f} | {t['faiss_add_write']:.1f} | {t['chunks_jsonl']:.1f} | "
+                     f"{m['total_s']:.1f} | {m['peak_mib']:,.0f} | {m['bm25_pickle_mib']:,.0f} | {m['vectors_mib']:,.0f} |")
+    lines.append("")
+    return lines
 
 
 if __name__ == "__main__":

@@ -5,6 +5,8 @@
 DOCKER ?= docker
 # The image that `make build` makes and RUNNER=docker runs.
 DOCKER_IMAGE ?= cv-rag:latest
+# The same with the ray extra: what ENGINE=ray runs in, and the compose Ray cluster's nodes.
+DOCKER_RAY_IMAGE ?= cv-rag-ray:latest
 # Empty: the Dockerfile's default, the official python:3.11-slim. CI passes a local image.
 DOCKER_BASE_IMAGE ?=
 # Empty: the engine's defaults (bridge). `host` where the engine runs with --iptables=false (CI).
@@ -15,7 +17,14 @@ DOCKER_BUILD_FLAGS ?=
 DOCKER_GIT_COMMIT ?=
 DOCKER_PROJECT ?= cv-rag
 # Variables handed into the container when they are set (and not empty).
-DOCKER_ENV_VARS ?= EMBEDDING_MODEL HF_HUB_OFFLINE HF_TOKEN RAG_VIA_MAKE
+DOCKER_ENV_VARS ?= EMBEDDING_MODEL HF_HUB_OFFLINE HF_TOKEN RAG_VIA_MAKE RAY_ADDRESS RAY_AUTH_TOKEN
+
+# ENGINE=ray needs the image with the ray extra; every image target below acts on the one needed.
+docker_extras = $(if $(filter ray,$(ENGINE)),ray)
+docker_image_used = $(if $(docker_extras),$(DOCKER_RAY_IMAGE),$(DOCKER_IMAGE))
+# A loopback RAY_ADDRESS names this machine (the compose cluster publishes its client port there),
+# which a container reaches only on the host's network.
+docker_network_used = $(or $(DOCKER_NETWORK),$(if $(and $(docker_extras),$(ray_address_is_loopback)),host),bridge)
 
 # Where PDF_DIR and OUT_DIR are mounted in the container: at the same path as given, a relative one
 # under the container's working folder, so that the pipeline is handed the very same arguments and
@@ -51,14 +60,14 @@ docker_run = $(if $(COMPOSE),,$(error RUNNER=docker needs `docker compose` or `d
 	RAG_UID="$$(id -u)" RAG_GID="$$(id -g)" \
 	RAG_PDF_DIR="$$(cd "$(PDF_DIR)" && pwd -P)" RAG_OUT_DIR="$$(cd "$(OUT_DIR)" && pwd -P)" \
 	RAG_PDF_TARGET="$(call docker_mount_point,$(PDF_DIR),/data/cvs)" RAG_OUT_TARGET="$(call docker_mount_point,$(OUT_DIR),/data/store)" \
-	RAG_IMAGE="$(DOCKER_IMAGE)" RAG_NETWORK_MODE="$(or $(DOCKER_NETWORK),bridge)" \
+	RAG_IMAGE="$(docker_image_used)" RAG_NETWORK_MODE="$(docker_network_used)" \
 	$(COMPOSE) --file "$(CURDIR)/docker-compose.yml" --project-name "$(DOCKER_PROJECT)" \
 	run --rm -T $(docker_env_flags) $(docker_service) python -m $(1) $(2)
 
 # What goes into the image (see .dockerignore). Its checksum is stored as a label, so docker-ready
 # rebuilds when the code or the pins change; docker/extra (CI's inputs) is deliberately left out.
 DOCKER_INPUTS := Dockerfile .dockerignore requirements-rag.txt pyproject.toml README.md docker/image rag cv_generation
-docker_inputs_id = $(shell find $(DOCKER_INPUTS) -type f ! -name '*.pyc' ! -path '*/__pycache__/*' ! -path '*/.pytest_cache/*' ! -path 'cv_generation/data/*' -exec cksum {} + 2>/dev/null | LC_ALL=C sort | cksum | cut -d' ' -f1)
+docker_inputs_id = $(shell find $(DOCKER_INPUTS) $(if $(docker_extras),requirements-ray.txt) -type f ! -name '*.pyc' ! -path '*/__pycache__/*' ! -path '*/.pytest_cache/*' ! -path 'cv_generation/data/*' -exec cksum {} + 2>/dev/null | LC_ALL=C sort | cksum | cut -d' ' -f1)
 docker_git_commit = $(or $(DOCKER_GIT_COMMIT),$(shell git rev-parse --short=12 HEAD 2>/dev/null)$(if $(shell git status --porcelain --untracked-files=no 2>/dev/null),-dirty),unknown)
 docker_rag_version = $(or $(shell sed -n 's/^__version__ *= *"\(.*\)".*/\1/p' rag/__init__.py 2>/dev/null),unknown)
 
@@ -70,11 +79,12 @@ docker_build_flags = $(if $(DOCKER_NETWORK),--network "$(DOCKER_NETWORK)") \
 	--label cv-rag.inputs="$(docker_inputs_id)" --label org.opencontainers.image.version="$(docker_rag_version)" \
 	$(DOCKER_BUILD_FLAGS)
 
-build: ## Build the Docker image (DOCKER_IMAGE=cv-rag:latest) used by RUNNER=docker.
-	$(DOCKER) build $(strip $(docker_build_flags)) --tag "$(DOCKER_IMAGE)" .
+build: ## Build the Docker image (DOCKER_IMAGE=cv-rag:latest) used by RUNNER=docker; ENGINE=ray: with Ray.
+	$(DOCKER) build $(strip $(docker_build_flags)) $(if $(docker_extras),--build-arg RAG_EXTRAS="$(docker_extras)") \
+		--tag "$(docker_image_used)" .
 
 # Shell code that sets $state to "current", "not built yet" or "older than the sources".
-docker_image_state = have="$$($(DOCKER) image inspect --format '{{index .Config.Labels "cv-rag.inputs"}}' "$(DOCKER_IMAGE)" 2>/dev/null)" || have=; \
+docker_image_state = have="$$($(DOCKER) image inspect --format '{{index .Config.Labels "cv-rag.inputs"}}' "$(docker_image_used)" 2>/dev/null)" || have=; \
 	if [ -z "$$have" ]; then state="not built yet"; \
 	elif [ "$$have" != "$(docker_inputs_id)" ]; then state="older than the sources"; \
 	else state=current; fi
@@ -83,13 +93,13 @@ docker_image_state = have="$$($(DOCKER) image inspect --format '{{index .Config.
 docker-ready:
 	@$(docker_image_state); \
 	if [ "$$state" != current ]; then \
-		echo "docker: image $(DOCKER_IMAGE) is $$state; building it (make build; the first build takes minutes)." >&2; \
+		echo "docker: image $(docker_image_used) is $$state; building it (make build; the first build takes minutes)." >&2; \
 		$(MAKE) --no-print-directory build >&2; \
 	fi
 
 # Fails, saying why, unless the image exists and was built from these sources.
 docker-image-current:
-	@$(docker_image_state); [ "$$state" = current ] || { echo "docker: image $(DOCKER_IMAGE) is $$state" >&2; exit 1; }
+	@$(docker_image_state); [ "$$state" = current ] || { echo "docker: image $(docker_image_used) is $$state" >&2; exit 1; }
 
 test-docker: ## Build the image and run index/search through RUNNER=docker end to end (CI).
 	@bash docker/ci/test-docker.sh

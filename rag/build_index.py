@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
 from .build import VARIANTS, BuildResult, BuildSettings, build_store
 from .chunking import DEFAULT_CHUNK_CHARS, DEFAULT_OVERLAP_CHARS
 from .console import Command, TerminalReporter, option
-from .errors import fix
+from .engines import LocalEngine
+from .errors import UsageError, fix
 from .models import DEFAULT_MODEL
 from .report import ocr_summary
+
+ENGINES = ("local", "ray")
 
 
 @click.command(
@@ -22,6 +27,8 @@ Examples:
   python -m rag.build_index --pdf-dir ~/cvs --out-dir ~/cv_store
   python -m rag.build_index --ocr off        # leave scanned pages out instead of reading them
   EMBEDDING_MODEL=sentence-transformers/all-MiniLM-L6-v2 python -m rag.build_index --force
+  python -m rag.build_index --engine ray                      # a local Ray instance, one worker per core
+  python -m rag.build_index --engine ray --ray-address ray://127.0.0.1:10001
 """
 )
 @option("--pdf-dir", type=click.Path(path_type=Path), default=Path("cv_generation/data/cvs"), show_default=True,
@@ -42,11 +49,19 @@ Examples:
 @option("--as-of", default=None, metavar="YYYY-MM",
         help="The month \"present\" means in CV dates, for years of experience. Default: this month (kept in "
              "the manifest); pass a fixed month for figures that must not move, e.g. on generated CVs.")
+@option("--engine", type=click.Choice(ENGINES), default="local", show_default=True,
+        help="Where extraction and embedding run: this machine, or Ray (needs the ray extra; see README: Ray).")
+@option("--ray-address", envvar="RAY_ADDRESS", default=None, metavar="ADDRESS",
+        help="With --engine ray: the cluster, ray://host:port (Ray Client). Default: $RAY_ADDRESS, else a "
+             "local Ray instance started for the build.")
+@option("--ray-workers", type=click.IntRange(min=1), default=None, metavar="N",
+        help="With --engine ray: workers (one CPU each) per stage. Default: one per CPU of the cluster.")
 @option("--force", is_flag=True, help="Rebuild from scratch, reusing nothing, even when nothing changed (make rebuild).")
 @option("--quiet", is_flag=True, help="No progress bars or notes; warnings and errors still show.")
 @option("--json", "as_json", is_flag=True, help="Print the resulting manifest as JSON on stdout.")
 def main(pdf_dir: Path, out_dir: Path, model: str | None, chunk_chars: int, overlap_chars: int, batch_size: int,
-         variant: str, ocr: str, as_of: str | None, force: bool, quiet: bool, as_json: bool) -> None:
+         variant: str, ocr: str, as_of: str | None, engine: str, ray_address: str | None, ray_workers: int | None,
+         force: bool, quiet: bool, as_json: bool) -> None:
     """Index CVs for search: extract text, chunk it, build BM25 and FAISS indexes.
 
     Each CV also gets a profile (title, location, years of experience, languages, education,
@@ -57,11 +72,32 @@ def main(pdf_dir: Path, out_dir: Path, model: str | None, chunk_chars: int, over
     Every file under the folder that is not indexed is named, with its reason.
     """
     settings = BuildSettings(model, chunk_chars, overlap_chars, batch_size, variant, ocr == "on", as_of)
-    result = build_store(pdf_dir, out_dir, settings, force=force, reporter=TerminalReporter(quiet))
+    reporter = TerminalReporter(quiet)
+    with make_engine(engine, ray_address, ray_workers) as chosen:
+        result = build_store(pdf_dir, out_dir, settings, force=force, reporter=reporter, engine=chosen)
+        # A Ray engine says where the work ran, and what Ray reported about workers that died.
+        where, retried = getattr(chosen, "description", ""), getattr(chosen, "ray_messages", [])
+    if retried:
+        reporter.warn(f"Ray restarted workers that died during the build and redid their work ({len(retried)} "
+                      f"lines from Ray, the first: {retried[0][:160]})")
     if as_json:
         click.echo(result.manifest.to_json())
     else:
-        click.echo(summary(result, out_dir))
+        click.echo(summary(result, out_dir) + (f"\n  through {where}" if where else ""))
+
+
+def make_engine(name: str, ray_address: str | None, ray_workers: int | None) -> AbstractContextManager:
+    """The engine as a context manager: a Ray engine shuts down the local instance it may start."""
+    if name == "local":
+        if click.get_current_context().get_parameter_source("ray_address") is ParameterSource.COMMANDLINE:
+            raise UsageError("--ray-address needs --engine ray")
+        if ray_workers is not None:
+            raise UsageError("--ray-workers needs --engine ray")
+        return nullcontext(LocalEngine())
+    from .ray_cluster import RaySettings
+    from .ray_engine import RayEngine
+
+    return RayEngine(RaySettings(ray_address or None, ray_workers))
 
 
 def summary(result: BuildResult, out_dir: Path) -> str:

