@@ -109,7 +109,6 @@ class BuildResult:
     embedded: int = 0  # distinct chunk texts embedded this time
     reused: int = 0  # chunks whose vector came from the previous build
     profiled: int = 0  # profiles read this time (the rest came from the previous build)
-    profile_seconds: float = 0.0  # spent reading them
 
 
 def settings_identity(settings: BuildSettings, model: str) -> dict:
@@ -225,7 +224,7 @@ def _build(pdf_dir: Path, out_dir: Path, settings: BuildSettings, force: bool, r
         commit_generation(store, manifest, chunks, candidates, documents,
                           [profiled.records[c.source] for c in candidates], keyword, okapi, dense)
     return BuildResult(False, manifest, time.monotonic() - started, len(documents), extracted, embedded, reused,
-                       profiled.built, profiled.seconds)
+                       profiled.built)
 
 
 def make_chunks(documents: list[Document], profiles: dict[str, Profile], chunk_chars: int, overlap_chars: int
@@ -233,7 +232,7 @@ def make_chunks(documents: list[Document], profiles: dict[str, Profile], chunk_c
     """Chunks in document order, and one Candidate per document with text, owning its chunks.
 
     The name and the headline come from page 1 (names.py); the seniority from the profile's
-    current title (titles.py), the one place a title is read."""
+    current title (seniority.py), the one place a title is read."""
     chunks: list[Chunk] = []
     candidates: list[Candidate] = []
     for doc in documents:

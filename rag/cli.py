@@ -47,7 +47,7 @@ class LazyGroup(OneLineErrors, click.Group):
 Examples:
   rag index --pdf-dir ~/cvs
   rag search "Who has experience with Jenkins?"
-  rag search -q "Kubernetes" --json | jq '.candidates[].name'
+  rag search -q "Kubernetes" --json | jq '.lists.fused[].name'
 Run `rag COMMAND --help` for a command's options.""")
 @click.version_option(__version__, "-V", "--version", prog_name="rag")
 def main() -> None:

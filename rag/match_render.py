@@ -14,7 +14,7 @@ import orjson
 
 from .jd import PHRASE, YEARS, Requirement
 from .matching import CandidateMatch, MatchResult, Outcome
-from .render import display, filters_json
+from .render import display, filters_json, store_json
 from .store import Manifest
 from .tokenize import fold
 
@@ -144,13 +144,7 @@ def render_json(result: MatchResult, manifest: Manifest, store_path: str, jd_lab
         },
         "settings": {"topk": result.settings.topk, "phrase_threshold": result.settings.phrase_threshold,
                      "as_of": result.as_of},
-        "store": {
-            "path": store_path,
-            "fingerprint": manifest.fingerprint,
-            "embedding_model": manifest.embedding_model,
-            "candidate_count": manifest.candidate_count,
-            "chunk_count": manifest.chunk_count,
-        },
+        "store": store_json(manifest, store_path),
         "filters": filters_json(result.filters, result.filtered),
         "meets_all_must": result.meets_all,
         "candidates": [_candidate_json(m, result) for m in result.candidates],

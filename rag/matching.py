@@ -23,7 +23,7 @@ from . import candidates as agg
 from .evidence import Evidence, line_at
 from .filters import CompiledFilters, FilterOutcome
 from .fusion import FusionSettings
-from .jd import PHRASE, SKILL, YEARS, JobDescription
+from .jd import PHRASE, SKILL, JobDescription
 from .query import Query
 from .records import Candidate, Chunk
 from .retrieval import Searcher

@@ -24,7 +24,6 @@ from .tokenize import fold
 if TYPE_CHECKING:  # the profile rules load their tables on import: search imports them only to filter
     from .profile import Profile
 
-SET_COLUMNS = ("place", "country", "languages", "skills", "title")
 LANGUAGE_LEVELS = ("A1", "A2", "B1", "B2", "C1", "C2", "native")
 """Language levels in order; a level is stored as its position + 1, and 0 when the CV gives none."""
 

@@ -66,21 +66,18 @@ class Profiled:
     records: dict[str, ProfileRecord]  # by source
     profiles: dict[str, Profile]
     built: int  # profiles made this time (the rest came from the previous generation)
-    seconds: float  # spent making them
 
 
 def profile_documents(documents: Sequence[Document], as_of: str, cache: dict[str, dict]) -> Profiled:
     """A profile for every document with text; cache maps keys to stored profile dicts."""
-    out = Profiled({}, {}, 0, 0.0)
+    out = Profiled({}, {}, 0)
     for doc in documents:
         if doc.skipped:
             continue
         key = profile_key(doc, as_of)
         stored = cache.get(key)
         if stored is None:
-            started = time.perf_counter()
             profile = build_profile(doc.pages, as_of, doc.head)
-            out.seconds += time.perf_counter() - started
             out.built += 1
             stored = profile.to_dict()
         else:

@@ -133,17 +133,17 @@ def render_json(result: SearchResult, manifest: Manifest, store_path: str, topk:
         "seniority": q.seniority,
         "fusion": {"rule": fusion.rule, "weights": dict(fusion.weights), "rrf_k": fusion.rrf_k,
                    "coverage": fusion.coverage},
-        "store": {
-            "path": store_path,
-            "fingerprint": manifest.fingerprint,
-            "embedding_model": manifest.embedding_model,
-            "candidate_count": manifest.candidate_count,
-            "chunk_count": manifest.chunk_count,
-        },
+        "store": store_json(manifest, store_path),
         "filters": filters_json(result.filters, result.filtered),
         "lists": {name: [_hit_json(hit, result.fields) for hit in hits] for name, hits in result.lists.items()},
     }
     return orjson.dumps(doc, option=orjson.OPT_INDENT_2)
+
+
+def store_json(manifest: Manifest, store_path: str) -> dict:
+    """Which store answered: the same block in search and match documents."""
+    return {"path": store_path, "fingerprint": manifest.fingerprint, "embedding_model": manifest.embedding_model,
+            "candidate_count": manifest.candidate_count, "chunk_count": manifest.chunk_count}
 
 
 def filters_json(filters, outcome) -> dict | None:

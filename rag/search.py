@@ -79,7 +79,7 @@ Examples:
         help="RRF constant: larger values flatten the difference between top ranks.")
 @option("--no-coverage", is_flag=True, help="Fuse scores alone, without putting candidates who hold more "
         "query concepts first.")
-@option("--json", "as_json", is_flag=True, help="One JSON document with every list, for scripts (README: JSON).")
+@option("--json", "as_json", is_flag=True, help="One JSON document with every list, for scripts (README: JSON output).")
 @filter_options
 def main(words: tuple[str, ...], query: str | None, index_dir: Path, topk: int, mode: str, chunk_view: bool,
          rule: str, weights: str, rrf_k: int, no_coverage: bool, as_json: bool, filters: Filters) -> None:

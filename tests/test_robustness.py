@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from conftest import HASH_MODEL
-from pdfs import write_pdf
 
 from rag.build import BuildSettings, build_store
 from rag.cli import main as rag

@@ -237,7 +237,20 @@ check_ownership() {
 }
 step "check ownership" check_ownership
 
-# ---- 4. the same search through the local runner --------------------------------------------------
+# ---- 4. the same search and match through the local runner ----------------------------------
+# same_as_docker TARGET VAR=...: `make TARGET RUNNER=local` prints exactly what RUNNER=docker printed
+# into $out/TARGET.out.
+same_as_docker() {
+    local target=$1 status=0
+    shift
+    env -i PATH="$PATH" HOME="$work/home" LANG=C.UTF-8 "${MODEL_ENV[@]}" \
+        make --no-print-directory -C "$project" "$target" RUNNER=local "$@" \
+        >"$out/$target-local.out" 2>"$out/$target-local.err" || status=$?
+    [ "$status" = 0 ] || { cat "$out/$target-local.err" >&2; fail "make $target RUNNER=local exited $status"; }
+    diff -u "$out/$target-local.out" "$out/$target.out" || fail "make $target prints differently with RUNNER=local and RUNNER=docker"
+    say "RUNNER=local prints the same $target output as RUNNER=docker ($(wc -l <"$out/$target.out") lines)"
+}
+
 compare_runners() {
     if [ ! -x "$repo/.venv/bin/python" ] || [ ! -e "$repo/.venv/.installed" ]; then
         say "no local virtualenv in $repo; runner comparison not done"
@@ -246,19 +259,8 @@ compare_runners() {
     # The checkout's virtualenv, lent to the copy: same folder, same store, other runner. Run as
     # ourselves (after the ownership check): the venv's Python may sit under root's home (pyenv).
     ln -s "$repo/.venv" "$project/.venv"
-    local status=0
-    env -i PATH="$PATH" HOME="$work/home" LANG=C.UTF-8 "${MODEL_ENV[@]}" \
-        make --no-print-directory -C "$project" search RUNNER=local Q="$QUERY" \
-        >"$out/search-local.out" 2>"$out/search-local.err" || status=$?
-    [ "$status" = 0 ] || { cat "$out/search-local.err" >&2; fail "make search RUNNER=local exited $status"; }
-    diff -u "$out/search-local.out" "$out/search.out" || fail "RUNNER=local and RUNNER=docker print different results"
-    say "RUNNER=local prints the same search output as RUNNER=docker ($(wc -l <"$out/search.out") lines)"
-    env -i PATH="$PATH" HOME="$work/home" LANG=C.UTF-8 "${MODEL_ENV[@]}" \
-        make --no-print-directory -C "$project" match RUNNER=local JD="$work/job.txt" \
-        >"$out/match-local.out" 2>"$out/match-local.err" || status=$?
-    [ "$status" = 0 ] || { cat "$out/match-local.err" >&2; fail "make match RUNNER=local exited $status"; }
-    diff -u "$out/match-local.out" "$out/match.out" || fail "RUNNER=local and RUNNER=docker match differently"
-    say "RUNNER=local prints the same match output as RUNNER=docker ($(wc -l <"$out/match.out") lines)"
+    same_as_docker search Q="$QUERY"
+    same_as_docker match JD="$work/job.txt"
 }
 step "compare runners" compare_runners
 
