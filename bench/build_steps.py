@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import orjson
 
-from bench.probe import peak_rss_mib
+from bench.peak import peak_rss_mib
 from rag.keyword_index import KeywordIndex, build_okapi
 from rag.store import open_store, write_jsonl
 from rag.tokenize import expand_words, raw_tokens

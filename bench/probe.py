@@ -12,16 +12,9 @@ from pathlib import Path
 import numpy as np
 import orjson
 
+from bench.peak import peak_rss_mib
 from rag.retrieval import MODES, Searcher
 from rag.store import open_store
-
-
-def peak_rss_mib() -> float:
-    """VmHWM: this process's own peak; ru_maxrss would carry over the parent's peak across exec."""
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    raise RuntimeError("no VmHWM in /proc/self/status")
 
 
 def main(store: Path, queries_file: Path, topk: int = 5) -> None:

@@ -15,8 +15,8 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import click
@@ -30,26 +30,26 @@ QUERY = "Who has experience with Jenkins?"
 
 
 def wall(cmd: list[str]) -> tuple[float, str]:
-    return run(cmd)[:2]
+    """Wall seconds and stdout of a command that must succeed."""
+    started = time.perf_counter()
+    child = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    elapsed = time.perf_counter() - started
+    if child.returncode != 0:
+        raise SystemExit(f"bench: {' '.join(cmd)} failed:\n{child.stderr[-2000:]}")
+    return elapsed, child.stdout
 
 
 def run(cmd: list[str]) -> tuple[float, str, float]:
-    """Wall seconds, stdout, and the child's peak resident memory in MiB (wait4's ru_maxrss).
-
-    Linux carries ru_maxrss over from the forking parent, so this is only meaningful while the
-    bench process itself is small, which holds for the builds (measured before anything heavy loads).
-    """
-    started = time.perf_counter()
-    child = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    with ThreadPoolExecutor(2) as pool:
-        out, err = pool.submit(child.stdout.read), pool.submit(child.stderr.read)
-        _, status, usage = os.wait4(child.pid, 0)
-        out, err = out.result(), err.result()
-    elapsed = time.perf_counter() - started
-    child.returncode = os.waitstatus_to_exitcode(status)
-    if child.returncode != 0:
-        raise SystemExit(f"bench: {' '.join(cmd)} failed:\n{err[-2000:]}")
-    return elapsed, out, usage.ru_maxrss / 1024
+    """wall() for a `python -m` command, with its peak resident memory in MiB (bench.peak)."""
+    assert cmd[:2] == [PY, "-m"], cmd
+    with tempfile.TemporaryDirectory(prefix="bench-peak-") as tmp:
+        peak_file = Path(tmp) / "peak"
+        os.environ["BENCH_PEAK_FILE"] = str(peak_file)
+        try:
+            elapsed, out = wall([PY, "-m", "bench.peak", *cmd[2:]])
+        finally:
+            del os.environ["BENCH_PEAK_FILE"]
+        return elapsed, out, float(peak_file.read_text())
 
 
 def du_mib(folder: Path) -> float:
@@ -393,8 +393,10 @@ def measure_ocr(cvs: Path, full_build_s: float) -> dict:
 def main(n_cvs: int, sizes: str, bm25_size: int, only_ocr: bool, mcp_sizes: str, step_sizes: str,
          engines_only: bool) -> None:
     """Run every benchmark and write bench/report.json and bench/report.md."""
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("EMBEDDING_MODEL", "sentence-transformers/all-MiniLM-L6-v2")
+    # make exports these even when they are not set, as empty strings.
+    for name, value in (("HF_HUB_OFFLINE", "1"), ("EMBEDDING_MODEL", "sentence-transformers/all-MiniLM-L6-v2")):
+        if not os.environ.get(name, "").strip():
+            os.environ[name] = value
     WORK.mkdir(parents=True, exist_ok=True)
     cvs, store, scratch = WORK / "cvs", WORK / "store", WORK / "store-scratch"
     steps = [int(n) for n in step_sizes.split(",")]
