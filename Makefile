@@ -142,7 +142,7 @@ match_flags = $(if $(filter command environment,$(origin TOPK)),--topk "$(TOPK)"
 	$(if $(CSV),--csv) $(if $(PHRASE_THRESHOLD),--phrase-threshold "$(PHRASE_THRESHOLD)") $(filter_flags)
 
 match: ## Rank the CVs against a job description: make match JD=job.txt|.md|.pdf [TOPK=10] [JSON=1|CSV=1] ...
-	@if [ -z "$(JD)" ]; then echo 'usage: make match JD=path/to/job.txt|.md|.pdf [TOPK=10] [JSON=1|CSV=1] [PHRASE_THRESHOLD=0.37] [the filters of make search]' >&2; exit 2; fi
+	@if [ -z "$(JD)" ]; then echo 'usage: make match JD=path/to/job.txt|.md|.pdf [TOPK=10] [JSON=1|CSV=1] [PHRASE_THRESHOLD=0.31] [the filters of make search]' >&2; exit 2; fi
 	@if [ "$(JD)" != - ] && [ ! -f "$(JD)" ]; then echo "error: no job description at $(JD)" >&2; exit 1; fi
 	@$(MAKE) --no-print-directory runner-ready
 	@$(call run,rag,match --index-dir "$(OUT_DIR_R)" $(strip $(match_flags)) --jd -) $(if $(filter -,$(JD)),,< "$(JD)")
