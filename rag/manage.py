@@ -12,6 +12,7 @@ import click
 import orjson
 
 from .console import Command, option
+from .encoder import SPEC_FILE
 from .errors import UserError
 from .store import ARTIFACTS, MANIFEST, StoreDir, damaged, open_store, sha256_file
 
@@ -61,7 +62,7 @@ def verify_store(store) -> int:
     problem = encoder_problem(store.encoder_dir)
     if problem:
         raise damaged(store.root, f"the encoder {store.encoder_dir.name}: {problem}")
-    spec = orjson.loads((store.encoder_dir / "encoder.json").read_bytes())
+    spec = orjson.loads((store.encoder_dir / SPEC_FILE).read_bytes())
     return len(ARTIFACTS) + 1 + len(spec.get("sha256", {}))
 
 

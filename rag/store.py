@@ -24,6 +24,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
+import re
 import secrets
 import shutil
 import time
@@ -37,6 +38,7 @@ import numpy as np
 import orjson
 
 from . import dense_index, keyword_index
+from .encoder import SPEC_FILE
 from .errors import DamagedFile, UserError, fix
 from .records import Candidate, Chunk
 from .seniority import LEVELS
@@ -61,6 +63,8 @@ HASHED_ON_OPEN = (CHUNK_OFFSETS, CANDIDATE_INDEX, keyword_index.INDEX, dense_ind
 MARKER = ".cv-rag-store"
 READERS = ".readers"  # in every generation: each search holds a shared lock on it
 EVAL_REPORT = "eval.json"  # what `rag eval` writes into the store folder by default
+# What a build leaves in generations/: a committed generation, one being written, one being removed.
+GENERATION_NAME = re.compile(r"\d{8}T\d{6}Z-[0-9a-f]{6}|\.tmp-[0-9a-f]{12}|\.trash-.+")
 
 
 @dataclass
@@ -128,9 +132,7 @@ class StoreDir:
         if self.root.exists() and not self.root.is_dir():
             raise UserError(f"{self.root} is a file, not a folder; choose a folder for the store")
         if self.root.is_dir() and not self.is_store():
-            # A store in the making (an encoder cache put there, a first build that died) is fine.
-            ours = {".gitkeep", ".lock", "current", "generations", "encoders"}
-            foreign = sorted(p.name for p in self.root.iterdir() if p.name not in ours)
+            foreign = self._foreign()
             if foreign:
                 shown = ", ".join(foreign[:3]) + (", ..." if len(foreign) > 3 else "")
                 raise UserError(f"{self.root} holds files that are not a store ({shown}); choose an empty or "
@@ -139,24 +141,44 @@ class StoreDir:
         if not (self.root / MARKER).is_file():
             _write_atomic(self.root / MARKER, b"cv-rag store: `rag clean` may empty this folder\n")
 
+    def _foreign(self) -> list[str]:
+        """What in a folder that is not (yet) a store did not come from a build. A store in the
+        making (an encoder exported there, a first build that died) holds only its lock, generations
+        named the way builds name them, and encoder exports; a build's pruning may remove those."""
+        foreign = sorted(p.name for p in self.root.iterdir() if p.name not in {".gitkeep", ".lock", "generations",
+                                                                              "encoders"})
+        if self.generations.is_dir():
+            foreign += [f"generations/{p.name}" for p in sorted(self.generations.iterdir())
+                        if not (p.is_dir() and GENERATION_NAME.fullmatch(p.name))]
+        if self.encoders.is_dir():
+            foreign += [f"encoders/{p.name}" for p in sorted(self.encoders.iterdir())
+                        if not (p.is_dir() and ((p / SPEC_FILE).is_file() or p.name.endswith(".tmp")))]
+        return foreign
+
     def clean(self) -> list[str]:
         """Remove what a store consists of, and nothing else; the names of what is left over."""
         if not self.is_store():
             raise UserError(f"{self.root} is not a store (it has no {MARKER}); nothing was removed")
         with self.build_lock():
             generations = sorted(self.generations.iterdir()) if self.generations.is_dir() else []
-            busy = [g.name for g in generations if not _lockable(g)]
-            if busy:
-                raise UserError(f"a search is using the store in {self.root} (generation {busy[0]}); "
-                                "stop it and run again; nothing was removed")
-            for name in (*CORE_FILES, EVAL_REPORT):
-                link = self.root / name
-                if link.is_symlink() or (name == EVAL_REPORT and link.is_file()):
-                    link.unlink()
-            if self.current.is_symlink():
-                self.current.unlink()
-            for folder in (self.generations, self.encoders):
-                shutil.rmtree(folder, ignore_errors=True)
+            locks = [_exclusive(g) for g in generations]  # held until the generations are gone
+            try:
+                busy = [g.name for g, (free, _) in zip(generations, locks) if not free]
+                if busy:
+                    raise UserError(f"a search is using the store in {self.root} (generation {busy[0]}); "
+                                    "stop it and run again; nothing was removed")
+                for name in (*CORE_FILES, EVAL_REPORT):
+                    link = self.root / name
+                    if link.is_symlink() or (name == EVAL_REPORT and link.is_file()):
+                        link.unlink()
+                if self.current.is_symlink():
+                    self.current.unlink()
+                for folder in (self.generations, self.encoders):
+                    shutil.rmtree(folder, ignore_errors=True)
+            finally:
+                for _, fd in locks:
+                    if fd is not None:
+                        os.close(fd)
         (self.root / ".lock").unlink(missing_ok=True)
         (self.root / MARKER).unlink(missing_ok=True)
         return sorted(p.name for p in self.root.iterdir() if p.name != ".gitkeep")
@@ -272,34 +294,28 @@ class StoreDir:
                     shutil.rmtree(encoder, ignore_errors=True)
 
 
-def _lockable(generation: Path) -> bool:
-    """True when no reader holds the generation (it could be removed right now)."""
+def _exclusive(generation: Path) -> tuple[bool, int | None]:
+    """Lock a generation against its readers, if none holds it: (free, the locked descriptor to
+    close once done with it). No lock file means a half-written build or trash: nobody reads it."""
     try:
         fd = os.open(generation / READERS, os.O_RDONLY)
     except OSError:
-        return True
+        return True, None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        return True
     except OSError:
-        return False
-    finally:
         os.close(fd)
+        return False, None
+    return True, fd
 
 
 def _remove_unless_read(generation: Path, parent: Path) -> bool:
     """Remove a generation unless a reader holds its lock. It is renamed away while the lock is
     held, so a reader that opens it a moment later finds it gone and moves to the live one."""
+    free, fd = _exclusive(generation)
+    if not free:
+        return False
     try:
-        fd = os.open(generation / READERS, os.O_RDONLY)
-    except OSError:
-        fd = None  # a half-written build (.tmp-*) or leftover trash: nobody reads it
-    try:
-        if fd is not None:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                return False
         trash = parent / f".trash-{generation.name.lstrip('.')}-{secrets.token_hex(3)}"
         generation.rename(trash)
     finally:
@@ -530,7 +546,7 @@ def _open_generation(store: StoreDir, generation: Path, lock: int | None) -> Ope
             raise damaged(root, f"{name} does not end where its offsets say")
     encoder_dir = store.encoders / manifest.encoder["key"]
     try:
-        exported = orjson.loads((encoder_dir / "encoder.json").read_bytes()).get("model")
+        exported = orjson.loads((encoder_dir / SPEC_FILE).read_bytes()).get("model")
     except (OSError, ValueError):
         raise damaged(root, f"the encoder {manifest.encoder['key']} is missing or unreadable in {store.encoders}") from None
     if exported != manifest.embedding_model:

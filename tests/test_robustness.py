@@ -273,6 +273,20 @@ def test_a_build_into_a_folder_of_other_files_is_refused(cv_dir, tmp_path, hash_
     assert [p.name for p in (tmp_path / "cvs-copy").iterdir()] == ["my cv.pdf"]
 
 
+@pytest.mark.parametrize(("mine", "named"), [("generations/notes.txt", "generations/notes.txt"),
+                                             ("generations/2024/plan.txt", "generations/2024"),
+                                             ("encoders/mine/a.txt", "encoders/mine"), ("current", "current")])
+def test_a_build_refuses_folders_named_like_a_stores_that_it_did_not_make(cv_dir, tmp_path, hash_model, mine, named):
+    """Pruning empties generations/ and encoders/ of a store: a user's folders of those names are
+    not a store in the making, and a build leaves them alone."""
+    out = tmp_path / "out"
+    (out / mine).parent.mkdir(parents=True, exist_ok=True)
+    (out / mine).write_text("mine")
+    code, output = rag_cli("index", "--pdf-dir", cv_dir, "--out-dir", out)
+    assert code == 1 and f"holds files that are not a store ({named})" in one_line(output)
+    assert (out / mine).read_text() == "mine" and not (out / ".cv-rag-store").exists()
+
+
 # ---- command-line conventions ------------------------------------------------------------------
 
 @pytest.mark.parametrize("args", [["search", "Jenkins", "--topk", "0"], ["search", "Jenkins", "--mode", "nope"],
