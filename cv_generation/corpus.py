@@ -41,15 +41,19 @@ class Summary:
     """Other CV folders in `out` (e.g. beyond cv_<n>): indexers will see them, queries do not."""
 
 
-def normalize_languages(languages: Sequence[str]) -> list[str]:
-    """Deduplicated and in canonical order, so "fr,en" and "en,fr" build the same corpus."""
-    unknown = sorted(set(languages) - set(LANGUAGES))
+def _canonical(chosen: Sequence[str], known: Sequence[str], what: str) -> tuple[str, ...]:
+    """Deduplicated and in the canonical order of `known`, so "fr,en" and "en,fr" build the same corpus."""
+    unknown = sorted(set(chosen) - set(known))
     if unknown:
-        raise ValueError(f"unknown language {', '.join(unknown)} (choose from {', '.join(LANGUAGES)})")
-    chosen = [lang for lang in LANGUAGES if lang in languages]
-    if not chosen:
-        raise ValueError("no language given")
-    return chosen
+        raise ValueError(f"unknown {what} {', '.join(unknown)} (choose from {', '.join(known)})")
+    canonical = tuple(name for name in known if name in chosen)
+    if not canonical:
+        raise ValueError(f"no {what} given")
+    return canonical
+
+
+def normalize_languages(languages: Sequence[str]) -> list[str]:
+    return list(_canonical(languages, LANGUAGES, "language"))
 
 
 def cv_id(index: int, n: int) -> str:
@@ -57,14 +61,7 @@ def cv_id(index: int, n: int) -> str:
 
 
 def normalize_templates(templates: Sequence[str]) -> tuple[str, ...]:
-    """Deduplicated and in canonical order, like languages."""
-    unknown = sorted(set(templates) - set(TEMPLATE_NAMES))
-    if unknown:
-        raise ValueError(f"unknown template {', '.join(unknown)} (choose from {', '.join(TEMPLATE_NAMES)})")
-    chosen = tuple(name for name in TEMPLATE_NAMES if name in templates)
-    if not chosen:
-        raise ValueError("no template given")
-    return chosen
+    return _canonical(templates, TEMPLATE_NAMES, "template")
 
 
 def pick_template(seed: int, index: int, templates: Sequence[str] = TEMPLATE_NAMES) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,18 +31,14 @@ class _OneLineErrors(click.Command):
             sys.exit(1)
 
 
-def _languages(_ctx: click.Context, _param: click.Parameter, value: str) -> list[str]:
-    try:
-        return normalize_languages([part.strip().lower() for part in value.split(",") if part.strip()])
-    except ValueError as exc:
-        raise click.BadParameter(str(exc)) from None
-
-
-def _templates(_ctx: click.Context, _param: click.Parameter, value: str) -> tuple[str, ...]:
-    try:
-        return normalize_templates([part.strip().lower() for part in value.split(",") if part.strip()])
-    except ValueError as exc:
-        raise click.BadParameter(str(exc)) from None
+def _comma_list(normalize: Callable[[Sequence[str]], Sequence[str]]):
+    """A click callback: the comma-separated option value through `normalize`, or a usage error."""
+    def callback(_ctx: click.Context, _param: click.Parameter, value: str) -> Sequence[str]:
+        try:
+            return normalize([part.strip().lower() for part in value.split(",") if part.strip()])
+        except ValueError as exc:
+            raise click.BadParameter(str(exc)) from None
+    return callback
 
 
 @click.command(cls=_OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
@@ -51,9 +48,11 @@ def _templates(_ctx: click.Context, _param: click.Parameter, value: str) -> tupl
               help="Corpus seed. CV i depends only on (seed, i, languages).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_OUT,
               show_default=True, help="Output folder.")
-@click.option("--languages", default=",".join(LANGUAGES), show_default=True, callback=_languages,
+@click.option("--languages", default=",".join(LANGUAGES), show_default=True,
+              callback=_comma_list(normalize_languages),
               help="Comma-separated CV languages to draw from.")
-@click.option("--templates", default=",".join(TEMPLATE_NAMES), show_default=True, callback=_templates,
+@click.option("--templates", default=",".join(TEMPLATE_NAMES), show_default=True,
+              callback=_comma_list(normalize_templates),
               help="Comma-separated layouts to draw from (a different mix makes a second evaluation corpus).")
 @click.option("--force", is_flag=True, help="Rewrite CV folders that already exist.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")

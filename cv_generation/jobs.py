@@ -22,7 +22,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cv_generation.i18n import PLACES, SENIORITY_TITLE
+from cv_generation import career
+from cv_generation.i18n import LANGUAGES, PLACES, SENIORITY_TITLE
 from cv_generation.profiles import seeded_faker
 from cv_generation.records import CVRecord
 from cv_generation.roles import FAMILIES, ROLE_BY_TITLE, Role, role_title
@@ -30,9 +31,8 @@ from cv_generation.skills import SKILL_BY_NAME, SKILLS, paraphrase_groups
 
 JOB_COUNT = 24
 LAYOUTS = ("bullets", "markdown", "prose", "web")
-JOB_LANGUAGES = ("en", "es", "de", "fr")
 YEAR_STEPS = (2, 3, 5, 7, 10)
-REFERENCE_MONTH = "2025-06"  # what "present" means in the corpus's CVs (career.REFERENCE_MONTH)
+REFERENCE_MONTH = career.month_label(career.REFERENCE_MONTH)  # what "present" means in the corpus's CVs
 ALIAS_RATE = 0.25  # share of skills a job writes by an alias ("K8s", "Postgres")
 TRUTH_NAME = "truth.jsonl"
 
@@ -59,7 +59,7 @@ _TEXT: dict[str, dict] = {
         "similar_head": "Similar jobs",
         "skill": ("Solid experience with {s}", "Hands-on experience with {s}", "Strong knowledge of {s}",
                   "Proficiency in {s}"),
-        "pair": "Experience with {a} and {b}", "either": "Experience with {a} or {b}",
+        "either": "Experience with {a} or {b}",
         "years": ("{n}+ years of professional experience", "At least {n} years of experience in a similar role"),
         "nice": ("Experience with {s}", "Familiarity with {s}", "Exposure to {s}"),
         "plus": "{s} is a plus", "phrase": "Experience with {p}", "phrase_plus": "Experience with {p} is a plus",
@@ -84,7 +84,7 @@ _TEXT: dict[str, dict] = {
         "similar_head": "Ofertas similares",
         "skill": ("Experiencia sólida con {s}", "Conocimientos avanzados de {s}", "Dominio de {s}",
                   "Experiencia demostrable en {s}"),
-        "pair": "Experiencia con {a} y {b}", "either": "Experiencia con {a} o {b}",
+        "either": "Experiencia con {a} o {b}",
         "years": ("Al menos {n} años de experiencia profesional", "Mínimo {n} años de experiencia en un puesto similar",
                   "{n}+ años de experiencia"),
         "nice": ("Experiencia con {s}", "Conocimientos de {s}"),
@@ -112,7 +112,7 @@ _TEXT: dict[str, dict] = {
         "similar_head": "Ähnliche Jobs",
         "skill": ("Fundierte Erfahrung mit {s}", "Sehr gute Kenntnisse in {s}", "Praktische Erfahrung mit {s}",
                   "Sicherer Umgang mit {s}"),
-        "pair": "Erfahrung mit {a} und {b}", "either": "Erfahrung mit {a} oder {b}",
+        "either": "Erfahrung mit {a} oder {b}",
         "years": ("Mindestens {n} Jahre Berufserfahrung", "{n}+ Jahre Erfahrung in einer vergleichbaren Position"),
         "nice": ("Erfahrung mit {s}", "Kenntnisse in {s}"),
         "plus": "Kenntnisse in {s} sind von Vorteil", "phrase": "Erfahrung mit {p}",
@@ -139,7 +139,7 @@ _TEXT: dict[str, dict] = {
         "similar_head": "Offres similaires",
         "skill": ("Solide expérience avec {s}", "Très bonne maîtrise de {s}", "Expérience significative en {s}",
                   "Bonne connaissance de {s}"),
-        "pair": "Expérience avec {a} et {b}", "either": "Expérience avec {a} ou {b}",
+        "either": "Expérience avec {a} ou {b}",
         "years": ("{n} ans d'expérience minimum", "Au moins {n} ans d'expérience sur un poste similaire",
                   "Minimum {n} ans d'expérience professionnelle"),
         "nice": ("Expérience avec {s}", "Connaissance de {s}"),
@@ -213,7 +213,7 @@ class Job:
                 "layout": self.layout, "role": self.role, "anchor": self.anchor,
                 "reference_month": REFERENCE_MONTH,
                 "must": [i.to_dict() for i in self.must], "nice": [i.to_dict() for i in self.nice],
-                "meets_all": sorted(cv["cv_id"] for cv in cvs if all(i.met_by(cv) for i in self.must)),
+                "meets_all": sorted(cv_id for cv_id, g in grades.items() if g >= top),  # every must-have met
                 "grades": {cv_id: g for cv_id, g in sorted(grades.items()) if g > 0}, "max_grade": top + len(self.nice)}
 
 
@@ -229,8 +229,8 @@ def build_jobs(cvs: Sequence[CVRecord], seed: int, count: int = JOB_COUNT) -> li
 
 
 def _job(rng: random.Random, i: int, cvs: Sequence[CVRecord], holders: dict[str, set[str]]) -> Job:
-    language = JOB_LANGUAGES[(i - 1) % 4]
-    layout = LAYOUTS[((i - 1) // 4 + i - 1) % 4]  # each language takes the four layouts in turn
+    language = LANGUAGES[(i - 1) % len(LANGUAGES)]
+    layout = LAYOUTS[((i - 1) // len(LANGUAGES) + i - 1) % len(LAYOUTS)]  # each language takes the layouts in turn
     anchor = rng.choice([cv for cv in cvs if len(cv["skills"]) >= 4] or list(cvs))
     role = ROLE_BY_TITLE[anchor["role"]]
     musts = _must_skills(rng, anchor, role, holders, len(cvs))

@@ -147,7 +147,6 @@ _CANNOT_WRITE = {errno.EROFS, errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EP
 
 def _build(pdf_dir: Path, out_dir: Path, settings: BuildSettings, force: bool, reporter: Reporter,
            engine: Engine) -> BuildResult:
-    engine = engine or LocalEngine()
     started = time.monotonic()
     settings.validate()
     settings = replace(settings, as_of=settings.as_of or current_month())  # one month for the whole build
@@ -218,7 +217,7 @@ def _build(pdf_dir: Path, out_dir: Path, settings: BuildSettings, force: bool, r
             skipped=[asdict(s) for s in skipped],
             warnings=[{"source": d.source, "warning": w} for d in documents for w in d.warnings],
             ocr_pages=ocr_pages(documents),
-            profiles=profile_settings(settings.as_of) | {
+            profiles=identity["profiles"] | {
                 "known": known_counts([profiled.profiles[c.source] for c in candidates])},
         )
         commit_generation(store, manifest, chunks, candidates, documents,

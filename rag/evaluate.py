@@ -38,7 +38,7 @@ from .profile_score import summarise as summarise_profiles
 from .query import analyse
 from .retrieval import Searcher
 from .search import parse_weights
-from .store import open_store
+from .store import EVAL_REPORT, open_store
 
 METRICS = {
     "R@5": lambda ranked, rel: recall_at_k(ranked, rel, 5),
@@ -209,7 +209,7 @@ def main(index_dir: Path, queries_path: Path, cvs: Path | None, out: Path | None
                                      DEFAULT_PHRASE_THRESHOLD)
         click.echo(jobs_eval.format_phrase_rule(rule))
         report["jobs"] = jobs_eval.report(scores) | {"phrase_rule": rule}
-    out = out or index_dir / "eval.json"
+    out = out or index_dir / EVAL_REPORT
     tmp = out.with_name(out.name + ".tmp")
     tmp.write_bytes(orjson.dumps(report, option=orjson.OPT_INDENT_2))
     tmp.replace(out)

@@ -77,12 +77,6 @@ def build_profile(pages: Sequence[str], build_month: str, head: Sequence[HeadLin
     )
 
 
-def experience_months(pages: Sequence[str], build_month: str) -> int | None:
-    """The profile's experience_months alone, for a caller that needs no other field (rag.match
-    reads it for the candidates a minimum of years decides)."""
-    return _experience_months(split_sections(list(pages)), parse_month(build_month))
-
-
 def _all_lines(sections: list[Section]) -> list[str]:
     return [line for section in sections for line in section.lines]
 

@@ -129,7 +129,7 @@ def domain(canonical_name: str) -> str:
 @lru_cache(maxsize=4096)
 def spellings(canonical_name: str) -> tuple[tuple[str, ...], ...]:
     """Every spelling of a canonical skill as folded term tuples: the index terms a CV that
-    states the skill must hold (rag.skill_holders looks them up before verifying)."""
+    states the skill must hold (rag.skill_mentions looks them up before verifying)."""
     return tuple(key for key, spelling in _TABLE.items() if spelling.canonical == canonical_name)
 
 
