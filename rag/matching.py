@@ -147,9 +147,10 @@ def describe(searcher: Searcher, ranking: Ranking) -> list[CandidateMatch]:
     people = store.candidates.get(rows)
     closest = {(i, row): int(starts[row]) + int(np.argmax(cos[starts[row]:starts[row + 1]]))
                for i, cos in ranking.cosines.items() for row in rows}
-    chunks = ranking.mentions.chunks | store.chunks.get(closest.values())
+    met_closest = {key: c for key, c in closest.items() if ranking.met[key]}
+    chunks = store.chunks.get(set(met_closest.values()))  # only met phrases show their chunk
     stating = {i: ranking.mentions.chunks_stating(req.skills) for i, req in enumerate(reqs) if req.kind == SKILL}
-    met_phrases = {(i, row): chunks[c] for (i, row), c in closest.items() if ranking.met[i, row]}
+    met_phrases = {key: chunks[c] for key, c in met_closest.items()}
     lines = _closest_lines(searcher, {key: reqs[key[0]].phrase for key in met_phrases}, met_phrases, people)
     out = []
     for rank, row in enumerate(rows, start=1):
@@ -161,8 +162,7 @@ def describe(searcher: Searcher, ranking: Ranking) -> list[CandidateMatch]:
                 outcomes.append(Outcome(met, _skill_line(ranking.mentions, stating[i], person, req.skills)
                                         if met else None))
             elif req.kind == PHRASE:
-                chunk = chunks[closest[i, row]]
-                outcomes.append(Outcome(met, lines.get((i, row)), float(ranking.cosines[i][chunk.chunk_id])))
+                outcomes.append(Outcome(met, lines.get((i, row)), float(ranking.cosines[i][closest[i, row]])))
             else:
                 outcomes.append(Outcome(met, None, None if ranking.years[row] < 0 else int(ranking.years[row])))
         scores = {name: float(s[row]) for name, s in ranking.relevance.items()}
@@ -174,23 +174,28 @@ def describe(searcher: Searcher, ranking: Ranking) -> list[CandidateMatch]:
 def _closest_lines(searcher: Searcher, phrases: dict[tuple[int, int], str], chunks: dict[tuple[int, int], Chunk],
                    people: dict[int, Candidate]) -> dict[tuple[int, int], Evidence]:
     """For each met phrase (requirement index, candidate row): the line of the candidate's closest
-    chunk that is closest to it in meaning, all lines embedded in one batch. Lines of a few words
-    only (a title, a heading) stand only when the chunk has no longer one: a sentence shows more."""
-    lines = {}
-    for key, chunk in chunks.items():
-        found = [(m.start(), m.group()) for m in _LINE.finditer(chunk.text)]
-        lines[key] = [line for line in found if len(line[1].split()) >= _SENTENCE_WORDS] or found
+    chunk that is closest to it in meaning. Each distinct chunk's lines and each distinct phrase are
+    embedded once, in one batch each. Lines of a few words only (a title, a heading) stand only
+    when the chunk has no longer one: a sentence shows more."""
+    lines: dict[int, list[tuple[int, str]]] = {}
+    for chunk in chunks.values():
+        if chunk.chunk_id not in lines:
+            found = [(m.start(), m.group()) for m in _LINE.finditer(chunk.text)]
+            lines[chunk.chunk_id] = [line for line in found if len(line[1].split()) >= _SENTENCE_WORDS] or found
     texts = [text for found in lines.values() for _, text in found]
     if not texts:
         return {}
     vectors = iter(searcher.encoder.embed_passages(texts))
-    wanted = dict(zip(phrases, searcher.encoder.embed_queries(list(phrases.values()))))
+    line_vectors = {chunk_id: [next(vectors) for _ in found] for chunk_id, found in lines.items()}
+    distinct = list(dict.fromkeys(phrases.values()))
+    wanted = dict(zip(distinct, searcher.encoder.embed_queries(distinct)))
     out = {}
-    for key, found in lines.items():
-        cosines = [float(next(vectors) @ wanted[key]) for _ in found]
+    for key, chunk in chunks.items():
+        found = lines[chunk.chunk_id]
         if found:
+            cosines = [float(v @ wanted[phrases[key]]) for v in line_vectors[chunk.chunk_id]]
             start = found[int(np.argmax(cosines))][0]
-            out[key] = line_at(people[key[1]], chunks[key], start, ())
+            out[key] = line_at(people[key[1]], chunk, start, ())
     return out
 
 
