@@ -82,23 +82,17 @@ class Filters:
 # Resolved tests: each answers, for every candidate, whether it passes and whether its field is known.
 
 @dataclass(frozen=True)
-class Years:
+class Ordered:
+    """A comparison with a numeric column: years, or education as an index into education.LEVELS
+    (-1 in the column: unknown)."""
+
+    field: str  # "years" or "education", a ProfileColumns array
     op: str
-    years: int
-    field: str = "years"
+    value: int
 
     def test(self, c: ProfileColumns) -> tuple[np.ndarray, np.ndarray]:
-        return _COMPARE[self.op](c.years, self.years), c.years >= 0
-
-
-@dataclass(frozen=True)
-class Education:
-    op: str
-    level: int  # index into education.LEVELS
-    field: str = "education"
-
-    def test(self, c: ProfileColumns) -> tuple[np.ndarray, np.ndarray]:
-        return _COMPARE[self.op](c.education, self.level), c.education >= 0
+        column = c.arrays[self.field]
+        return _COMPARE[self.op](column, self.value), column >= 0
 
 
 @dataclass(frozen=True)
@@ -156,7 +150,7 @@ class Title:
             column.known
 
 
-Resolved = Years | Education | Place | Language | Skill | Title | Not | AllOf | AnyOf
+Resolved = Ordered | Place | Language | Skill | Title | Not | AllOf | AnyOf
 
 
 def _index(values: list[str], value: str) -> int:
@@ -204,28 +198,32 @@ class CompiledFilters:
 
     def apply(self, columns: ProfileColumns) -> FilterOutcome:
         """The candidates that pass (a pure function of the columns)."""
-        yes, no = _evaluate(self.expression, columns)
+        results: dict = {}  # each test's (passes, known), computed once
+        yes, no = _evaluate(self.expression, columns, results)
         undecided = ~yes & ~no
         unknown = {}
         for test in _tests(self.expression):
             if test.field not in unknown:
-                unknown[test.field] = int((undecided & ~test.test(columns)[1]).sum())
+                unknown[test.field] = int((undecided & ~results[test][1]).sum())
         keep = ~no if self.keep_unknown else yes
         return FilterOutcome(keep, int(undecided.sum()), {f: n for f, n in unknown.items() if n})
 
 
-def _evaluate(node: Resolved, c: ProfileColumns) -> tuple[np.ndarray, np.ndarray]:
-    """(surely true, surely false) per candidate, in three-valued logic."""
+def _evaluate(node: Resolved, c: ProfileColumns, results: dict) -> tuple[np.ndarray, np.ndarray]:
+    """(surely true, surely false) per candidate, in three-valued logic; results keeps each test's
+    (passes, known)."""
     if isinstance(node, Not):
-        yes, no = _evaluate(node.term, c)
+        yes, no = _evaluate(node.term, c, results)
         return no, yes
     if isinstance(node, (AllOf, AnyOf)):
-        parts = [_evaluate(t, c) for t in node.terms]
+        parts = [_evaluate(t, c, results) for t in node.terms]
         yes_parts, no_parts = [p[0] for p in parts], [p[1] for p in parts]
         if isinstance(node, AllOf):
             return np.logical_and.reduce(yes_parts), np.logical_or.reduce(no_parts)
         return np.logical_or.reduce(yes_parts), np.logical_and.reduce(no_parts)
-    passes, known = node.test(c)
+    if node not in results:
+        results[node] = node.test(c)
+    passes, known = results[node]
     return passes & known, ~passes & known
 
 
@@ -252,7 +250,7 @@ def _resolve(node: Node) -> Resolved:
 def _years(op: str, value: str) -> Years:
     if not value.isdigit():
         raise UsageError(f"years takes a whole number of years, got {value!r}")
-    return Years(op, int(value))
+    return Ordered("years", op, int(value))
 
 
 def _education(op: str, value: str) -> Education:
@@ -261,7 +259,7 @@ def _education(op: str, value: str) -> Education:
     level = value.lower() if value.lower() in LEVELS else highest_level(value)
     if level is None:
         raise UsageError(f"education takes a level ({', '.join(LEVELS)}) or a degree such as MSc, got {value!r}")
-    return Education(op, LEVELS.index(level))
+    return Ordered("education", op, LEVELS.index(level))
 
 
 def _place(op: str, value: str) -> Place:

@@ -148,6 +148,16 @@ class ProfileColumns:
             self._sets[name] = SetColumn.from_arrays(name, self.arrays)
         return self._sets[name]
 
+    @cached_property
+    def place_names(self) -> frozenset[str]:
+        """Every city and country as written in the store, normalised: what a query may name."""
+        return frozenset(self.set("place").values)
+
+    @cached_property
+    def language_names(self) -> frozenset[str]:
+        """Every spoken language in the store, normalised."""
+        return frozenset(normal(v) for v in self.set("languages").values)
+
 
 def write_profiles(folder: Path, records: Sequence[ProfileRecord]) -> None:
     """profiles.jsonl and profiles.index.npz for the candidates, in candidate order."""

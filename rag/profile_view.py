@@ -39,12 +39,11 @@ def profile_fields(query: str, filter_fields: Sequence[str], columns: Callable[[
               if written[0].isupper() and word not in STOPWORDS and word not in QUERY_FRAMING]
     if starts:  # a capitalised word that may name a place or a language: compare with the store's
         c = columns()
-        places, spoken = set(c.set("place").values), {normal(v) for v in c.set("languages").values}
         for i in starts:
             runs = {" ".join(w for _, w in words[i : i + n]) for n in range(1, _LONGEST_PLACE + 1)}
-            if runs & places:
+            if runs & c.place_names:
                 wanted.add("location")
-            if runs & spoken:
+            if runs & c.language_names:
                 wanted.add("languages")
     return tuple(f for f in ORDER if f in wanted)
 

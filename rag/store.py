@@ -441,8 +441,9 @@ class OpenStore:
         return self.checked(lambda: KeywordIndex.load_okapi(self.generation, self.manifest.chunk_count))
 
     def profiles(self):
-        """The candidates' profiles (profile_store.StoredProfiles), read when first needed: a
-        search without filters or profile fields never opens them."""
+        """The candidates' profiles (profile_store.StoredProfiles), read when first needed: by
+        filters, and by a query with a capitalised word that may name a place or a language
+        (profile_view.profile_fields); other searches never open them."""
         if self._profiles is None:
             from .profile_store import load_profiles
 
