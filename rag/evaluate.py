@@ -28,7 +28,8 @@ import orjson
 from . import jobs_eval
 from .console import Command, option
 from .errors import UserError
-from .fusion import DEFAULT_RRF_K, DEFAULT_WEIGHTS, RULES, FusionSettings
+from .fusion import FusionSettings
+from .fusion_options import fusion_options
 from .matching import DEFAULT_PHRASE_THRESHOLD
 from .metrics import mrr_at_k, ndcg_at_k, recall_at_k
 from .profile_eval import format_table as format_profile_table
@@ -37,7 +38,6 @@ from .profile_score import TARGETS, failures
 from .profile_score import summarise as summarise_profiles
 from .query import analyse
 from .retrieval import Searcher
-from .search import parse_weights
 from .store import EVAL_REPORT, open_store
 
 METRICS = {
@@ -151,19 +151,15 @@ Examples:
         help="The CV folder whose cv.json files score the profiles [default: the folder of --queries].")
 @option("--out", type=click.Path(path_type=Path), default=None,
         help="Where to write the JSON report [default: INDEX_DIR/eval.json].")
-@option("--fusion", "rule", type=click.Choice(RULES), default="convex", show_default=True)
-@option("--weights", default=",".join(f"{k}={v:g}" for k, v in DEFAULT_WEIGHTS.items()), show_default=True)
-@option("--rrf-k", type=click.IntRange(min=0), default=DEFAULT_RRF_K, show_default=True)
-@option("--no-coverage", is_flag=True, help="Fuse without putting candidates who hold more concepts first.")
+@fusion_options
 @option("--sweep", is_flag=True, help="Score the fused list under a grid of fusion settings.")
 @option("--jobs", "jobs_dir", type=click.Path(path_type=Path), default=None,
         help="Also rank the CVs for the generated job descriptions in this folder (cv_generation writes "
              "CV_FOLDER/jobs) and score them: nDCG@10, and precision and recall of who meets every must-have.")
-def main(index_dir: Path, queries_path: Path, cvs: Path | None, out: Path | None, rule: str, weights: str,
-         rrf_k: int, no_coverage: bool, sweep: bool, jobs_dir: Path | None) -> None:
+def main(index_dir: Path, queries_path: Path, cvs: Path | None, out: Path | None, fusion: FusionSettings,
+         sweep: bool, jobs_dir: Path | None) -> None:
     """Score FAISS, BM25 and the fused list at the candidate level, the profiles field by field,
     and rag match on the generated job descriptions, against the generated ground truth."""
-    fusion = FusionSettings(rule, parse_weights(weights), rrf_k, not no_coverage)
     queries = load_queries(queries_path)
     jobs = jobs_eval.load_truth(jobs_dir) if jobs_dir else None
     store = open_store(index_dir)
@@ -188,8 +184,7 @@ def main(index_dir: Path, queries_path: Path, cvs: Path | None, out: Path | None
         "embedding_model": m.embedding_model,
         "queries": str(queries_path),
         "query_count": len(queries),
-        "fusion": {"rule": fusion.rule, "weights": dict(fusion.weights), "rrf_k": fusion.rrf_k,
-                   "coverage": fusion.coverage},
+        "fusion": fusion.to_json(),
         "metrics": summary,
         "fused_margin_ndcg@10": margins(summary),
         "profiles": profiles,

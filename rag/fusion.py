@@ -40,6 +40,9 @@ class FusionSettings:
                 if self.rule == "convex" else f"rrf: Σ 1/({self.rrf_k} + rank)")
         return ("concepts held first, then " if self.coverage else "") + rule
 
+    def to_json(self) -> dict:
+        return {"rule": self.rule, "weights": dict(self.weights), "rrf_k": self.rrf_k, "coverage": self.coverage}
+
 
 def normalised(scores: np.ndarray) -> np.ndarray:
     """Min-max over all candidates: 0 for the lowest, 1 for the highest (all 0 when flat)."""

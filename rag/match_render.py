@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import csv
 import io
-import shutil
 
 import click
 import orjson
 
 from .jd import PHRASE, YEARS, Requirement
 from .matching import CandidateMatch, MatchResult, Outcome
-from .render import display, filters_json, store_json
+from .render import clip, display, filters_json, store_json, terminal_width
 from .store import Manifest
 from .tokenize import fold
 
@@ -25,7 +24,7 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def render_text(result: MatchResult, manifest: Manifest, store_label: str, jd_label: str) -> str:
-    width = max(shutil.get_terminal_size((110, 24)).columns, 60)
+    width = terminal_width()
     jd = result.jd
     lines = [click.style(f"Job description: {display(jd.title or '(no title found)')}", bold=True) + f"  ({jd_label})",
              ("Requirements, from its headings:" if jd.sectioned
@@ -77,7 +76,7 @@ def _table(result: MatchResult, width: int) -> list[str]:
     rows = [click.style(header, bold=True)]
     for match in result.candidates:
         name = display(match.candidate.name)
-        name = name if len(name) <= name_width else name[: name_width - 1] + "…"
+        name = clip(name, name_width)
         marks = "".join(f" {_mark(match.outcomes[i]):<{len(h)}}" for (i, _), h in zip(must, heads))
         must_met, nice_met = _fractions(match, result)
         rows.append(f"{match.rank:>3} {name:<{name_width}}{marks}   {must_met:>4}{nice_met:>6}  {match.scores['fused']:>9.3f}")
@@ -91,7 +90,7 @@ def _heading(req: Requirement) -> str:
 
 def _short(label: str) -> str:
     label = display(label)
-    return label if len(label) <= _CELL else label[: _CELL - 1] + "…"
+    return clip(label, _CELL)
 
 
 def _mark(outcome: Outcome) -> str:
@@ -115,7 +114,7 @@ def _evidence_lines(match: CandidateMatch, result: MatchResult, width: int) -> l
     for req, outcome in zip(result.jd.requirements, match.outcomes):
         text = display(_outcome_text(req, outcome, result.settings.phrase_threshold))
         room = width - label_width - 12
-        text = text if len(text) <= room else text[: room - 1] + "…"
+        text = clip(text, room)
         lines.append(f"      {_mark(outcome)} {_short(_heading(req)):<{label_width}}  {text}")
     return lines + [""]
 

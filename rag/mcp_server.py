@@ -40,7 +40,7 @@ from .matching import MatchSettings, match
 from .mcp_schema import CvOutput, MatchOutput, SearchOutput, StatusOutput
 from .mcp_text import cv_text, match_text, search_text, status_text
 from .filters import Filters
-from .render import render_json
+from .render import clip, render_json
 from .retrieval import MODES
 from .warm import Loaded, WarmStore
 
@@ -107,13 +107,9 @@ def argument_problems(error: ValidationError) -> str:
     problems = []
     for e in error.errors():
         where = ".".join(str(part) for part in e["loc"]) or "arguments"
-        got = "" if e["type"] == "missing" else f" (got {_short(repr(e['input']))})"
+        got = "" if e["type"] == "missing" else f" (got {clip(repr(e['input']), 60)})"
         problems.append(f"{where}: {e['msg']}{got}")
     return "; ".join(problems)
-
-
-def _short(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 @contextmanager
@@ -228,7 +224,7 @@ def compile_filters(min_years, max_years, locations, languages, skills, where, k
 def unknown_cv(cv_id: str, loaded: Loaded) -> str:
     close = difflib.get_close_matches(cv_id, list(loaded.rows), n=3)
     hint = f"; did you mean {', '.join(close)}?" if close else "; search_candidates returns the cv_id of each candidate"
-    return f"no CV with cv_id {_short(repr(cv_id))} in the store ({loaded.store.manifest.candidate_count} CVs){hint}"
+    return f"no CV with cv_id {clip(repr(cv_id), 60)} in the store ({loaded.store.manifest.candidate_count} CVs){hint}"
 
 
 @click.command(

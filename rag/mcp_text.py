@@ -6,7 +6,7 @@ no layout for a terminal: a few lines an assistant can quote.
 
 from __future__ import annotations
 
-from .render import display
+from .render import clip, display
 from .retrieval import LIST_NAMES
 
 EVIDENCE_CHARS = 160
@@ -31,7 +31,7 @@ def search_text(doc: dict) -> str:
             lines.append(f"   {holds}" + (f"; also {others}" if others else ""))
             for ev in r["evidence"][:1]:
                 text = display(ev["text"])
-                lines.append(f"   p.{ev['page']}: {text if len(text) <= EVIDENCE_CHARS else text[: EVIDENCE_CHARS - 1] + '…'}")
+                lines.append(f"   p.{ev['page']}: {clip(text, EVIDENCE_CHARS)}")
     return "\n".join(lines)
 
 

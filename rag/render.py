@@ -27,6 +27,15 @@ def display(text: str) -> str:
     return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode() for ch in text)
 
 
+def clip(text: str, limit: int) -> str:
+    """Text cut to at most limit characters, an ellipsis marking the cut (at least one character kept)."""
+    return text if len(text) <= limit else text[: max(limit - 1, 1)] + "…"
+
+
+def terminal_width() -> int:
+    return max(shutil.get_terminal_size((110, 24)).columns, 60)
+
+
 def highlight(text: str, terms: set[str]) -> str:
     out, last = [], 0
     for token in matching_spans(text, terms):
@@ -38,7 +47,7 @@ def highlight(text: str, terms: set[str]) -> str:
 
 
 def render_text(result: SearchResult, manifest: Manifest, store_label: str) -> str:
-    width = max(shutil.get_terminal_size((110, 24)).columns, 60)
+    width = terminal_width()
     q = result.query
     unit = "CV" if result.unit == "candidates" else "chunk"
     wanted = ", ".join(f"{label} ({n} {unit}{'s' if n != 1 else ''})" for label, n in result.holders.items())
@@ -85,7 +94,7 @@ def _side_by_side(result: SearchResult, width: int) -> list[str]:
                 score = _score(name, hit.score)
                 label = _label(hit, result.unit)
                 room = cell - len(score) - 3
-                label = label if len(label) <= room else label[: max(room - 1, 1)] + "…"
+                label = clip(label, room)
                 cells.append(f" {label:<{room}} {score} ")
             else:
                 cells.append(" " * cell)
@@ -111,7 +120,7 @@ def _hit_lines(name: str, hit: Hit, result: SearchResult, terms: set[str], width
     for ev in hit.evidence:
         text = display(ev.text)
         room = width - 14
-        text = text if len(text) <= room else text[: room - 1] + "…"
+        text = clip(text, room)
         lines.append(f"      p.{ev.page:<3} {highlight(text, terms) if ev.concepts else text}")
     return lines
 
@@ -131,8 +140,7 @@ def render_json(result: SearchResult, manifest: Manifest, store_path: str, topk:
         "terms": list(q.terms),
         "concepts": result.holders,
         "seniority": q.seniority,
-        "fusion": {"rule": fusion.rule, "weights": dict(fusion.weights), "rrf_k": fusion.rrf_k,
-                   "coverage": fusion.coverage},
+        "fusion": fusion.to_json(),
         "store": store_json(manifest, store_path),
         "filters": filters_json(result.filters, result.filtered),
         "lists": {name: [_hit_json(hit, result.fields) for hit in hits] for name, hits in result.lists.items()},

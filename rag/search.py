@@ -11,28 +11,11 @@ from .console import Command, option
 from .errors import UsageError
 from .filter_options import filter_options
 from .filters import Filters
-from .fusion import DEFAULT_RRF_K, DEFAULT_WEIGHTS, RULES, FusionSettings
+from .fusion import FusionSettings
+from .fusion_options import fusion_options
 from .render import render_json, render_text
 from .retrieval import MODES, Searcher, check_request
 from .store import open_store
-
-
-def parse_weights(text: str) -> dict[str, float]:
-    """"bm25=0.3,faiss=0.7" -> {"bm25": 0.3, "faiss": 0.7}; a list left out weighs 0."""
-    weights = {"bm25": 0.0, "faiss": 0.0}
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        name, _, value = part.partition("=")
-        name = name.strip().lower()
-        try:
-            weight = float(value)
-        except ValueError:
-            weight = -1.0
-        if name not in weights or not weight >= 0:
-            raise click.BadParameter(f"expected LIST=WEIGHT pairs for bm25 and faiss, e.g. bm25=0.3,faiss=0.7; got {part!r}")
-        weights[name] = weight
-    if sum(weights.values()) <= 0:
-        raise click.BadParameter("at least one weight must be above 0")
-    return weights
 
 
 @click.command(
@@ -71,21 +54,13 @@ Examples:
 @option("--topk", "-k", type=click.IntRange(min=1), default=5, show_default=True, help="Rows per list.")
 @option("--mode", "-m", type=click.Choice(MODES), default="hybrid", show_default=True, help="Which lists to show.")
 @option("--chunks", "chunk_view", is_flag=True, help="Rank chunks instead of candidates (a CV may take several rows).")
-@option("--fusion", "rule", type=click.Choice(RULES), default="convex", show_default=True,
-        help="How the fused list combines FAISS and BM25 within a coverage level.")
-@option("--weights", default=",".join(f"{k}={v:g}" for k, v in DEFAULT_WEIGHTS.items()), show_default=True,
-        help="Weights of the convex fusion (min-max normalised scores).")
-@option("--rrf-k", type=click.IntRange(min=0), default=DEFAULT_RRF_K, show_default=True,
-        help="RRF constant: larger values flatten the difference between top ranks.")
-@option("--no-coverage", is_flag=True, help="Fuse scores alone, without putting candidates who hold more "
-        "query concepts first.")
+@fusion_options
 @option("--json", "as_json", is_flag=True, help="One JSON document with every list, for scripts (README: JSON output).")
 @filter_options
 def main(words: tuple[str, ...], query: str | None, index_dir: Path, topk: int, mode: str, chunk_view: bool,
-         rule: str, weights: str, rrf_k: int, no_coverage: bool, as_json: bool, filters: Filters) -> None:
+         fusion: FusionSettings, as_json: bool, filters: Filters) -> None:
     """Find the candidates in indexed CVs that match a question, with FAISS, BM25 and their fusion."""
     text = read_query(query, words)
-    fusion = FusionSettings(rule, parse_weights(weights), rrf_k, not no_coverage)
     check_request(text, mode, topk)
     compiled = filters.compile()
     store = open_store(index_dir)
