@@ -14,7 +14,7 @@ import orjson
 from .console import Command, option
 from .encoder import SPEC_FILE
 from .errors import UserError
-from .store import ARTIFACTS, MANIFEST, StoreDir, damaged, open_store, sha256_file
+from .store import ARTIFACTS, MANIFEST, StoreDir, damaged, open_store, verify_checksum
 
 _OUT_DIR = dict(type=click.Path(path_type=Path), default=Path("rag_store"), show_default=True,
                 help="The store folder.")
@@ -57,8 +57,7 @@ def verify_store(store) -> int:
     from .export import encoder_problem
 
     for name in ARTIFACTS:
-        if sha256_file(store.generation / name) != store.manifest.artifacts[name]["sha256"]:
-            raise damaged(store.root, f"{name} does not match its checksum in {MANIFEST}")
+        verify_checksum(store.root, store.generation, store.manifest, name)
     problem = encoder_problem(store.encoder_dir)
     if problem:
         raise damaged(store.root, f"the encoder {store.encoder_dir.name}: {problem}")

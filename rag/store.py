@@ -113,6 +113,23 @@ def sha256_file(path: Path) -> str:
     return h.hexdigest()
 
 
+def _size_problem(generation: Path, manifest: Manifest, names: Iterable[str]) -> str | None:
+    """The first of the artifacts that is missing or not the size the manifest records (cheap: no hashing)."""
+    for name in names:
+        path, expected = generation / name, manifest.artifacts.get(name)
+        if expected is None or not path.is_file():
+            return f"{name} is missing"
+        if path.stat().st_size != expected["bytes"]:
+            return f"{name} has {path.stat().st_size} bytes, the manifest says {expected['bytes']}"
+    return None
+
+
+def verify_checksum(root: Path, generation: Path, manifest: Manifest, name: str) -> None:
+    """The artifact's bytes against its checksum in the manifest; a mismatch is a damaged store."""
+    if sha256_file(generation / name) != manifest.artifacts[name]["sha256"]:
+        raise damaged(root, f"{name} does not match its checksum in {MANIFEST}")
+
+
 class StoreDir:
     def __init__(self, root: Path):
         self.root = root
@@ -206,11 +223,8 @@ class StoreDir:
         generation = self.live_generation()
         if generation is None:
             return False
-        for name, info in manifest.artifacts.items():
-            path = generation / name
-            if not path.is_file() or path.stat().st_size != info["bytes"]:
-                return False
-        return (self.encoders / manifest.encoder["key"]).is_dir()
+        return (_size_problem(generation, manifest, manifest.artifacts) is None
+                and (self.encoders / manifest.encoder["key"]).is_dir())
 
     def trusted_generation(self, manifest: Manifest | None, names: tuple[str, ...]) -> Path | None:
         """The live generation if the named files still match the manifest's checksums, else None:
@@ -436,8 +450,7 @@ class OpenStore:
         """The reference BM25Okapi, unpickled only once its bytes match the manifest's checksum."""
         from .keyword_index import PICKLE, KeywordIndex
 
-        if sha256_file(self.path(PICKLE)) != self.manifest.artifacts[PICKLE]["sha256"]:
-            raise damaged(self.root, f"{PICKLE} does not match its checksum in {MANIFEST}")
+        verify_checksum(self.root, self.generation, self.manifest, PICKLE)
         return self.checked(lambda: KeywordIndex.load_okapi(self.generation, self.manifest.chunk_count))
 
     def profiles(self):
@@ -447,8 +460,7 @@ class OpenStore:
         if self._profiles is None:
             from .profile_store import load_profiles
 
-            if sha256_file(self.path(PROFILE_INDEX)) != self.manifest.artifacts[PROFILE_INDEX]["sha256"]:
-                raise damaged(self.root, f"{PROFILE_INDEX} does not match its checksum in {MANIFEST}")
+            verify_checksum(self.root, self.generation, self.manifest, PROFILE_INDEX)
             self._profiles = self.checked(lambda: load_profiles(self.generation, self.manifest.candidate_count,
                                                                 self.root))
         return self._profiles
@@ -519,16 +531,11 @@ def _open_generation(store: StoreDir, generation: Path, lock: int | None) -> Ope
     if manifest.store_format != STORE_FORMAT:
         raise UserError(f"the store in {root} has format {manifest.store_format}, this version reads "
                         f"{STORE_FORMAT}; run " + fix(f"make rebuild OUT_DIR={root}", f"rag index --force --out-dir {root}"))
-    for name in ARTIFACTS:
-        path = generation / name
-        expected = manifest.artifacts.get(name)
-        if expected is None or not path.is_file():
-            raise damaged(root, f"{name} is missing")
-        if path.stat().st_size != expected["bytes"]:
-            raise damaged(root, f"{name} has {path.stat().st_size} bytes, the manifest says {expected['bytes']}")
+    problem = _size_problem(generation, manifest, ARTIFACTS)
+    if problem:
+        raise damaged(root, problem)
     for name in HASHED_ON_OPEN:
-        if sha256_file(generation / name) != manifest.artifacts[name]["sha256"]:
-            raise damaged(root, f"{name} does not match its checksum in {MANIFEST}")
+        verify_checksum(root, generation, manifest, name)
     offsets = np.load(generation / CHUNK_OFFSETS, allow_pickle=False)
     with np.load(generation / CANDIDATE_INDEX, allow_pickle=False) as table:
         candidate_offsets, starts, seniority = table["offsets"], table["starts"], table["seniority"]
