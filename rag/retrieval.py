@@ -52,11 +52,17 @@ class Rankings:
     scores: dict[str, np.ndarray]  # list name -> score of every unit
     concepts: list[str]  # labels of the rows of `held`: the query's concepts that some unit holds
     held: np.ndarray  # bool, concepts x units
-    holds_all: np.ndarray  # bool per unit: holds every concept of the query (none if one is held by no one)
     seniority: np.ndarray | None  # bool per unit: its title states the seniority the query names
     weights: dict[str, float]  # concept label -> idf-like weight, for evidence and highlighting
     chunk_dense: np.ndarray | None = None  # cosine of every chunk, when the dense list ran
     allowed: np.ndarray | None = None  # bool per unit: what the filters let through (None: everything)
+
+    @property
+    def holds_all(self) -> np.ndarray:
+        """bool per unit: holds every concept of the query (no one does when a concept is held by no one)."""
+        if len(self.concepts) == len(self.query.concepts) > 0:
+            return self.held.all(axis=0)
+        return np.zeros(len(self.starts) - 1, dtype=bool)
 
 
 @dataclass(frozen=True)
@@ -136,7 +142,8 @@ class Searcher:
         chunk_count = self.store.manifest.chunk_count
         starts = self.store.starts if unit == "candidates" else np.arange(chunk_count + 1)
         units = len(starts) - 1
-        allowed = keep if keep is None or unit == "candidates" else keep[agg.owners(self.store.starts, starts[:-1])]
+        owner = None if unit == "candidates" else agg.owners(self.store.starts, starts[:-1])  # chunk -> candidate
+        allowed = keep if keep is None or owner is None else keep[owner]
         scores: dict[str, np.ndarray] = {}
         chunk_dense = None
         if {"faiss", "fused"} & set(lists):
@@ -146,16 +153,14 @@ class Searcher:
             scores["bm25"] = sum((agg.best_of_some(starts, *self.keyword.postings(t)) for t in query.terms),
                                  np.zeros(units))
         concepts, held, weights = self._held(query, starts, allowed)
-        complete = len(concepts) == len(query.concepts) > 0
-        holds_all = held.all(axis=0) if complete else np.zeros(units, dtype=bool)
         orders = {}
         if "faiss" in scores:
             orders["faiss"] = _only(ranked(scores["faiss"]), allowed)
         if "bm25" in scores:
             order = _only(ranked(scores["bm25"]), allowed)
             orders["bm25"] = order[scores["bm25"][order] > 0]
-        rankings = Rankings(query, unit, starts, orders, scores, concepts, held, holds_all,
-                            self._seniority(query, starts, unit, allowed), weights, chunk_dense, allowed)
+        rankings = Rankings(query, unit, starts, orders, scores, concepts, held, self._seniority(query, owner, allowed),
+                            weights, chunk_dense, allowed)
         if "fused" in lists:
             rankings = self.fused_with(rankings, fusion)
         rankings.orders = {n: rankings.orders[n] for n in lists}
@@ -168,11 +173,10 @@ class Searcher:
         units = len(r.starts) - 1
         if fusion.rule == "rrf":
             fused = rrf_scores([r.orders["faiss"], r.orders["bm25"]], units, fusion.rrf_k)
-        elif r.allowed is None:
-            fused = convex_scores({n: r.scores[n] for n in ("bm25", "faiss")}, fusion.weights)
         else:
+            shown = slice(None) if r.allowed is None else r.allowed
             fused = np.zeros(units)
-            fused[r.allowed] = convex_scores({n: r.scores[n][r.allowed] for n in ("bm25", "faiss")}, fusion.weights)
+            fused[shown] = convex_scores({n: r.scores[n][shown] for n in ("bm25", "faiss")}, fusion.weights)
         order = _only(ranked(fused, coverage_levels(r) if fusion.coverage else None), r.allowed)
         return replace(r, orders=r.orders | {"fused": order}, scores=r.scores | {"fused": fused})
 
@@ -194,15 +198,14 @@ class Searcher:
                 weights[concept.label] = sum(keyword.term_weights(list(concept.words)).values())
         return labels, np.array(rows, dtype=bool).reshape(len(rows), len(starts) - 1), weights
 
-    def _seniority(self, query: Query, starts: np.ndarray, unit: str, allowed: np.ndarray | None
-                   ) -> np.ndarray | None:
+    def _seniority(self, query: Query, owner: np.ndarray | None, allowed: np.ndarray | None) -> np.ndarray | None:
         """Allowed units whose candidate's title states the seniority the query names (None: it
-        names none, or no title in the store states one)."""
+        names none, or no title in the store states one); owner maps chunk units to candidates."""
         levels = self.store.seniority
         if not query.seniority or not (levels >= 0).any():
             return None
         wanted = levels == LEVELS.index(query.seniority)
-        wanted = wanted if unit == "candidates" else wanted[agg.owners(self.store.starts, starts[:-1])]
+        wanted = wanted if owner is None else wanted[owner]
         return wanted if allowed is None else wanted & allowed
 
     def search(self, text: str, mode: str = "hybrid", topk: int = 5, unit: str = "candidates",
