@@ -91,13 +91,15 @@ runner-ready:
 	@echo "runner: $(RUNNER_USED)$(if $(filter auto,$(RUNNER)), (RUNNER=auto$(if $(filter local,$(RUNNER_USED)),; no Docker engine answered)))" >&2
 	@$(if $(filter docker,$(RUNNER_USED)),$(MAKE) --no-print-directory docker-ready,$(MAKE) --no-print-directory venv $(if $(filter ray,$(ENGINE)),$(VENV_RAY_STAMP))) >&2
 
+index_args = --pdf-dir "$(PDF_DIR_R)" --out-dir "$(OUT_DIR_R)" --ocr "$(OCR)" $(as_of_flag) $(ENGINE_ARGS)
+
 index: runner-ready ## Build the search store from PDF_DIR (skips when nothing changed); OCR=off leaves scans out; ENGINE=ray for Ray.
 	@$(default_cvs)
-	@$(call run,rag,index --pdf-dir "$(PDF_DIR_R)" --out-dir "$(OUT_DIR_R)" --ocr "$(OCR)" $(as_of_flag) $(ENGINE_ARGS))
+	@$(call run,rag,index $(index_args))
 
 rebuild: runner-ready ## Rebuild the store from scratch (--force).
 	@$(default_cvs)
-	@$(call run,rag,index --pdf-dir "$(PDF_DIR_R)" --out-dir "$(OUT_DIR_R)" --ocr "$(OCR)" --force $(as_of_flag) $(ENGINE_ARGS))
+	@$(call run,rag,index $(index_args) --force)
 
 # AS_OF=YYYY-MM: the month "present" means in CV dates (default: this month). Generated CVs date
 # their roles as of the generator's reference month, so folders under cv_generation/data get that.

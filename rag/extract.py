@@ -215,10 +215,10 @@ def head_lines(lines: list[_Line], rect: pymupdf.Rect) -> list[HeadLine]:
     width, height = max(rect.width, 1.0), max(rect.height, 1.0)
     ordered = sorted(lines, key=lambda l: (round(l.box.y0, 1), l.box.x0))[:HEAD_LINES]
     return [
-        HeadLine(normalize_text(l.box.text), round(l.size, 2), l.bold, round((l.box.y0 - rect.y0) / height, 4),
+        HeadLine(text, round(l.size, 2), l.bold, round((l.box.y0 - rect.y0) / height, 4),
                  round((l.box.x0 - rect.x0) / width, 4), round((l.box.x1 - rect.x0) / width, 4))
         for l in ordered
-        if normalize_text(l.box.text)
+        if (text := normalize_text(l.box.text))
     ]
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import asdict, is_dataclass
 from typing import TYPE_CHECKING
 
 from .profile_store import ProfileColumns, normal
@@ -84,5 +85,7 @@ def _row_part(name: str, profile: Profile, skills: Sequence[str]) -> str:
 
 def field_json(name: str, profile: Profile):
     """One field as JSON: the profile's own value (None or [] when unknown)."""
-    value = profile.to_dict()[name]
-    return list(value) if isinstance(value, tuple) else value
+    value = getattr(profile, name)
+    if isinstance(value, tuple):
+        return [asdict(v) if is_dataclass(v) else v for v in value]
+    return asdict(value) if is_dataclass(value) else value

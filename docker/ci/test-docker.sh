@@ -129,10 +129,11 @@ else
     say "running make as the current user, uid $uid gid $gid"
 fi
 
-# make in the copy, as that user, with a clean environment.
+# make in the copy, as that user, with a clean environment (a command line the MCP smoke test runs too).
+umake_cmd=("${as_user[@]}" env -i PATH="$PATH" HOME="$work/home" LANG=C.UTF-8 ${DOCKER_HOST:+DOCKER_HOST="$DOCKER_HOST"}
+           "${MODEL_ENV[@]}" make --no-print-directory -C "$project" RUNNER=docker DOCKER_IMAGE="$IMAGE")
 umake() {
-    "${as_user[@]}" env -i PATH="$PATH" HOME="$work/home" LANG=C.UTF-8 ${DOCKER_HOST:+DOCKER_HOST="$DOCKER_HOST"} \
-        "${MODEL_ENV[@]}" make --no-print-directory -C "$project" RUNNER=docker DOCKER_IMAGE="$IMAGE" "$@"
+    "${umake_cmd[@]}" "$@"
 }
 out=$work/out
 # run_make NAME ARGS...: stdout to $out/NAME.out, stderr to $out/NAME.err, both shown.
@@ -166,9 +167,7 @@ check_mcp() {
     # The MCP server as a client starts it (docker/ci/mcp_smoke.py: initialize, list the tools,
     # search; nothing but JSON-RPC on stdout): through `make mcp`, and through `docker run -i` on a
     # read-only store with no network, as README's client configuration does.
-    python3 "$project/docker/ci/mcp_smoke.py" "$QUERY" -- "${as_user[@]}" env -i PATH="$PATH" HOME="$work/home" \
-        LANG=C.UTF-8 ${DOCKER_HOST:+DOCKER_HOST="$DOCKER_HOST"} "${MODEL_ENV[@]}" \
-        make --no-print-directory -C "$project" RUNNER=docker DOCKER_IMAGE="$IMAGE" mcp
+    python3 "$project/docker/ci/mcp_smoke.py" "$QUERY" -- "${umake_cmd[@]}" mcp
     python3 "$project/docker/ci/mcp_smoke.py" "$QUERY" -- docker run -i --rm --user "$uid:$gid" --network none \
         -v "$project/rag_store:/data/store:ro" -e "${MODEL_ENV[0]}" -e "${MODEL_ENV[1]}" "$IMAGE" \
         rag mcp --index-dir /data/store
@@ -316,8 +315,7 @@ print(f"test-docker: vectors within {diff:.1e} of the local engine'"'"'s")'
     dead_address() {
         local before status=0
         before=$(readlink "$project/rag_store/current")
-        umake rebuild ENGINE=ray DOCKER_RAY_IMAGE="$RAY_IMAGE" RAY_ADDRESS=ray://127.0.0.1:1 \
-            >"$out/dead.out" 2>"$out/dead.err" || status=$?
+        umake rebuild "${ray_make[@]}" RAY_ADDRESS=ray://127.0.0.1:1 >"$out/dead.out" 2>"$out/dead.err" || status=$?
         [ "$status" != 0 ] || fail "a build against a dead address succeeded"
         [ "$(grep -c '^error: ' "$out/dead.err")" = 1 ] && grep -q '^error: no Ray cluster answers at ray://127.0.0.1:1' "$out/dead.err" \
             || { cat "$out/dead.err" >&2; fail "a dead address did not fail in one clear line"; }
