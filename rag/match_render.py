@@ -32,7 +32,7 @@ def render_text(result: MatchResult, manifest: Manifest, store_label: str, jd_la
     names = [display(_named(req))[:_NAME] for req in jd.requirements]
     name_width = max(map(len, names), default=0)
     for number, (req, name, count) in enumerate(zip(jd.requirements, names, result.met_by), start=1):
-        held = "" if count is None else f"{count} CV{'s' if count != 1 else ''}"
+        held = f"{count} CV{'s' if count != 1 else ''}"
         line = f"  {number:>2} {'must' if req.must else 'nice':<5}{req.kind:<7}{name:<{name_width}} {held:>8}   "
         source = display(_quoted(req.source))
         room = max(width - len(line), 12)
@@ -151,7 +151,7 @@ def render_json(result: MatchResult, manifest: Manifest, store_path: str, jd_lab
     return orjson.dumps(doc, option=orjson.OPT_INDENT_2)
 
 
-def _requirement_json(number: int, req: Requirement, count: int | None) -> dict:
+def _requirement_json(number: int, req: Requirement, count: int) -> dict:
     return {"id": number, "kind": req.kind, "label": req.label, "must": req.must, "source": req.source,
             "skills": list(req.skills), "min_years": req.min_years, "phrase": req.phrase or None, "met_by": count}
 
