@@ -91,7 +91,7 @@ RUN python -m compileall -q rag cv_generation \
  && pip install --quiet --no-cache-dir --disable-pip-version-check --root-user-action=ignore \
         --no-deps --no-index --find-links /tmp/build-backend --editable /app \
  && rm -rf /tmp/build-backend \
- && python -m rag.ocr
+ && python -m rag.ingest.ocr
 
 # Provenance, last so that a new commit only adds this small layer.
 ARG GIT_COMMIT=unknown

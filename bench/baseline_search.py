@@ -15,9 +15,9 @@ import faiss
 import numpy as np
 import orjson
 
-from rag.export import reference_model
-from rag.models import resolve_model
-from rag.tokenize import query_terms
+from rag.index.export import reference_model
+from rag.index.model_choice import resolve_model
+from rag.lexicon.terms import query_terms
 
 
 def rrf(lists: dict[str, list[int]], k: int = 60) -> list[tuple[int, float]]:

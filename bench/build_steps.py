@@ -20,9 +20,9 @@ import numpy as np
 import orjson
 
 from bench.peak import peak_rss_mib
-from rag.keyword_index import KeywordIndex, build_okapi
-from rag.store import open_store, write_jsonl
-from rag.tokenize import expand_words, raw_tokens
+from rag.index.keyword import KeywordIndex, build_okapi
+from rag.store.folder import open_store, write_jsonl
+from rag.lexicon.terms import expand_words, raw_tokens
 
 
 def main(store: Path, size: int) -> None:

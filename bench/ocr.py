@@ -19,7 +19,7 @@ from bench.scans import ScanStyle, scan_pdf
 def measure_ocr_throughput(cvs: Path, work: Path, n_cvs: int = 5) -> dict:
     """Scanned-looking copies of the first n_cvs CVs, read through the pipeline's own extractor."""
     from bench.ocr_compare import key_terms, recall
-    from rag.extract import extract_pdf
+    from rag.ingest.extract import extract_pdf
 
     sources = sorted(cvs.glob("*/cv.pdf"))[:n_cvs]
     scans = []
@@ -47,9 +47,9 @@ def measure_no_scan_overhead(cvs: Path, full_build_s: float, runs: int = 3) -> d
     in a fresh process, so that whether the OCR engine was ever imported can be reported too.
     """
 
-    from rag.discover import discover_cvs
-    from rag.engines import extract_document
-    from rag.extract import extractor_id
+    from rag.ingest.discover import discover_cvs
+    from rag.build.engines.local import extract_document
+    from rag.ingest.extract import extractor_id
 
     files, _ = discover_cvs(cvs)
     best: dict[str, float] = {}

@@ -37,7 +37,7 @@ def key_terms(truth: dict) -> list[str]:
 
 
 def recall(terms: list[str], text: str) -> float:
-    from rag.tokenize import tokenize
+    from rag.lexicon.terms import tokenize
 
     found = set(tokenize(text))
     wanted = [set(tokenize(t)) for t in terms]
@@ -46,7 +46,7 @@ def recall(terms: list[str], text: str) -> float:
 
 
 def word_recall(reference: str, text: str) -> float:
-    from rag.tokenize import tokenize
+    from rag.lexicon.terms import tokenize
 
     ref, got = tokenize(reference), set(tokenize(text))
     return sum(t in got for t in ref) / max(len(ref), 1)
@@ -54,8 +54,8 @@ def word_recall(reference: str, text: str) -> float:
 
 def rapidocr_reader(dpi: int) -> Callable[[pymupdf.Page], str]:
     """The pipeline's own OCR path (rag.extract.ocr_lines), at the given rendering resolution."""
-    from rag import ocr
-    from rag.extract import lines_text, ocr_lines
+    from rag.ingest import ocr
+    from rag.ingest.extract import lines_text, ocr_lines
 
     def read(page: pymupdf.Page) -> str:
         ocr.OCR_DPI = dpi
@@ -128,7 +128,7 @@ TESSERACT_DEBIAN = ["tesseract-ocr-eng", "tesseract-ocr-spa", "tesseract-ocr-deu
 def main(n: int, seed: int, tessdata: Path, out: Path) -> None:
     """Simulate scans of generated CVs and measure both OCR engines on them."""
     os.environ.setdefault("OMP_THREAD_LIMIT", "2")
-    from rag.extract import extract_pdf
+    from rag.ingest.extract import extract_pdf
 
     work = Path(tempfile.mkdtemp(prefix="ocr-compare-"))
     subprocess.run([sys.executable, "-m", "cv_generation.generate", "--n", str(n), "--seed", str(seed),

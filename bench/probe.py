@@ -13,8 +13,8 @@ import numpy as np
 import orjson
 
 from bench.peak import peak_rss_mib
-from rag.retrieval import MODES, Searcher
-from rag.store import open_store
+from rag.search.retrieval import MODES, Searcher
+from rag.store.folder import open_store
 
 
 def main(store: Path, queries_file: Path, topk: int = 5) -> None:

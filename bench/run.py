@@ -85,7 +85,7 @@ def measure_generation(n: int) -> dict:
 
 def measure_builds(cvs: Path, store: Path, scratch: Path) -> dict:
     """Full build vs incremental build after one CV changes, and the incremental store vs a fresh one."""
-    from rag.store import open_store
+    from rag.store.folder import open_store
 
     wall(build_cmd(cvs, store))  # first build: exports the model to ONNX once; not timed
     full, _, full_peak = run(build_cmd(cvs, store, "--force"))
@@ -126,9 +126,9 @@ def measure_builds(cvs: Path, store: Path, scratch: Path) -> dict:
 def measure_profile_step(store: Path, full_wall_s: float) -> dict:
     """The profile step's share of a from-scratch build: the build's own profiling function over the
     store's extracted documents, with nothing cached, against that build's wall time."""
-    from rag.profiling import profile_documents
-    from rag.records import Document
-    from rag.store import DOCUMENTS, open_store
+    from rag.build.profiling import profile_documents
+    from rag.ingest.records import Document
+    from rag.store.folder import DOCUMENTS, open_store
 
     opened = open_store(store)
     with (opened.generation / DOCUMENTS).open("rb") as f:
@@ -144,7 +144,7 @@ def measure_engines(cvs: Path, store: Path) -> dict:
     """Full builds of the same PDFs through the local engine and a local Ray instance with 1 and 2
     workers: on one 2-core machine this measures Ray's overhead, not a speed-up. Each store must
     equal the local one."""
-    from rag.store import open_store
+    from rag.store.folder import open_store
 
     engines = {"local": [], "ray_1_worker": ["--engine", "ray", "--ray-workers", "1"],
                "ray_2_workers": ["--engine", "ray", "--ray-workers", "2"]}
@@ -200,10 +200,10 @@ def measure_match(store: Path, jobs: Path) -> dict:
     """Warm `rag match` on every generated job description: a fresh process per JD (what a user
     waits for, with the page cache warm; with its CPU time, which a busy machine does not
     inflate), and the matching alone in one process that has loaded the indexes and the encoder."""
-    from rag.jd import parse_jd
-    from rag.matching import MatchSettings, match
-    from rag.retrieval import Searcher
-    from rag.store import open_store
+    from rag.jobs.jd import parse_jd
+    from rag.jobs.matching import MatchSettings, match
+    from rag.search.retrieval import Searcher
+    from rag.store.folder import open_store
 
     files = sorted(jobs.glob("job_*.txt"))
     command = [PY, "-m", "rag.match", "--index-dir", str(store), "--jd"]
@@ -230,10 +230,10 @@ def measure_match(store: Path, jobs: Path) -> dict:
 
 def measure_query_vectors(store: Path, queries: list[str]) -> dict:
     """ONNX query vectors against sentence-transformers' own, on every eval query."""
-    from rag.encoder import Encoder
-    from rag.export import reference_model
-    from rag.models import resolve_model
-    from rag.store import open_store
+    from rag.index.encoder import Encoder
+    from rag.index.export import reference_model
+    from rag.index.model_choice import resolve_model
+    from rag.store.folder import open_store
 
     opened = open_store(store)
     m = opened.manifest
@@ -245,9 +245,9 @@ def measure_query_vectors(store: Path, queries: list[str]) -> dict:
 
 def measure_bm25(store: Path, queries: list[str], size: int, checked: int, timed: int) -> dict:
     """Inverted index vs BM25Okapi.get_scores on a corpus grown to `size` chunks."""
-    from rag.keyword_index import KeywordIndex, build_okapi
-    from rag.store import open_store
-    from rag.tokenize import query_terms, tokenize
+    from rag.index.keyword import KeywordIndex, build_okapi
+    from rag.store.folder import open_store
+    from rag.lexicon.terms import query_terms, tokenize
 
     rng = random.Random(5)
     base = [tokenize(c.text) for c in open_store(store).chunks.all()]
@@ -291,12 +291,12 @@ def measure_embedding(store: Path, queries: list[dict], sample: int) -> dict:
     and how far the int8 encoder's FAISS results move from fp32's."""
     import faiss
 
-    from rag.build import BuildSettings
-    from rag.encoder import Encoder, available_cores
-    from rag.export import quantize_int8, reference_model
-    from rag.metrics import recall_at_k
-    from rag.models import resolve_model
-    from rag.store import open_store
+    from rag.build.builder import BuildSettings
+    from rag.index.encoder import Encoder, available_cores
+    from rag.index.export import quantize_int8, reference_model
+    from rag.eval.metrics import recall_at_k
+    from rag.index.model_choice import resolve_model
+    from rag.store.folder import open_store
 
     opened = open_store(store)
     m = opened.manifest

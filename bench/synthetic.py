@@ -14,12 +14,12 @@ from pathlib import Path
 
 import numpy as np
 
-from rag.build import commit_generation
-from rag.dense_index import DenseIndex
-from rag.keyword_index import KeywordIndex, build_okapi
-from rag.records import Chunk
-from rag.store import StoreDir, open_store
-from rag.tokenize import expand_words, raw_tokens
+from rag.build.builder import commit_generation
+from rag.index.dense import DenseIndex
+from rag.index.keyword import KeywordIndex, build_okapi
+from rag.ingest.records import Chunk
+from rag.store.folder import StoreDir, open_store
+from rag.lexicon.terms import expand_words, raw_tokens
 
 
 def grow_store(base: Path, out: Path, size: int, noise: float = 0.05, seed: int = 0) -> Path:

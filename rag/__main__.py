@@ -1,5 +1,5 @@
 """`python -m rag`: the same as the `rag` command."""
 
-from .cli import main
+from rag.cli import main
 
 main(prog_name="rag")

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from pdfs import CVS, write_pdf
 
-from rag.export import encoder_key, export_encoder
-from rag.models import BUNDLED_MODEL, resolve_model
+from rag.index.export import encoder_key, export_encoder
+from rag.index.model_choice import BUNDLED_MODEL, resolve_model
 
 
 @pytest.fixture(autouse=True)

@@ -1,6 +1,6 @@
 import pytest
 
-from rag.chunking import chunk_spans, document_text, page_at, validate_chunking
+from rag.ingest.chunking import chunk_spans, document_text, page_at, validate_chunking
 from rag.errors import UserError
 
 

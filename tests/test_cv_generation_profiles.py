@@ -10,8 +10,8 @@ from cv_generation.career import REFERENCE_MONTH, SENIORITIES, SENIORITY_YEARS, 
 from cv_generation.i18n import DATE_STYLES, LANGUAGES, PLACES, SENIORITY_MARKER, format_period
 from cv_generation.profiles import Profile, sample_profile
 from cv_generation.skills import IMPLIED, SKILLS
-from rag.dates import find_periods
-from rag.education import highest_level
+from rag.profile.dates import find_periods
+from rag.profile.education import highest_level
 
 SAMPLE = 80
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag.dates import find_periods, month_label, months_covered, parse_month
+from rag.profile.dates import find_periods, month_label, months_covered, parse_month
 
 TODAY = parse_month("2025-06")
 

@@ -5,9 +5,9 @@ import random
 import numpy as np
 import pytest
 
-from rag.encoder import Encoder
-from rag.keyword_index import KeywordIndex, build_okapi
-from rag.tokenize import raw_tokens, tokenize
+from rag.index.encoder import Encoder
+from rag.index.keyword import KeywordIndex, build_okapi
+from rag.lexicon.terms import raw_tokens, tokenize
 
 
 def random_corpus(seed, docs=3000, vocab=800):
@@ -68,8 +68,8 @@ def test_real_text_scores_equal_get_scores_and_phrases_skip_no_word():
 
 
 def test_onnx_query_vectors_match_sentence_transformers(exported_encoder):
-    from rag.export import reference_model
-    from rag.models import BUNDLED_MODEL, resolve_model
+    from rag.index.export import reference_model
+    from rag.index.model_choice import BUNDLED_MODEL, resolve_model
 
     queries = ["Who has experience with Jenkins?", "continuous integration servers", "K8s",
                "¿Quién tiene experiencia con Kubernetes?", "Wer hat Erfahrung mit SAP?",
@@ -93,8 +93,8 @@ def test_batching_and_length_sorting_do_not_change_vectors(exported_encoder, bat
 def test_an_incremental_build_equals_a_build_from_scratch(cv_dir, store_dir, tmp_path, exported_encoder):
     from pdfs import write_pdf
 
-    from rag.build import BuildSettings, build_store
-    from rag.store import open_store
+    from rag.build.builder import BuildSettings, build_store
+    from rag.store.folder import open_store
 
     settings = BuildSettings(chunk_chars=200, overlap_chars=30)
     build_store(cv_dir, store_dir, settings)

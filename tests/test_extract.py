@@ -1,8 +1,8 @@
 import pymupdf
 import pytest
 
-from rag.extract import ExtractionFailed, extract_pdf, normalize_text
-from rag.layout import Box, reading_order
+from rag.ingest.extract import ExtractionFailed, extract_pdf, normalize_text
+from rag.ingest.reading_order import Box, reading_order
 
 from pdfs import write_pdf
 

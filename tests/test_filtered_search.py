@@ -13,12 +13,12 @@ from click.testing import CliRunner
 from pdfs import write_pdf
 
 from cv_generation.corpus import generate_corpus
-from rag.build import BuildSettings, build_store
+from rag.build.builder import BuildSettings, build_store
 from rag.cli import main as rag
 from rag.errors import UserError
-from rag.filters import Filters
-from rag.retrieval import Searcher
-from rag.store import PROFILE_INDEX, open_store
+from rag.search.filters import Filters
+from rag.search.retrieval import Searcher
+from rag.store.folder import PROFILE_INDEX, open_store
 
 AS_OF = "2025-06"
 SETTINGS = BuildSettings(chunk_chars=300, overlap_chars=40, as_of=AS_OF)

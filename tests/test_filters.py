@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 
 from rag.errors import UsageError
-from rag.filters import Filters
-from rag.places import Location
-from rag.profile import Profile
-from rag.profile_store import ProfileColumns
-from rag.spoken import SpokenLanguage
-from rag.where import AllOf, AnyOf, Not, Clause, describe, parse
+from rag.search.filters import Filters
+from rag.profile.places import Location
+from rag.profile.read import Profile
+from rag.store.profiles import ProfileColumns
+from rag.profile.spoken import SpokenLanguage
+from rag.search.where import AllOf, AnyOf, Not, Clause, describe, parse
 
 PEOPLE = [
     Profile(title="Senior Backend Developer", location=Location("Berlin", "Deutschland", "DE", "Germany"),
@@ -112,7 +112,7 @@ def test_education_and_title():
 
 
 def test_rows_show_the_fields_filters_read_and_the_query_names():
-    from rag.profile_view import profile_fields
+    from rag.search.fields import profile_fields
 
     def untouched():
         raise AssertionError("no capitalised word can name a place here: the profiles are not read")

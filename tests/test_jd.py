@@ -3,7 +3,7 @@ terms, "or" groups, minimum years, phrases, and the noise of a pasted web page."
 
 import pytest
 
-from rag.jd import PHRASE, SKILL, YEARS, heading_kind, parse_jd
+from rag.jobs.jd import PHRASE, SKILL, YEARS, heading_kind, parse_jd
 
 
 def reqs(text):

@@ -14,13 +14,13 @@ from cv_generation.profiles import sample_profile
 from cv_generation.records import cv_record
 from cv_generation.skills import paraphrase_groups
 from cv_generation.templates import TEMPLATE_NAMES
-from rag.build import BuildSettings, build_store
+from rag.build.builder import BuildSettings, build_store
 from rag.cli import main as rag
-from rag.jd import parse_jd
-from rag.jobs_eval import load_truth, score_jobs, summarise
-from rag.retrieval import Searcher
-from rag.store import open_store
-from rag.vocabulary import canonical, find_skills
+from rag.jobs.jd import parse_jd
+from rag.eval.jobs import load_truth, score_jobs, summarise
+from rag.search.retrieval import Searcher
+from rag.store.folder import open_store
+from rag.lexicon.vocabulary import canonical, find_skills
 
 
 @pytest.fixture(scope="module")

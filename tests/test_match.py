@@ -11,15 +11,15 @@ from click.testing import CliRunner
 from conftest import HASH_MODEL
 from pdfs import write_pdf
 
-from rag.build import BuildSettings, build_store
+from rag.build.builder import BuildSettings, build_store
 from rag.cli import main as rag
-from rag.jd import parse_jd
-from rag.matching import MatchSettings, match, rank_against
-from rag.retrieval import Searcher
-from rag.records import Chunk
-from rag.skill_mentions import read_mentions, whole
-from rag.store import open_store
-from rag.vocabulary import find_skills
+from rag.jobs.jd import parse_jd
+from rag.jobs.matching import MatchSettings, match, rank_against
+from rag.search.retrieval import Searcher
+from rag.ingest.records import Chunk
+from rag.jobs.skill_mentions import read_mentions, whole
+from rag.store.folder import open_store
+from rag.lexicon.vocabulary import find_skills
 
 CVS = {
     "java": ["Jana Novak\nBackend Developer — Prague\nExperience\nSenior Developer, Acme, Jan 2016 – Present\n"

@@ -12,13 +12,13 @@ from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from pdfs import write_pdf
 
-from rag.build import BuildSettings, build_store
+from rag.build.builder import BuildSettings, build_store
 from rag.cli import main as rag
-from rag.cv_text import read_cv
-from rag.render import render_json
-from rag.retrieval import MODES, Searcher
-from rag.store import DOCUMENTS, open_store
-from rag.warm import WarmStore
+from rag.store.cv_text import read_cv
+from rag.render.search import render_json
+from rag.search.retrieval import MODES, Searcher
+from rag.store.folder import DOCUMENTS, open_store
+from rag.search.warm import WarmStore
 
 TOOLS = {"search_candidates", "match_job", "get_cv", "store_status"}
 JENKINS = "Who has experience with Jenkins?"

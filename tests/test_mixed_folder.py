@@ -13,9 +13,9 @@ from conftest import store_with_encoder
 from pdfs import CVS, scanned_pdf, unmapped_pdf, write_pdf
 from word_files import write_docx
 
-from rag import build_index
-from rag.retrieval import Searcher
-from rag.store import open_store
+from rag.cli import index as build_index
+from rag.search.retrieval import Searcher
+from rag.store.folder import open_store
 
 
 @pytest.fixture(scope="module")

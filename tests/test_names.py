@@ -3,8 +3,8 @@
 import pytest
 from pdfs import write_layout
 
-from rag.extract import extract_pdf
-from rag.names import identify, looks_like_name, name_from_file
+from rag.ingest.extract import extract_pdf
+from rag.profile.names import identify, looks_like_name, name_from_file
 
 
 def who(tmp_path, lines, source="cvs/someone.pdf"):

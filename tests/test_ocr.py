@@ -8,8 +8,8 @@ import pymupdf
 import pytest
 from pdfs import scanned_pdf, text_pixmap, unmapped_pdf
 
-from rag.extract import ExtractionFailed, extract_image, extract_pdf, normalize_text
-from rag.tokenize import tokenize
+from rag.ingest.extract import ExtractionFailed, extract_image, extract_pdf, normalize_text
+from rag.lexicon.terms import tokenize
 
 SCAN = [("Nadia Okafor", 22), ("Geophysicist, Lagos", 13), ("Seismic inversion with Petrel and Python", 13)]
 
@@ -75,7 +75,7 @@ def test_a_scanned_cv_saved_as_an_image_is_read(tmp_path):
 def test_boxes_of_a_turned_scan_are_turned_back_upright():
     import numpy as np
 
-    from rag.ocr import _deskewed
+    from rag.ingest.ocr import _deskewed
 
     angle = np.radians(1.2)
     turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])

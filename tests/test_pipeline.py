@@ -8,14 +8,14 @@ import pytest
 from conftest import store_with_encoder
 from pdfs import CVS, write_pdf
 
-import rag.build as build_module
-import rag.encoder as encoder_module
-from rag.build import BuildSettings, build_store
+import rag.build.builder as build_module
+import rag.index.encoder as encoder_module
+from rag.build.builder import BuildSettings, build_store
 from rag.errors import UserError
-from rag.models import BUNDLED_MODEL
-from rag.retrieval import Searcher
-from rag.store import open_store
-from rag.tokenize import query_terms, tokenize
+from rag.index.model_choice import BUNDLED_MODEL
+from rag.search.retrieval import Searcher
+from rag.store.folder import open_store
+from rag.lexicon.terms import query_terms, tokenize
 
 SETTINGS = BuildSettings(chunk_chars=300, overlap_chars=40)
 
@@ -232,7 +232,7 @@ def test_faiss_vectors_are_unit_length(built):
 
 
 def test_e5_models_get_their_prefixes_and_others_none():
-    from rag.export import default_prefixes
+    from rag.index.export import default_prefixes
 
     assert default_prefixes("intfloat/multilingual-e5-small", {}) == ("query: ", "passage: ")
     assert default_prefixes("/models/e5-base-v2", {}) == ("query: ", "passage: ")
@@ -248,9 +248,9 @@ def test_a_local_model_folder_is_used_and_recorded(cv_dir, tmp_path, exported_en
 
     import orjson
 
-    import rag.export
-    from rag.export import default_prefixes
-    from rag.models import BUNDLED_MODEL, resolve_model
+    import rag.index.export
+    from rag.index.export import default_prefixes
+    from rag.index.model_choice import BUNDLED_MODEL, resolve_model
 
     def export_copy(source, dest):
         """The session's export under the folder's name (exporting again takes seconds; the export
@@ -261,7 +261,7 @@ def test_a_local_model_folder_is_used_and_recorded(cv_dir, tmp_path, exported_en
         spec["query_prefix"], spec["passage_prefix"] = default_prefixes(source.name, {})
         (dest / "encoder.json").write_bytes(orjson.dumps(spec))
 
-    monkeypatch.setattr(rag.export, "export_encoder", export_copy)
+    monkeypatch.setattr(rag.index.export, "export_encoder", export_copy)
     folder = tmp_path / "my-e5-copy"
     shutil.copytree(resolve_model(BUNDLED_MODEL, True, print).folder, folder)
     result = build_store(cv_dir, tmp_path / "store", BuildSettings(model=str(folder)))

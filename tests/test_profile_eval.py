@@ -9,11 +9,11 @@ import pytest
 from click.testing import CliRunner
 
 from cv_generation.corpus import generate_corpus
-from rag.places import Location
-from rag.profile import Profile
-from rag.profile_eval import generator_skills, main, profile_corpus, score_samples
-from rag.profile_score import TARGETS, score_cv, set_f1, summarise
-from rag.spoken import SpokenLanguage
+from rag.profile.places import Location
+from rag.profile.read import Profile
+from rag.eval.profiles import generator_skills, main, profile_corpus, score_samples
+from rag.eval.profile_score import TARGETS, score_cv, set_f1, summarise
+from rag.profile.spoken import SpokenLanguage
 
 TRUTH = {
     "cv_id": "cv_001", "name": "Lena Koch", "template": "classic", "language": "de", "title": "Senior Data Engineer",

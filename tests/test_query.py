@@ -2,8 +2,8 @@
 
 import pytest
 
-from rag.query import analyse
-from rag.seniority import title_level
+from rag.search.query import analyse
+from rag.lexicon.seniority import title_level
 
 
 def labels(text):

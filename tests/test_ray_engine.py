@@ -17,18 +17,19 @@ import pytest
 from click.testing import CliRunner
 from pdfs import write_pdf
 
-from rag import build_index, search
-from rag.build import BuildSettings, build_store
-from rag.encoder import Encoder, length_batches
+from rag.cli import index as build_index
+from rag.cli import search
+from rag.build.builder import BuildSettings, build_store
+from rag.index.encoder import Encoder, length_batches
 from rag.errors import UserError
-from rag.store import open_store
+from rag.store.folder import open_store
 
 pytest.importorskip("ray", reason="the ray extra is not installed (make test installs it)")
 
-from rag import ray_engine  # noqa: E402  (needs ray only when used, but is only useful with it)
-from rag.ray_cluster import RayConnection, RaySettings  # noqa: E402
-from rag.ray_engine import RayEngine  # noqa: E402
-from rag.ray_stages import Embedder  # noqa: E402
+from rag.build.engines.ray import engine as ray_engine  # noqa: E402  (needs ray only when used, but is only useful with it)
+from rag.build.engines.ray.cluster import RayConnection, RaySettings  # noqa: E402
+from rag.build.engines.ray.engine import RayEngine  # noqa: E402
+from rag.build.engines.ray.stages import Embedder  # noqa: E402
 
 SETTINGS = BuildSettings(chunk_chars=200, overlap_chars=30)
 QUERIES = ["jenkins kubernetes", "financial statements", "cuidados intensivos"]  # hybrid: FAISS, BM25 and RRF

@@ -17,11 +17,11 @@ import pytest
 from click.testing import CliRunner
 from conftest import HASH_MODEL
 
-from rag.build import BuildSettings, build_store
+from rag.build.builder import BuildSettings, build_store
 from rag.cli import main as rag
 from rag.errors import UserError
-from rag.retrieval import Searcher
-from rag.store import MARKER, StoreDir, open_store
+from rag.search.retrieval import Searcher
+from rag.store.folder import MARKER, StoreDir, open_store
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -63,8 +63,8 @@ def test_kill_9_at_any_step_of_the_swap_leaves_a_working_store(built, target, ca
     build_store(cv_dir, store, BuildSettings(), force=True)  # a previous generation exists to prune
     script = textwrap.dedent(f"""
         import os, signal, pathlib
-        import rag.store as store_module
-        from rag.build import BuildSettings, build_store
+        import rag.store.folder as store_module
+        from rag.build.builder import BuildSettings, build_store
         owner, _, attribute = "{target}".rpartition(".")
         holder = pathlib.Path if owner == "Path" else getattr(store_module, owner) if owner else store_module
         original = getattr(holder, attribute)
@@ -169,7 +169,7 @@ def test_a_damaged_onnx_encoder_is_reported_then_exported_again(cv_dir, store_di
     code, output = rag_cli("search", "Jenkins", "--index-dir", store_dir)
     assert code == 1 and "damaged" in one_line(output) and "encoder" in output
 
-    import rag.export
+    import rag.index.export
 
     exported = []
 
@@ -179,7 +179,7 @@ def test_a_damaged_onnx_encoder_is_reported_then_exported_again(cv_dir, store_di
         for name, data in good.items():
             (dest / name).write_bytes(data)
 
-    monkeypatch.setattr(rag.export, "export_encoder", export_again)
+    monkeypatch.setattr(rag.index.export, "export_encoder", export_again)
     build_store(cv_dir, store_dir, BuildSettings(), force=True)
     assert exported == [encoder.name] and model.read_bytes() == good["model.onnx"]
     assert searchable(store_dir) == "alice"

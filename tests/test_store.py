@@ -5,13 +5,13 @@ import pickle
 
 import pytest
 
-import rag.keyword_index
-import rag.build as build_module
-from rag.build import BuildSettings, build_store, settings_identity
+import rag.index.keyword
+import rag.build.builder as build_module
+from rag.build.builder import BuildSettings, build_store, settings_identity
 from rag.errors import UserError
-from rag.fingerprint import fingerprint
-from rag.retrieval import Searcher
-from rag.store import StoreDir, open_store
+from rag.build.fingerprint import fingerprint
+from rag.search.retrieval import Searcher
+from rag.store.folder import StoreDir, open_store
 
 SETTINGS = BuildSettings(chunk_chars=300, overlap_chars=40)
 
@@ -42,7 +42,7 @@ def test_a_build_that_dies_midway_leaves_the_old_store_loading(built, monkeypatc
     def die(*args, **kwargs):
         raise failure
 
-    monkeypatch.setattr(rag.keyword_index.KeywordIndex, "save", die)  # the build has written some files by then
+    monkeypatch.setattr(rag.index.keyword.KeywordIndex, "save", die)  # the build has written some files by then
     with pytest.raises(type(failure)):
         build_store(cv_dir, store, SETTINGS, force=True)
     assert StoreDir(store).live_generation() == before

@@ -1,6 +1,6 @@
 import pytest
 
-from rag.tokenize import matching_spans, query_terms, tokenize
+from rag.lexicon.terms import matching_spans, query_terms, tokenize
 
 
 @pytest.mark.parametrize("name", ["Łukasz", "Ørsted", "Δημήτρης", "Müller", "हिन्दी"])

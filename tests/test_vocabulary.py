@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from cv_generation.skills import SKILLS as GENERATOR_SKILLS
-from rag.skill_data import COMMON_WORDS, PROPER_NAMES
-from rag.synonyms import ALIAS_GROUPS
-from rag.vocabulary import CANONICAL_SKILLS, canonical, domain, find_skills, skill_names
+from rag.lexicon.skill_data import COMMON_WORDS, PROPER_NAMES
+from rag.lexicon.synonyms import ALIAS_GROUPS
+from rag.lexicon.vocabulary import CANONICAL_SKILLS, canonical, domain, find_skills, skill_names
 
 
 def _found(text: str) -> list[tuple[str, str]]:

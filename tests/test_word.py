@@ -3,8 +3,8 @@
 import pytest
 from word_files import write_docx
 
-from rag.extract import ExtractionFailed
-from rag.word import extract_docx
+from rag.ingest.extract import ExtractionFailed
+from rag.ingest.word import extract_docx
 
 
 def test_paragraphs_tables_and_text_boxes_come_in_body_order(tmp_path):

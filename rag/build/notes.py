@@ -1,0 +1,77 @@
+"""What a build tells the user about files it did not index and pages it read by OCR.
+
+Every file left out is named with its reason; when many share a kind (30 ground-truth .json files
+beside 30 CVs), they become one line that counts them by extension and names the first few, so
+the real problems stay visible. The manifest keeps the full list either way.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import PurePosixPath
+
+from rag.ingest.records import Document, Skipped
+
+ONE_LINE_EACH = 3  # up to this many files of one kind are listed one per line
+NAMED_IN_SUMMARY = 3  # a summary line names this many files of its kind
+
+
+def not_indexed_lines(skipped: list[Skipped]) -> list[str]:
+    """One line per skipped file, or one line per kind when a kind has many, in first-seen order."""
+    by_kind: dict[str, list[Skipped]] = {}
+    for s in skipped:
+        by_kind.setdefault(s.kind, []).append(s)
+    lines: list[str] = []
+    for kind, group in by_kind.items():
+        if len(group) <= ONE_LINE_EACH:
+            lines += [f"not indexed: {s.source}: {s.reason}" for s in group]
+            continue
+        shown = ", ".join(s.source for s in group[:NAMED_IN_SUMMARY])
+        lines.append(f"not indexed: {len(group)} files, {kind} ({_by_extension(group)}): {shown} and "
+                     f"{len(group) - NAMED_IN_SUMMARY} more (each with its reason in manifest.json)")
+    return lines
+
+
+def warning_lines(documents: Iterable[Document], limit: int = 10) -> list[str]:
+    """Problems inside indexed files (a page left out, a page OCR could not read), one line each."""
+    lines = [f"{d.source}: {w}" for d in documents if not d.skipped for w in d.warnings]
+    if len(lines) > limit:
+        lines[limit:] = [f"and {len(lines) - limit} more such warnings (all in manifest.json)"]
+    return lines
+
+
+def _by_extension(group: list[Skipped]) -> str:
+    counts = Counter(PurePosixPath(s.source.rstrip("/")).suffix.lower() or
+                     ("folder" if s.source.endswith("/") else "no extension") for s in group)
+    return ", ".join(f"{n} {ext}" for ext, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def ocr_pages(documents: Iterable[Document]) -> list[dict]:
+    """The manifest's record of OCR: which pages of which files were read from their image."""
+    return [{"source": d.source, "pages": d.ocr_pages} for d in documents if d.ocr_pages]
+
+
+def page_ranges(pages: list[int]) -> str:
+    """[1, 2, 3, 5] -> "1-3, 5"."""
+    parts: list[str] = []
+    start = prev = None
+    for p in pages + [None]:
+        if start is not None and p == prev + 1:
+            prev = p
+            continue
+        if start is not None:
+            parts.append(str(start) if start == prev else f"{start}-{prev}")
+        start = prev = p
+    return ", ".join(parts)
+
+
+def ocr_summary(records: list[dict], limit: int = 5) -> str | None:
+    """One line naming the files (and pages) read by OCR, the first `limit` of them, or None."""
+    if not records:
+        return None
+    total = sum(len(r["pages"]) for r in records)
+    named = "; ".join(f"{r['source']} (page{'s' if len(r['pages']) > 1 else ''} {page_ranges(r['pages'])})"
+                      for r in records[:limit])
+    more = f"; and {len(records) - limit} more files" if len(records) > limit else ""
+    return f"OCR read {total} page{'s' if total != 1 else ''}: {named}{more}"

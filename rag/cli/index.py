@@ -1,0 +1,141 @@
+"""`python -m rag.build_index`: turn a folder of CVs (PDF, Word, scans) into a search store."""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager, nullcontext
+from pathlib import Path
+
+import click
+from click.core import ParameterSource
+
+from rag.build.builder import VARIANTS, BuildResult, BuildSettings, build_store
+from rag.ingest.chunking import DEFAULT_CHUNK_CHARS, DEFAULT_OVERLAP_CHARS
+from rag.cli.console import Command, TerminalReporter, option
+from rag.build.engines.local import LocalEngine
+from rag.errors import UsageError, fix
+from rag.index.model_choice import DEFAULT_MODEL
+from rag.build.notes import ocr_summary
+
+ENGINES = ("local", "ray")
+
+
+@click.command(
+    cls=Command,
+    epilog="""\b
+Examples:
+  python -m rag.build_index
+  python -m rag.build_index --pdf-dir ~/cvs --out-dir ~/cv_store
+  python -m rag.build_index --ocr off        # leave scanned pages out instead of reading them
+  EMBEDDING_MODEL=sentence-transformers/all-MiniLM-L6-v2 python -m rag.build_index --force
+  python -m rag.build_index --engine ray                      # a local Ray instance, one worker per core
+  python -m rag.build_index --engine ray --ray-address ray://127.0.0.1:10001
+"""
+)
+@option("--pdf-dir", type=click.Path(path_type=Path), default=Path("cv_generation/data/cvs"), show_default=True,
+        help="Folder of CVs (PDF, .docx, scanned images): <dir>/<cv_id>/cv.pdf or <dir>/<name>.pdf (any file name).")
+@option("--out-dir", type=click.Path(path_type=Path), default=Path("rag_store"), show_default=True,
+        help="Store folder; written atomically, the previous store stays usable until the new one is complete.")
+@option("--model", default=None, metavar="NAME_OR_FOLDER",
+        help=f"Embedding model: a Hugging Face id or a local folder. Default: $EMBEDDING_MODEL, else {DEFAULT_MODEL}.")
+@option("--chunk-chars", type=int, default=DEFAULT_CHUNK_CHARS, show_default=True, help="Characters per chunk.")
+@option("--overlap-chars", type=int, default=DEFAULT_OVERLAP_CHARS, show_default=True,
+        help="Characters shared by consecutive chunks.")
+@option("--batch-size", type=int, default=16, show_default=True,
+        help="Chunks per embedding batch (batches group chunks of similar length).")
+@option("--encoder", "variant", type=click.Choice(VARIANTS), default="fp32", show_default=True,
+        help="Encoder weights: fp32, or int8 (faster, vectors differ slightly; see README: Performance).")
+@option("--ocr", type=click.Choice(["on", "off"]), default="on", show_default=True,
+        help="Read pages without a usable text layer (scans, fonts without Unicode) by OCR; off leaves them out.")
+@option("--as-of", default=None, metavar="YYYY-MM",
+        help="The month \"present\" means in CV dates, for years of experience. Default: this month (kept in "
+             "the manifest); pass a fixed month for figures that must not move, e.g. on generated CVs.")
+@option("--engine", type=click.Choice(ENGINES), default="local", show_default=True,
+        help="Where extraction and embedding run: this machine, or Ray (needs the ray extra; see README: Ray).")
+@option("--ray-address", envvar="RAY_ADDRESS", default=None, metavar="ADDRESS",
+        help="With --engine ray: the cluster, ray://host:port (Ray Client). Default: $RAY_ADDRESS, else a "
+             "local Ray instance started for the build.")
+@option("--ray-workers", type=click.IntRange(min=1), default=None, metavar="N",
+        help="With --engine ray: workers (one CPU each) per stage. Default: one per CPU of the cluster.")
+@option("--force", is_flag=True, help="Rebuild from scratch, reusing nothing, even when nothing changed (make rebuild).")
+@option("--quiet", is_flag=True, help="No progress bars or notes; warnings and errors still show.")
+@option("--json", "as_json", is_flag=True, help="Print the resulting manifest as JSON on stdout.")
+def main(pdf_dir: Path, out_dir: Path, model: str | None, chunk_chars: int, overlap_chars: int, batch_size: int,
+         variant: str, ocr: str, as_of: str | None, engine: str, ray_address: str | None, ray_workers: int | None,
+         force: bool, quiet: bool, as_json: bool) -> None:
+    """Index CVs for search: extract text, chunk it, build BM25 and FAISS indexes.
+
+    Each CV also gets a profile (title, location, years of experience, languages, education,
+    skills) that `rag search` filters on and `rag profile CV_ID` shows.
+
+    Nothing changed since the last build (same files, same settings)? It says so and exits at once.
+    Changed, added or removed files, or other settings, trigger a build that reuses unchanged work.
+    Every file under the folder that is not indexed is named, with its reason.
+    """
+    settings = BuildSettings(model, chunk_chars, overlap_chars, batch_size, variant, ocr == "on", as_of)
+    reporter = TerminalReporter(quiet)
+    with make_engine(engine, ray_address, ray_workers) as chosen:
+        result = build_store(pdf_dir, out_dir, settings, force=force, reporter=reporter, engine=chosen)
+        # A Ray engine says where the work ran, and what Ray reported about workers that died.
+        where, retried = getattr(chosen, "description", ""), getattr(chosen, "ray_messages", [])
+    if retried:
+        reporter.warn(f"Ray restarted workers that died during the build and redid their work ({len(retried)} "
+                      f"lines from Ray, the first: {retried[0][:160]})")
+    if as_json:
+        click.echo(result.manifest.to_json())
+    else:
+        click.echo(summary(result, out_dir) + (f"\n  through {where}" if where else ""))
+
+
+def make_engine(name: str, ray_address: str | None, ray_workers: int | None) -> AbstractContextManager:
+    """The engine as a context manager: a Ray engine shuts down the local instance it may start."""
+    if name == "local":
+        if click.get_current_context().get_parameter_source("ray_address") is ParameterSource.COMMANDLINE:
+            raise UsageError("--ray-address needs --engine ray")
+        if ray_workers is not None:
+            raise UsageError("--ray-workers needs --engine ray")
+        return nullcontext(LocalEngine())
+    from rag.build.engines.ray.cluster import RaySettings
+    from rag.build.engines.ray.engine import RayEngine
+
+    return RayEngine(RaySettings(ray_address or None, ray_workers))
+
+
+def summary(result: BuildResult, out_dir: Path) -> str:
+    m = result.manifest
+    indexed = m.candidate_count
+    ocr_count = sum(len(r["pages"]) for r in m.ocr_pages)
+    if result.up_to_date:
+        left_out = f"; {_count(len(m.skipped), 'file')} not indexed, listed by `rag ls`" if m.skipped else ""
+        return (f"{out_dir} is up to date: nothing changed since the last build ({_count(indexed, 'CV')}, "
+                f"{m.chunk_count} chunks, fingerprint {m.fingerprint[:12]}{left_out}). To rebuild anyway: "
+                + fix("make rebuild", f"rag index --force --out-dir {out_dir}") + ".")
+    reused = []
+    if result.extracted < result.documents:
+        reused.append(f"{result.documents - result.extracted} extractions")
+    if result.profiled < indexed:
+        reused.append(f"{indexed - result.profiled} profiles")
+    if result.reused:
+        reused.append(f"{result.reused} vectors")
+    listed = ", ".join(reused[:-1]) + (" and " if len(reused) > 1 else "") + reused[-1] if reused else ""
+    reuse = f" (reused {listed} from the previous build)" if reused else ""
+    duplicates = m.chunk_count - result.reused - result.embedded
+    if duplicates:
+        reuse += f"; {duplicates} chunks repeat another chunk's text and share its vector"
+    see_above = " (see above)" if m.skipped else ""
+    lines = [f"{_count(indexed, 'CV')} indexed, {_count(ocr_count, 'page')} OCR'd, "
+             f"{_count(len(m.skipped), 'file')} not indexed{see_above}",
+             f"  {m.chunk_count} chunks in {result.seconds:.1f} s -> {out_dir}",
+             f"  extracted {result.extracted} files, profiled {result.profiled} as of {m.profiles['as_of']} and "
+             f"embedded {result.embedded} chunks{reuse}",
+             f"  model {m.embedding_model} [{m.encoder['variant']}], dim {m.dim}, fingerprint {m.fingerprint[:12]}"]
+    ocr_line = ocr_summary(m.ocr_pages)
+    if ocr_line:
+        lines.insert(1, f"  {ocr_line}")
+    return "\n".join(lines)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+"""`rag profile CV_ID`: what the index believes about one CV, field by field.
+
+The name and headline are read from page 1 (names.py), the rest from the CV's text at index time
+(profile.py). Every field may be unknown; filters drop a candidate whose filtered field is unknown
+unless --keep-unknown, so this is where to look when someone is missing from a filtered search.
+"""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+import click
+import orjson
+
+from rag.cli.console import Command, option
+from rag.errors import UserError
+from rag.search.fields import LABELS, ORDER, field_json, field_text
+from rag.store.folder import open_store
+
+
+@click.command(cls=Command, epilog="""\b
+Examples:
+  rag profile cv_007
+  rag profile cv_007 --json | jq .profile.years_experience
+  rag profile "inbox/Jane Doe.pdf"      # a file, relative to the CV folder, works too
+""")
+@click.argument("cv_id")
+@option("--index-dir", type=click.Path(path_type=Path), default=Path("rag_store"), show_default=True,
+        help="Store folder written by `rag index`.")
+@option("--json", "as_json", is_flag=True, help="One JSON document: the candidate and every profile field.")
+def main(cv_id: str, index_dir: Path, as_json: bool) -> None:
+    """Show one CV's extracted profile: name, title, experience, location, skills, languages, ..."""
+    with open_store(index_dir) as store:
+        candidates = store.candidates.all()
+        row = next((i for i, c in enumerate(candidates) if cv_id in (c.cv_id, c.source)), None)
+        if row is None:
+            close = closest(cv_id, [c.cv_id for c in candidates])
+            hint = f"; closest: {', '.join(close)}" if close else ""
+            raise UserError(f"no CV {cv_id!r} in the store in {index_dir}{hint}")
+        candidate = candidates[row]
+        profile = store.profiles().table.get([row])[row].read()
+        as_of = store.manifest.profiles["as_of"]
+    if as_json:
+        doc = {"cv_id": candidate.cv_id, "source": candidate.source, "name": candidate.name,
+               "name_source": candidate.name_source, "headline": candidate.headline,
+               "seniority": candidate.seniority, "as_of": as_of,
+               "profile": {name: field_json(name, profile) for name in ORDER}
+               | {"experience_months": profile.experience_months}}
+        click.echo(orjson.dumps(doc, option=orjson.OPT_INDENT_2))
+        return
+    name_note = "" if candidate.name_source == "cv" else "  (from the file name: none found on the CV)"
+    lines = [click.style(candidate.name, bold=True) + f"  {candidate.source}{name_note}"]
+    if candidate.headline:
+        lines.append(f"  {'headline':<11} {candidate.headline}")
+    for name in ORDER:
+        text = field_text(name, profile)
+        if name == "years_experience" and profile.experience_months is not None:
+            text += f" ({profile.experience_months} months of dated roles, present = {as_of})"
+        if name == "title" and candidate.seniority:
+            text += f"  [seniority: {candidate.seniority}]"
+        lines.append(f"  {LABELS[name]:<11} {text}")
+    click.echo("\n".join(lines))
+
+
+def closest(wanted: str, ids: list[str], n: int = 3) -> list[str]:
+    """The ids most like wanted (difflib's ratio), the nearest in length first on a tie."""
+    scored = [(difflib.SequenceMatcher(None, wanted, i).ratio(), -abs(len(i) - len(wanted)), i) for i in ids]
+    return [i for ratio, _, i in sorted(scored, key=lambda s: (-s[0], -s[1], s[2]))[:n] if ratio >= 0.5]
+
+
+if __name__ == "__main__":
+    main()

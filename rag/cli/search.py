@@ -1,0 +1,86 @@
+"""`rag search` (also `python -m rag.search`): ask the store a question, get ranked people."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from rag.cli.console import Command, option
+from rag.errors import UsageError
+from rag.cli.filter_options import filter_options
+from rag.search.filters import Filters
+from rag.search.fusion import FusionSettings
+from rag.cli.fusion_options import fusion_options
+from rag.render.search import render_json, render_text
+from rag.search.retrieval import MODES, Searcher, check_request
+from rag.store.folder import open_store
+
+
+@click.command(
+    cls=Command,
+    epilog="""\b
+Each list ranks candidates (one row per CV) with the concepts their CV holds and the lines that
+show it. A concept is a query skill by any known spelling (K8s = Kubernetes) or a phrase the CV
+must hold word for word; the fused list puts candidates holding more of them first.
+Filters (--min-years, --location, --language, --skill, --where) keep only the candidates
+whose profile meets them, in every list; a candidate whose field is unknown is dropped
+unless --keep-unknown.
+
+\b
+Modes:
+  hybrid  FAISS, BM25 and the fused list side by side, then each list in full (default)
+  fused   only the fused list
+  faiss   only dense retrieval (meaning: finds "container orchestration" for Kubernetes)
+  bm25    only keyword retrieval (exact terms and known aliases)
+
+\b
+Examples:
+  rag search "Who has experience with Jenkins?"
+  rag search -q "¿Quién sabe Kubernetes?" --mode fused --topk 10
+  rag search "Senior data engineer" --fusion rrf
+  rag search "Jenkins" --chunks
+  rag search "backend developer" --location Berlin --min-years 5
+  rag search "nurse" --language German:B2 --where "education>=bachelor or years>=10"
+  rag search "container orchestration" --json | jq '.lists.fused[] | {name, matched_terms}'
+  echo "Python and SQL" | rag search -
+""",
+)
+@click.argument("words", nargs=-1)
+@option("--query", "-q", default=None, help="The question (or give it as arguments; - reads standard input).")
+@option("--index-dir", type=click.Path(path_type=Path), default=Path("rag_store"), show_default=True,
+        help="Store folder written by `rag index`.")
+@option("--topk", "-k", type=click.IntRange(min=1), default=5, show_default=True, help="Rows per list.")
+@option("--mode", "-m", type=click.Choice(MODES), default="hybrid", show_default=True, help="Which lists to show.")
+@option("--chunks", "chunk_view", is_flag=True, help="Rank chunks instead of candidates (a CV may take several rows).")
+@fusion_options
+@option("--json", "as_json", is_flag=True, help="One JSON document with every list, for scripts (README: JSON output).")
+@filter_options
+def main(words: tuple[str, ...], query: str | None, index_dir: Path, topk: int, mode: str, chunk_view: bool,
+         fusion: FusionSettings, as_json: bool, filters: Filters) -> None:
+    """Find the candidates in indexed CVs that match a question, with FAISS, BM25 and their fusion."""
+    text = read_query(query, words)
+    check_request(text, mode, topk)
+    compiled = filters.compile()
+    store = open_store(index_dir)
+    result = Searcher(store).search(text, mode, topk, "chunks" if chunk_view else "candidates", fusion, compiled)
+    if as_json:
+        click.echo(render_json(result, store.manifest, str(index_dir), topk))
+    else:
+        click.echo(render_text(result, store.manifest, str(index_dir)), nl=False)
+
+
+def read_query(option_value: str | None, words: tuple[str, ...]) -> str:
+    if option_value is not None and words:
+        raise click.UsageError("give the query either as arguments or with --query, not both")
+    text = option_value if option_value is not None else " ".join(words)
+    if text == "-":
+        text = sys.stdin.read()
+    if not text.strip():
+        raise UsageError('no query: ask something, e.g. rag search "Who has experience with Jenkins?"')
+    return text
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,158 @@
+"""How well `rag match` serves the generated job descriptions (cv_generation/jobs.py writes them
+with their truth), through the very path the command takes: parse_jd, then rank_against.
+
+Per job: nDCG@10 with graded gains (the truth's grade: must-haves met, then nice-to-haves), the
+candidates shown as meeting every must-have against the truth's set, and whether the must-haves
+were read as the job states them. Precision and recall of the must-have set are pooled over all
+jobs; `rag eval --jobs DIR` prints them overall, per language and per layout.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import orjson
+
+from rag.search import aggregation as agg
+from rag.errors import UserError
+from rag.jobs.jd import PHRASE, YEARS, parse_jd
+from rag.jobs.matching import MatchSettings, rank_against
+from rag.eval.metrics import graded_ndcg_at_k
+from rag.search.retrieval import Searcher
+from rag.lexicon.vocabulary import canonical
+
+TRUTH = "truth.jsonl"
+DEPTH = 10
+
+
+@dataclass(frozen=True)
+class JobTruth:
+    job_id: str
+    file: str
+    language: str
+    layout: str
+    reference_month: str
+    must: tuple[dict, ...]  # {"kind": "skill", "skills": [...]} or {"kind": "years", "min_years": n}
+    meets_all: frozenset[str]
+    grades: dict[str, int]
+
+
+@dataclass(frozen=True)
+class JobScore:
+    truth: JobTruth
+    ndcg: float
+    shown_meeting_all: frozenset[str]
+    read_exactly: bool  # the must-haves read are the ones the job states
+    top: tuple[str, ...]
+
+
+def load_truth(folder: Path) -> list[JobTruth]:
+    path = folder / TRUTH
+    if not path.is_file():
+        raise UserError(f"no job truth at {path}: run `make cvs` (the generator writes jobs/ beside the CVs)")
+    jobs = []
+    for number, line in enumerate(path.read_bytes().splitlines(), start=1):
+        try:
+            raw = orjson.loads(line)
+            jobs.append(JobTruth(raw["job_id"], raw["file"], raw["language"], raw["layout"], raw["reference_month"],
+                                 tuple(raw["must"]), frozenset(raw["meets_all"]), dict(raw["grades"])))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise UserError(f"{path}, line {number}: not a job record ({type(exc).__name__}: {exc})") from None
+    if not jobs:
+        raise UserError(f"{path} holds no jobs")
+    return jobs
+
+
+def score_jobs(searcher: Searcher, folder: Path, jobs: list[JobTruth]) -> list[JobScore]:
+    cv_ids = [c.cv_id for c in searcher.store.candidates.all()]
+    scores = []
+    for job in jobs:
+        jd = parse_jd((folder / job.file).read_text(encoding="utf-8"))
+        ranking = rank_against(searcher, jd, MatchSettings(topk=DEPTH))
+        top = tuple(cv_ids[row] for row in ranking.top)
+        shown = frozenset(cv_ids[row] for row in np.flatnonzero(ranking.meets_all))
+        read = {_key(r.kind, r.skills, r.min_years, r.label) for r in jd.requirements if r.must}
+        stated = {_key(m["kind"], tuple(canonical(s) or s for s in m.get("skills", ())), m.get("min_years"), "")
+                  for m in job.must}
+        scores.append(JobScore(job, graded_ndcg_at_k(top, job.grades, DEPTH), shown, read == stated, top))
+    return scores
+
+
+def _key(kind: str, skills: tuple[str, ...], min_years: int | None, label: str) -> tuple:
+    if kind == YEARS:
+        return (YEARS, min_years)
+    return (PHRASE, label) if kind == PHRASE else ("skill", frozenset(skills))
+
+
+def summarise(scores: list[JobScore]) -> dict[str, dict[str, float]]:
+    """Per group (all, each language, each layout): jobs, mean nDCG@10, pooled precision and
+    recall of the must-have set, and the share of jobs whose must-haves were read exactly."""
+    groups: dict[str, list[JobScore]] = {"all": scores}
+    for prefix, of in (("language", lambda t: t.language), ("layout", lambda t: t.layout)):
+        for s in scores:
+            groups.setdefault(f"{prefix} {of(s.truth)}", []).append(s)
+    out = {}
+    for name, members in groups.items():
+        hits = sum(len(s.shown_meeting_all & s.truth.meets_all) for s in members)
+        shown = sum(len(s.shown_meeting_all) for s in members)
+        truth = sum(len(s.truth.meets_all) for s in members)
+        out[name] = {"jobs": len(members), "nDCG@10": float(np.mean([s.ndcg for s in members])),
+                     "precision": hits / shown if shown else 0.0, "recall": hits / truth if truth else 0.0,
+                     "read_exactly": sum(s.read_exactly for s in members) / len(members)}
+    return out
+
+
+def format_table(summary: dict[str, dict[str, float]]) -> str:
+    header = f"{'jobs':<18}{'n':>4}{'nDCG@10':>10}{'precision':>11}{'recall':>8}{'read exactly':>14}"
+    lines = [header, "-" * len(header)]
+    for name, row in summary.items():
+        lines.append(f"{name:<18}{row['jobs']:>4}{row['nDCG@10']:>10.3f}{row['precision']:>11.3f}"
+                     f"{row['recall']:>8.3f}{row['read_exactly']:>14.3f}")
+    return "\n".join(lines)
+
+
+def report(scores: list[JobScore]) -> dict:
+    """The jobs part of eval.json: the summary and every job's outcome."""
+    return {"metrics": summarise(scores),
+            "per_job": [{"job_id": s.truth.job_id, "language": s.truth.language, "layout": s.truth.layout,
+                         "nDCG@10": s.ndcg, "read_exactly": s.read_exactly, "top10": list(s.top),
+                         "meets_all": sorted(s.truth.meets_all), "shown_meeting_all": sorted(s.shown_meeting_all)}
+                        for s in scores]}
+
+
+def phrase_rule(searcher: Searcher, questions: list[tuple[str, frozenset[str]]], threshold: float) -> dict:
+    """The phrase rule (best chunk's cosine at least the threshold) on requirements with known
+    holders: the generator's paraphrase questions ("Who has experience with container
+    orchestration?"), each read as a requirement line by parse_jd, as `rag match` would. Pooled
+    precision, recall and F1 at the threshold, and the threshold with the best F1 here."""
+    cv_ids = np.array([c.cv_id for c in searcher.store.candidates.all()])
+    best_cosines, holders = [], []
+    for question, relevant in questions:
+        phrases = [r.phrase for r in parse_jd(f"Requirements:\n- {question}").requirements if r.kind == PHRASE]
+        if phrases:
+            best_cosines.append(agg.best_of_all(searcher.store.starts, searcher.dense_scores(phrases[0])))
+            holders.append(np.isin(cv_ids, list(relevant)))
+    if not holders:
+        return {"phrases": 0}
+    cosines, truth = np.concatenate(best_cosines), np.concatenate(holders)
+
+    def scored(t: float) -> dict[str, float]:
+        met = cosines >= t
+        hits = int((met & truth).sum())
+        precision, recall = hits / max(int(met.sum()), 1), hits / max(int(truth.sum()), 1)
+        return {"threshold": round(float(t), 2), "precision": precision, "recall": recall,
+                "f1": 2 * precision * recall / (precision + recall) if hits else 0.0}
+
+    best = max((scored(t) for t in np.arange(0.10, 0.80, 0.01)), key=lambda row: row["f1"])
+    return {"phrases": len(holders), "at_threshold": scored(threshold), "best": best}
+
+
+def format_phrase_rule(rule: dict) -> str:
+    if not rule["phrases"]:
+        return "phrase rule: no paraphrase questions to measure it on"
+    now, best = rule["at_threshold"], rule["best"]
+    return (f"phrase rule on {rule['phrases']} paraphrase questions: cosine ≥ {now['threshold']:g} gives precision "
+            f"{now['precision']:.3f}, recall {now['recall']:.3f}, F1 {now['f1']:.3f}; the best F1 here, "
+            f"{best['f1']:.3f}, is at {best['threshold']:g}")

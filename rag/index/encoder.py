@@ -1,0 +1,163 @@
+"""Sentence embeddings through ONNX Runtime and the tokenizers library: no torch at search time.
+
+The ONNX graph is the model's transformer exported once per model (export.py); tokenisation,
+pooling and normalisation follow what the sentence-transformers model declares, so the vectors
+match sentence-transformers' own (checked at export, and by the tests).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import orjson
+
+SPEC_FILE = "encoder.json"
+MODEL_FILES = {"fp32": "model.onnx", "int8": "model.int8.onnx"}
+
+
+@dataclass(frozen=True)
+class EncoderSpec:
+    model: str
+    revision: str
+    pooling: str  # mean | cls | max | mean_sqrt_len_tokens | lasttoken
+    normalize: bool
+    max_seq_length: int
+    dim: int
+    inputs: list[str]
+    pad_id: int
+    query_prefix: str
+    passage_prefix: str
+
+    @classmethod
+    def load(cls, folder: Path) -> EncoderSpec:
+        data = orjson.loads((folder / SPEC_FILE).read_bytes())
+        return cls(**{k: data[k] for k in cls.__dataclass_fields__})
+
+
+def load_encoder(folder: Path, variant: str = "fp32", threads: int | None = None):
+    """The encoder an export folder describes: ONNX Runtime, or the hashing encoder of the tests."""
+    from rag.errors import DamagedFile, short_reason
+
+    try:
+        backend = orjson.loads((folder / SPEC_FILE).read_bytes()).get("backend", "onnx")
+        if backend == "hash":
+            from rag.index.hash_encoder import HashEncoder
+
+            return HashEncoder(EncoderSpec.load(folder).dim)
+        return Encoder(folder, variant, threads)
+    except Exception as exc:  # ONNX Runtime and tokenizers raise their own types for damaged files
+        raise DamagedFile(f"the encoder {folder.name} cannot be loaded ({short_reason(exc)})") from None
+
+
+def available_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+class Encoder:
+    def __init__(self, folder: Path, variant: str = "fp32", threads: int | None = None):
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        self.spec = EncoderSpec.load(folder)
+        self.variant = variant
+        self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        self.tokenizer.no_padding()
+        self.tokenizer.enable_truncation(max_length=self.spec.max_seq_length)
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads or available_cores()
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        # Idle worker threads must sleep, not spin: FAISS and BM25 run right after on the same cores.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        self.session = ort.InferenceSession(
+            str(folder / MODEL_FILES[variant]), options, providers=["CPUExecutionProvider"]
+        )
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        return self.embed([self.spec.query_prefix + t for t in texts])
+
+    def embed_passages(
+        self, texts: Sequence[str], batch_size: int = 16, on_batch: Callable[[int], None] | None = None,
+        by_tokens: bool = False,
+    ) -> np.ndarray:
+        return self.embed([self.spec.passage_prefix + t for t in texts], batch_size, on_batch, by_tokens)
+
+    def embed(
+        self, texts: Sequence[str], batch_size: int = 16, on_batch: Callable[[int], None] | None = None,
+        by_tokens: bool = False,
+    ) -> np.ndarray:
+        """Vectors in input order; batches hold texts of similar token length to keep padding low.
+
+        A batch holds batch_size texts, or with by_tokens as many as fit in batch_size texts of the
+        model's longest input (padded tokens), so that short texts go through in fewer, larger runs.
+        A text's vector does not depend on the batch it is in.
+        """
+        out = np.zeros((len(texts), self.spec.dim), dtype=np.float32)
+        if not texts:
+            return out
+        encodings = self.tokenizer.encode_batch(list(texts))
+        lengths = [len(e.ids) for e in encodings]
+        max_tokens = batch_size * self.spec.max_seq_length if by_tokens else None
+        for rows in length_batches(lengths, batch_size, max_tokens):
+            out[rows] = self._run([encodings[i] for i in rows])
+            if on_batch:
+                on_batch(len(rows))
+        return out
+
+    def _run(self, encodings: list) -> np.ndarray:
+        width = max(len(e.ids) for e in encodings)
+        ids = np.full((len(encodings), width), self.spec.pad_id, dtype=np.int64)
+        mask = np.zeros((len(encodings), width), dtype=np.int64)
+        types = np.zeros((len(encodings), width), dtype=np.int64)
+        for row, e in enumerate(encodings):
+            n = len(e.ids)
+            ids[row, :n] = e.ids
+            mask[row, :n] = 1
+            types[row, :n] = e.type_ids
+        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
+        hidden = self.session.run(None, {name: feeds[name] for name in self.spec.inputs})[0]
+        vectors = pool(hidden, mask, self.spec.pooling)
+        if self.spec.normalize:
+            vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+        return vectors
+
+
+def length_batches(lengths: Sequence[int], batch_size: int, max_tokens: int | None = None) -> list[list[int]]:
+    """Indices by increasing length, cut into batches of batch_size, or of at most max_tokens
+    padded tokens (rows x longest row) when max_tokens is given."""
+    order = sorted(range(len(lengths)), key=lambda i: lengths[i])
+    if max_tokens is None:
+        return [order[lo : lo + batch_size] for lo in range(0, len(order), batch_size)]
+    batches: list[list[int]] = []
+    for i in order:
+        # Sorted by length, so the text joining a batch is its longest.
+        if batches and (len(batches[-1]) + 1) * lengths[i] <= max_tokens:
+            batches[-1].append(i)
+        else:
+            batches.append([i])
+    return batches
+
+
+def pool(hidden: np.ndarray, mask: np.ndarray, mode: str) -> np.ndarray:
+    """Token vectors to one vector per text, as sentence-transformers' Pooling module does."""
+    weights = mask[..., None].astype(hidden.dtype)
+    if mode == "cls":
+        return hidden[:, 0].copy()
+    if mode == "lasttoken":
+        return hidden[np.arange(len(hidden)), mask.sum(axis=1) - 1].copy()
+    if mode == "max":
+        return np.where(weights > 0, hidden, -1e9).max(axis=1)
+    summed = (hidden * weights).sum(axis=1)
+    counts = np.maximum(weights.sum(axis=1), 1e-9)
+    if mode == "mean":
+        return summed / counts
+    if mode == "mean_sqrt_len_tokens":
+        return summed / np.sqrt(counts)
+    raise ValueError(f"unsupported pooling mode {mode!r}")

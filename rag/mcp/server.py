@@ -1,0 +1,252 @@
+"""`rag mcp` (also `python -m rag.mcp_server`): the store as Model Context Protocol tools, over stdio.
+
+An assistant (Claude Desktop, an IDE agent) starts this process and calls its tools. The store is
+loaded once and kept warm (warm.py); a rebuild is picked up on the next call, without a restart.
+stdout carries the protocol alone: the SDK points file descriptor 1 at stderr while it serves, so
+a stray print cannot corrupt it, and every log line goes to stderr. What an assistant can act on
+(no store, a damaged store, an unknown cv_id, an argument out of range) comes back as a tool
+error of one line; the server itself keeps running.
+
+Each tool returns structured content, checked by the SDK against its output schema
+(mcp_schema.py), and a short text rendering of the same result (mcp_text.py).
+"""
+
+from __future__ import annotations
+
+import difflib
+import logging
+import sys
+from collections.abc import Iterator
+from contextlib import asynccontextmanager, contextmanager
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import anyio
+import click
+import orjson
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import Field, ValidationError
+
+from rag import __version__
+from rag.cli.console import Command, option
+from rag.store.cv_text import read_cv
+from rag.errors import UserError, short_reason
+from rag.search.fusion import RULES, FusionSettings
+from rag.jobs.jd import parse_jd
+from rag.render.match import render_json as render_match
+from rag.jobs.matching import MatchSettings, match
+from rag.mcp.schema import CvOutput, MatchOutput, SearchOutput, StatusOutput
+from rag.mcp.text import cv_text, match_text, search_text, status_text
+from rag.search.filters import Filters
+from rag.render.search import clip, render_json
+from rag.search.retrieval import MODES
+from rag.search.warm import Loaded, WarmStore
+
+log = logging.getLogger("rag.mcp")
+
+MAX_TOPK = 50
+INSTRUCTIONS = (
+    "A store of indexed CVs (résumés). search_candidates ranks people, one per CV, for a question in "
+    "any language and shows the lines of each CV that match; match_job ranks them against a job "
+    "description, requirement by requirement; get_cv reads one CV in full by the cv_id a search "
+    "returned; store_status says what is indexed, what was skipped and when it was built."
+)
+READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
+
+Query = Annotated[str, Field(min_length=1, max_length=4000, description=(
+    'What to look for, in any language: skills, a role, or a question ("Who has experience with Jenkins?", '
+    '"senior data engineer with Spark"). Known aliases count as the same skill (K8s = Kubernetes); '
+    'words that stand together ("cost accounting") must stand together in the CV; framing words '
+    '("Who has experience with") are ignored.'))]
+TopK = Annotated[int, Field(ge=1, le=MAX_TOPK, description="How many candidates each list returns.")]
+Mode = Annotated[Literal[MODES], Field(description=(
+    "fused: one list combining meaning and keywords, candidates who hold every query skill first (best "
+    "for most questions); hybrid: the faiss, bm25 and fused lists side by side; faiss: meaning only "
+    "(finds paraphrases); bm25: exact terms and known aliases only."))]
+Rule = Annotated[Literal[RULES], Field(description=(
+    "How the fused list combines the two retrievers: convex (weighted normalised scores, the default) "
+    "or rrf (reciprocal rank fusion)."))]
+CvId = Annotated[str, Field(min_length=1, max_length=500, description="A cv_id, as search_candidates returns it.")]
+Years = Annotated[int | None, Field(ge=0, le=80, description="Years of professional experience, from the CV's dated roles.")]
+Texts = Annotated[list[str], Field(max_length=20)]
+Locations = Annotated[Texts, Field(description="Keep candidates living in any of these places: a city or country as "
+                                   "written, or a country name or code (Berlin, Germany, DE).")]
+Languages = Annotated[Texts, Field(description="Keep candidates who speak every one of these languages, optionally at "
+                                   "a level: German, French:B2.")]
+Skills = Annotated[Texts, Field(description="Keep candidates whose CV states every one of these skills (any known "
+                                "spelling: K8s = Kubernetes).")]
+Where = Annotated[str | None, Field(max_length=1000, description=(
+    "A filter expression combining the same fields: years>=5 and (location=Berlin or location=Munich) and not "
+    "skill=PHP. Fields: years, location, language, skill, education, title."))]
+KeepUnknown = Annotated[bool, Field(description=(
+    "Keep candidates whose CV does not say what a filter asks (years, location, ...); by default they are dropped, "
+    "and the result says how many."))]
+JdText = Annotated[str, Field(min_length=1, max_length=50_000, description=(
+    "The job description as text (plain or Markdown), in English, Spanish, German or French; its own headings "
+    "(Requirements, Nice to have, Anforderungen, Requisitos, Profil recherché ...) split must-haves from "
+    "nice-to-haves."))]
+
+
+class CvServer(MCPServer):
+    """MCPServer whose argument errors read as one line naming each bad argument, rather than
+    pydantic's multi-line report with links."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context=None):
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(exc, UnexpectedToolError) or not isinstance(cause, ValidationError):
+                raise
+            raise ToolError(f"Error executing tool {name}: invalid arguments: {argument_problems(cause)}") from cause
+
+
+def argument_problems(error: ValidationError) -> str:
+    problems = []
+    for e in error.errors():
+        where = ".".join(str(part) for part in e["loc"]) or "arguments"
+        got = "" if e["type"] == "missing" else f" (got {clip(repr(e['input']), 60)})"
+        problems.append(f"{where}: {e['msg']}{got}")
+    return "; ".join(problems)
+
+
+@contextmanager
+def serving(warm: WarmStore) -> Iterator[Loaded]:
+    """The generation one call uses from start to end; the store's failures become tool errors."""
+    try:
+        with warm.using() as loaded:
+            yield loaded
+    except UserError as exc:
+        raise ToolError(str(exc)) from None
+    except OSError as exc:
+        raise ToolError(f"could not read the store in {warm.root} ({short_reason(exc)}); "
+                        "if it was being rebuilt, call again") from None
+
+
+def answer(doc: dict, text: str) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=doc)
+
+
+def build_server(root: Path) -> MCPServer:
+    warm = WarmStore(root)
+
+    @asynccontextmanager
+    async def warm_store(_server: MCPServer):
+        """Load the store before the first call, so that even the first search is warm; release
+        it when the server stops."""
+        try:
+            await anyio.to_thread.run_sync(warm.load_now)
+        except (UserError, OSError) as exc:
+            log.warning("%s (each call will say so until it is fixed)", exc)
+        try:
+            yield
+        finally:
+            warm.close()
+
+    server = CvServer("cv-rag", version=__version__, instructions=INSTRUCTIONS, lifespan=warm_store)
+
+    @server.tool(annotations=READ_ONLY)
+    def search_candidates(query: Query, topk: TopK = 10, mode: Mode = "fused", fusion: Rule = "convex",
+                          min_years: Years = None, max_years: Years = None, locations: Locations = [],
+                          languages: Languages = [], skills: Skills = [], where: Where = None,
+                          keep_unknown: KeepUnknown = False) -> Annotated[CallToolResult, SearchOutput]:
+        """Find the people whose CVs match a question: candidates ranked best first, one per CV, each
+        with the query skills their CV holds and the CV lines that show it. Filters (years, places,
+        languages, skills) apply before ranking. Pass a candidate's cv_id to get_cv to read the CV."""
+        filters = compile_filters(min_years, max_years, locations, languages, skills, where, keep_unknown)
+        with serving(warm) as loaded:
+            result = loaded.searcher.search(query, mode, topk, "candidates", FusionSettings(rule=fusion), filters)
+            doc = orjson.loads(render_json(result, loaded.store.manifest, str(root), topk))
+        return answer(doc, search_text(doc))
+
+    @server.tool(annotations=READ_ONLY)
+    def match_job(jd_text: JdText, topk: TopK = 10, min_years: Years = None, max_years: Years = None,
+                  locations: Locations = [], languages: Languages = [], skills: Skills = [], where: Where = None,
+                  keep_unknown: KeepUnknown = False) -> Annotated[CallToolResult, MatchOutput]:
+        """Rank the CVs against a job description: the requirements read from it (skills, a minimum of
+        years, phrases), then for each candidate which requirements their CV meets, with the line that
+        shows it. Candidates meeting every must-have come first. The same filters as search_candidates."""
+        jd = parse_jd(jd_text)
+        if not jd.requirements:
+            raise ToolError("no requirements found in the job description; name skills (Python, SQL), a minimum "
+                            "of years (5+ years) or requirement lines under a heading such as Requirements")
+        filters = compile_filters(min_years, max_years, locations, languages, skills, where, keep_unknown)
+        with serving(warm) as loaded:
+            result = match(loaded.searcher, jd, MatchSettings(topk), filters)
+            doc = orjson.loads(render_match(result, loaded.store.manifest, str(root), "jd_text"))
+        return answer(doc, match_text(doc))
+
+    @server.tool(annotations=READ_ONLY)
+    def get_cv(cv_id: CvId) -> Annotated[CallToolResult, CvOutput]:
+        """Read one CV: its text page by page as indexed, what the store knows about the person
+        (name, headline, seniority, file), and the profile read from the text at index time, the one
+        filters use (contact, title, location, years of experience, languages, education, skills)."""
+        with serving(warm) as loaded:
+            row = loaded.rows.get(cv_id)
+            if row is None:
+                raise ToolError(unknown_cv(cv_id, loaded))
+            cv = read_cv(loaded.store, row)
+            profile = loaded.store.profiles().table.get([row])[row].read()
+        c = cv.candidate
+        doc = {"cv_id": c.cv_id, "name": c.name, "name_source": c.name_source, "source": c.source,
+               "headline": c.headline, "seniority": c.seniority, "page_count": len(cv.pages),
+               "chunk_count": c.chunk_count, "profile": profile.to_dict(),
+               "pages": [{"page": i, "text": t} for i, t in enumerate(cv.pages, 1)]}
+        return answer(doc, cv_text(doc))
+
+    @server.tool(annotations=READ_ONLY)
+    def store_status() -> Annotated[CallToolResult, StatusOutput]:
+        """What the store holds: how many CVs and chunks, which files were skipped and why, the
+        embedding model, and when it was built. A rebuild shows here on the next call."""
+        with serving(warm) as loaded:
+            m = loaded.store.manifest
+            doc = {"path": str(root), "generation": loaded.store.generation.name, "created_at": m.created_at,
+                   "loaded_at": loaded.loaded_at, "fingerprint": m.fingerprint, "embedding_model": m.embedding_model,
+                   "dim": m.dim, "encoder_variant": m.encoder["variant"], "pdf_count": m.pdf_count,
+                   "candidate_count": m.candidate_count, "chunk_count": m.chunk_count, "chunk_chars": m.chunk_chars,
+                   "overlap_chars": m.overlap_chars, "skipped": m.skipped, "warnings": m.warnings}
+        return answer(doc, status_text(doc))
+
+    return server
+
+
+def compile_filters(min_years, max_years, locations, languages, skills, where, keep_unknown):
+    """The tools' filter arguments as rag search's compiled filters; a bad one is a tool error."""
+    try:
+        return Filters(min_years, max_years, tuple(locations), tuple(languages), tuple(skills), where,
+                       keep_unknown).compile()
+    except UserError as exc:
+        raise ToolError(f"invalid filters: {exc}") from None
+
+
+def unknown_cv(cv_id: str, loaded: Loaded) -> str:
+    close = difflib.get_close_matches(cv_id, list(loaded.rows), n=3)
+    hint = f"; did you mean {', '.join(close)}?" if close else "; search_candidates returns the cv_id of each candidate"
+    return f"no CV with cv_id {clip(repr(cv_id), 60)} in the store ({loaded.store.manifest.candidate_count} CVs){hint}"
+
+
+@click.command(
+    cls=Command,
+    epilog="""\b
+Speaks MCP on stdin/stdout; logs go to stderr. Point an MCP client at it, e.g. Claude Desktop's
+claude_desktop_config.json (README: Serving assistants over MCP):
+  {"mcpServers": {"cv-rag": {"command": "/abs/path/.venv/bin/rag",
+                             "args": ["mcp", "--index-dir", "/abs/path/rag_store"]}}}
+""",
+)
+@option("--index-dir", type=click.Path(path_type=Path), default=Path("rag_store"), show_default=True,
+        help="Store folder written by `rag index`; a rebuild is picked up on the next call.")
+def main(index_dir: Path) -> None:
+    """Serve the store to assistants over MCP (stdio): search_candidates, match_job, get_cv, store_status."""
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="rag mcp: %(message)s")
+    for name in ("rag", "mcp"):  # ours, and the SDK's one line per failed call; not faiss's loader chatter
+        logging.getLogger(name).setLevel(logging.INFO)
+    root = index_dir.absolute()
+    log.info("MCP server %s on stdio for the store in %s", __version__, root)
+    build_server(root).run("stdio")
+
+
+if __name__ == "__main__":
+    main()

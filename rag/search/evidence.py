@@ -1,0 +1,126 @@
+"""Why a candidate is on a list: the one or two lines of their CV that hold the query's concepts.
+
+Lines are scored by the concepts they hold, each weighted by how rare it is (its idf), so the
+line naming "Jenkins" wins over one that only says "engineer". A second line is shown when it
+holds a concept the first lacks, or, failing that, when it is the next best. A candidate who
+holds no concept is there for meaning alone: their closest passage stands as the evidence.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from rag.search.query import Concept
+from rag.ingest.records import Candidate, Chunk
+from rag.lexicon.terms import aliases, expand_words, fold, raw_tokens
+
+MAX_LINE = 220  # characters of a line shown as evidence
+LEAD = 40  # at most this many characters before the words a long line is shown for
+
+
+@dataclass(frozen=True)
+class Evidence:
+    text: str
+    page: int
+    chunk_id: int
+    concepts: tuple[str, ...]  # labels of the concepts the line holds; empty for a meaning match
+
+
+def _held(words: list[str], concepts: Sequence[Concept]) -> tuple[str, ...]:
+    """Labels of the concepts a line's words hold (phrases with their words side by side)."""
+    terms = set(expand_words(words))
+    found = []
+    for concept in concepts:
+        if concept.is_phrase:
+            n = len(concept.words)
+            held = any(tuple(words[i : i + n]) == concept.words for i in range(len(words) - n + 1))
+        else:
+            held = bool(terms.intersection(concept.alternatives))
+        if held:
+            found.append(concept.label)
+    return tuple(found)
+
+
+def best_lines(candidate: Candidate, chunks: Sequence[Chunk], concepts: Sequence[Concept],
+               weights: Mapping[str, float], limit: int = 2) -> list[Evidence]:
+    """The lines of these chunks that best show the concepts (chunks may overlap; lines count once)."""
+    # A line can hold a concept only if it has one of these words (an alias adds its canonical term).
+    cues = {w for c in concepts for w in (c.words[:1] + c.alternatives)} | _alias_cues(concepts)
+    scored: dict[int, tuple[float, Evidence]] = {}
+    for chunk in chunks:
+        lines = _lines(chunk.text)
+        starts = [start for start, _ in lines]
+        words_by_line: dict[int, list[str]] = {}
+        for token in raw_tokens(chunk.text):  # one pass over the chunk, then split by line
+            words_by_line.setdefault(bisect_right(starts, token.start) - 1, []).append(token.term)
+        for index, words in words_by_line.items():
+            start, line = lines[index]
+            offset = chunk.char_start + start
+            if offset in scored or cues.isdisjoint(words):
+                continue
+            held = _held(words, concepts)
+            if held:
+                weight = sum(weights.get(label, 0.0) for label in held) + 1e-3 * len(held)
+                scored[offset] = (weight, Evidence(_clip(line), candidate.page_at(offset), chunk.chunk_id, held))
+    ranked = [e for _, e in sorted(scored.values(), key=lambda pair: (-pair[0], pair[1].chunk_id))]
+    if not ranked:
+        return []
+    first = ranked[0]
+    # Chunks overlap, so a line cut at a chunk's start may repeat part of one already chosen.
+    rest = [e for e in ranked[1:] if _clip_marks(e.text) not in first.text and _clip_marks(first.text) not in e.text]
+    novel = [e for e in rest if set(e.concepts) - set(first.concepts)]
+    return [first, *(novel or rest)[: limit - 1]]
+
+
+def _alias_cues(concepts: Sequence[Concept]) -> set[str]:
+    """First words of every spelling that adds a concept's canonical term ("k8s" for kubernetes)."""
+    wanted = {t for c in concepts for t in c.alternatives}
+    return {spelling[0] for spelling, canonical in aliases().items() if canonical in wanted}
+
+
+def line_at(candidate: Candidate, chunk: Chunk, offset: int, concepts: tuple[str, ...]) -> Evidence:
+    """The line of a chunk that holds the character at offset (into the chunk's text); a long
+    line starts a few words before that character, so that a narrow display still shows it."""
+    start = chunk.text.rfind("\n", 0, offset) + 1
+    end = chunk.text.find("\n", offset)
+    line = chunk.text[start:] if end < 0 else chunk.text[start:end]
+    if offset - start > LEAD:
+        cut = line.find(" ", offset - start - LEAD)
+        line = "…" + line[cut + 1:] if 0 <= cut < offset - start else line
+    return Evidence(_clip(line), candidate.page_at(chunk.char_start + start), chunk.chunk_id, concepts)
+
+
+def closest_passage(candidate: Candidate, chunk: Chunk, query_text: str) -> Evidence:
+    """For a meaning match: the line of its closest chunk that shares most word stems with the
+    query (none may), then the fullest line (a complete bullet says more than a wrapped tail)."""
+    stems = {fold(t.term)[:5] for t in raw_tokens(query_text) if len(t.term) > 3}
+    best = None
+    for start, line in _lines(chunk.text):
+        words = [t.term for t in raw_tokens(line)]
+        if len(words) < 3:
+            continue
+        overlap = sum(1 for w in words if w[:5] in stems)
+        key = (-overlap, -len(words), start)
+        if best is None or key < best[0]:
+            best = (key, start, line)
+    start, line = (best[1], best[2]) if best else (0, chunk.text)
+    return Evidence(_clip(line), candidate.page_at(chunk.char_start + start), chunk.chunk_id, ())
+
+
+def _lines(text: str) -> list[tuple[int, str]]:
+    out, start = [], 0
+    for line in text.split("\n"):
+        out.append((start, line))
+        start += len(line) + 1
+    return out
+
+
+def _clip_marks(text: str) -> str:
+    return text.rstrip("…")
+
+
+def _clip(line: str) -> str:
+    line = " ".join(line.split())
+    return line if len(line) <= MAX_LINE else line[: MAX_LINE - 1].rsplit(" ", 1)[0] + "…"

@@ -1,0 +1,203 @@
+"""Profiles in a store generation: profiles.jsonl, one line per candidate (row i is candidate i),
+and profiles.index.npz, which holds the line offsets and the columns filters read.
+
+Search parses no profile unless it must: a filter reads only the columns it needs (years as
+integers, places, countries, languages, skills, education, titles as small value tables with
+one list of entries per candidate), and a row that shows profile fields reads only its own
+line. A candidate whose field could not be read has -1 (years, education) or no entries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from rag.errors import DamagedFile
+from rag.store.folder import PROFILE_INDEX, PROFILES, JsonlTable, write_jsonl
+from rag.lexicon.terms import fold
+
+if TYPE_CHECKING:  # the profile rules load their tables on import: search imports them only to filter
+    from rag.profile.read import Profile
+
+LANGUAGE_LEVELS = ("A1", "A2", "B1", "B2", "C1", "C2", "native")
+"""Language levels in order; a level is stored as its position + 1, and 0 when the CV gives none."""
+
+
+@dataclass(frozen=True)
+class ProfileRecord:
+    """One line of profiles.jsonl. key identifies what the profile was read from (profiling.py)."""
+
+    cv_id: str
+    key: str
+    profile: dict
+
+    def read(self) -> Profile:
+        from rag.profile.read import Profile
+
+        return Profile.from_dict(self.profile)
+
+
+def normal(text: str) -> str:
+    """How written text is compared by filters: case and accents folded, spaces collapsed."""
+    return " ".join(fold(text).split())
+
+
+def language_rank(level: str | None) -> int:
+    return LANGUAGE_LEVELS.index(level) + 1 if level in LANGUAGE_LEVELS else 0
+
+
+@dataclass
+class SetColumn:
+    """For each candidate, a list of entries (indices into values), with an optional rank each."""
+
+    values: list[str]
+    indptr: np.ndarray  # candidate i owns entries indptr[i] .. indptr[i+1]-1
+    indices: np.ndarray
+    ranks: np.ndarray | None = None
+
+    @classmethod
+    def build(cls, rows: Sequence[Sequence[str]], ranks: Sequence[Sequence[int]] | None = None) -> SetColumn:
+        values = sorted({v for row in rows for v in row})
+        position = {v: i for i, v in enumerate(values)}
+        indptr = np.cumsum([0] + [len(row) for row in rows], dtype=np.int64)
+        indices = np.asarray([position[v] for row in rows for v in row], dtype=np.int32)
+        flat = None if ranks is None else np.asarray([r for row in ranks for r in row], dtype=np.int8)
+        return cls(values, indptr, indices, flat)
+
+    @property
+    def known(self) -> np.ndarray:
+        """Candidates with at least one entry."""
+        return np.diff(self.indptr) > 0
+
+    @cached_property
+    def _owner(self) -> np.ndarray:
+        return np.repeat(np.arange(len(self.indptr) - 1), np.diff(self.indptr))
+
+    def rows_with(self, entries: np.ndarray) -> np.ndarray:
+        """Candidates owning at least one of the entries marked True."""
+        out = np.zeros(len(self.indptr) - 1, dtype=bool)
+        out[self._owner[entries]] = True
+        return out
+
+    def entries_of(self, wanted: Sequence[int]) -> np.ndarray:
+        """Entries whose value is one of the wanted value indices."""
+        return np.isin(self.indices, np.asarray(wanted, dtype=np.int32))
+
+    def arrays(self, name: str) -> dict[str, np.ndarray]:
+        blob = np.frombuffer("\n".join(self.values).encode(), dtype=np.uint8)
+        out = {f"{name}.values": blob, f"{name}.indptr": self.indptr, f"{name}.indices": self.indices}
+        if self.ranks is not None:
+            out[f"{name}.ranks"] = self.ranks
+        return out
+
+    @classmethod
+    def from_arrays(cls, name: str, arrays: Mapping[str, np.ndarray]) -> SetColumn:
+        text = arrays[f"{name}.values"].tobytes().decode()
+        ranks = arrays[f"{name}.ranks"] if f"{name}.ranks" in arrays else None
+        return cls(text.split("\n") if text else [], arrays[f"{name}.indptr"], arrays[f"{name}.indices"], ranks)
+
+
+@dataclass
+class ProfileColumns:
+    """What filters read, for every candidate at once; set columns are read when first asked for."""
+
+    count: int
+    arrays: Mapping[str, np.ndarray]
+    _sets: dict[str, SetColumn] = field(default_factory=dict)
+
+    @classmethod
+    def from_profiles(cls, profiles: Sequence[Profile]) -> ProfileColumns:
+        """The columns of profiles in candidate order: what a build stores, and what tests filter."""
+        from rag.profile.education import LEVELS as EDUCATION_LEVELS
+
+        arrays = {
+            "years": np.asarray([-1 if p.years_experience is None else p.years_experience for p in profiles],
+                                dtype=np.int16),
+            "education": np.asarray([EDUCATION_LEVELS.index(p.education) if p.education else -1 for p in profiles],
+                                    dtype=np.int8),
+        }
+        places = [[normal(t) for t in (p.location.city, p.location.country_written) if t] if p.location else []
+                  for p in profiles]
+        sets = {
+            "place": SetColumn.build(places),
+            "country": SetColumn.build([[p.location.code] if p.location else [] for p in profiles]),
+            "languages": SetColumn.build([[s.language for s in p.languages] for p in profiles],
+                                         [[language_rank(s.level) for s in p.languages] for p in profiles]),
+            "skills": SetColumn.build([list(p.skills) for p in profiles]),
+            "title": SetColumn.build([[normal(p.title)] if p.title else [] for p in profiles]),
+        }
+        for name, column in sets.items():
+            arrays |= column.arrays(name)
+        return cls(len(profiles), arrays)
+
+    @property
+    def years(self) -> np.ndarray:
+        return self.arrays["years"]
+
+    @property
+    def education(self) -> np.ndarray:
+        return self.arrays["education"]
+
+    def set(self, name: str) -> SetColumn:
+        if name not in self._sets:
+            self._sets[name] = SetColumn.from_arrays(name, self.arrays)
+        return self._sets[name]
+
+    @cached_property
+    def place_names(self) -> frozenset[str]:
+        """Every city and country as written in the store, normalised: what a query may name."""
+        return frozenset(self.set("place").values)
+
+    @cached_property
+    def language_names(self) -> frozenset[str]:
+        """Every spoken language in the store, normalised."""
+        return frozenset(normal(v) for v in self.set("languages").values)
+
+
+def write_profiles(folder: Path, records: Sequence[ProfileRecord]) -> None:
+    """profiles.jsonl and profiles.index.npz for the candidates, in candidate order."""
+    offsets = write_jsonl(folder / PROFILES, (asdict(r) for r in records))
+    with (folder / PROFILE_INDEX).open("wb") as f:
+        np.savez(f, offsets=offsets, **ProfileColumns.from_profiles([r.read() for r in records]).arrays)
+
+
+
+class _LazyArrays(dict):
+    """The arrays of an open .npz file, each read from disk when first used."""
+
+    def __init__(self, npz) -> None:
+        super().__init__()
+        self.npz = npz
+
+    def __missing__(self, key: str) -> np.ndarray:
+        self[key] = value = self.npz[key]
+        return value
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.npz.files
+
+
+@dataclass
+class StoredProfiles:
+    columns: ProfileColumns
+    table: JsonlTable[ProfileRecord]  # the lines of profiles.jsonl, by candidate row
+
+
+def load_profiles(generation: Path, count: int, store_root: Path) -> StoredProfiles:
+    """A generation's profiles, checked against its candidate count (raises DamagedFile)."""
+    try:
+        arrays = _LazyArrays(np.load(generation / PROFILE_INDEX, allow_pickle=False))
+        offsets, years = arrays["offsets"], arrays["years"]
+    except (OSError, ValueError, KeyError) as exc:
+        raise DamagedFile(f"{PROFILE_INDEX} cannot be read ({type(exc).__name__})") from None
+    if not len(offsets) == len(years) + 1 == count + 1:
+        raise DamagedFile(f"{PROFILE_INDEX} does not describe {count} candidates")
+    if int(offsets[-1]) != (generation / PROFILES).stat().st_size:
+        raise DamagedFile(f"{PROFILES} does not end where its offsets say")
+    return StoredProfiles(ProfileColumns(count, arrays), JsonlTable(generation / PROFILES, offsets, ProfileRecord,
+                                                                    store_root))
