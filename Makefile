@@ -6,8 +6,23 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 .DELETE_ON_ERROR:
 
-PDF_DIR ?= cv_generation/data/cvs
-OUT_DIR ?= rag_store
+# The old names of the two folders still work for one release, with a note (once, at the top level).
+ifneq ($(PDF_DIR),)
+CV_DIR := $(PDF_DIR)
+ifeq ($(MAKELEVEL),0)
+$(shell echo 'note: PDF_DIR= is now CV_DIR=; the old name goes in the next release' >&2)
+endif
+endif
+ifneq ($(OUT_DIR),)
+STORE := $(OUT_DIR)
+ifeq ($(MAKELEVEL),0)
+$(shell echo 'note: OUT_DIR= is now STORE=; the old name goes in the next release' >&2)
+endif
+endif
+CV_DIR ?= cv_generation/data/cvs
+STORE ?= rag_store
+# The truth of a generated corpus (queries, jobs, each CV's facts) sits beside its CV folder.
+TRUTH_DIR ?= $(patsubst %/,%,$(dir $(patsubst %/,%,$(CV_DIR))))/truth
 TOPK ?= 5
 MODE ?= hybrid
 N ?= 30
@@ -18,7 +33,7 @@ ENGINE ?= local
 PYTHON ?= python3.11
 VENV ?= .venv
 TORCH_INDEX_URL ?= https://download.pytorch.org/whl/cpu
-DEFAULT_PDF_DIR := cv_generation/data/cvs
+DEFAULT_CV_DIR := cv_generation/data/cvs
 
 # Handed to the pipeline through the environment, so quotes and `$` in a query survive intact
 # (`value` keeps make from expanding a `$` inside the question).
@@ -28,7 +43,7 @@ override LANGUAGE := $(value LANGUAGE)
 override SKILL := $(value SKILL)
 override WHERE := $(value WHERE)
 export Q LOCATION LANGUAGE SKILL WHERE EMBEDDING_MODEL HF_HUB_OFFLINE
-# Tells the pipeline that its user types make variables (MODE=, OUT_DIR=), so errors name those.
+# Tells the pipeline that its user types make variables (MODE=, STORE=), so errors name those.
 export RAG_VIA_MAKE := 1
 
 VENV_PY := $(VENV)/bin/python
@@ -43,10 +58,11 @@ RUNNER_USED = $(eval RUNNER_USED := $(call resolve_runner,$(RUNNER)))$(RUNNER_US
 resolve_runner = $(strip $(if $(filter local docker,$(1)),$(1),$(if $(filter auto,$(1)),$(if $(docker_engine_answers),docker,local),$(error RUNNER must be auto, docker or local, not "$(1)"))))
 
 # $(call run,module,args): run `python -m module args` through the chosen runner.
-# Paths inside args must use $(PDF_DIR_R) and $(OUT_DIR_R), which each runner maps to its own view.
+# Paths inside args must use $(CV_DIR_R) and $(STORE_R), which each runner maps to its own view.
 run = $(if $(filter docker,$(RUNNER_USED)),$(call docker_run,$(1),$(2)),$(VENV_PY) -m $(1) $(2))
-PDF_DIR_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_PDF_DIR),$(PDF_DIR))
-OUT_DIR_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_OUT_DIR),$(OUT_DIR))
+CV_DIR_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_CV_DIR),$(CV_DIR))
+STORE_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_STORE),$(STORE))
+TRUTH_DIR_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_TRUTH_DIR),$(TRUTH_DIR))
 
 .PHONY: help index rebuild search match profile ls clean test cvs eval eval-corpora bench venv runner-ready mcp
 
@@ -56,14 +72,14 @@ help: ## Show this help.
 	@echo "Targets:"
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 	@echo
-	@echo "Variables: PDF_DIR=$(PDF_DIR) OUT_DIR=$(OUT_DIR) TOPK=$(TOPK) MODE=$(MODE) N=$(N) SEED=$(SEED) OCR=$(OCR) RUNNER=$(RUNNER) JD=$(JD)"
+	@echo "Variables: CV_DIR=$(CV_DIR) STORE=$(STORE) TOPK=$(TOPK) MODE=$(MODE) N=$(N) SEED=$(SEED) OCR=$(OCR) RUNNER=$(RUNNER) JD=$(JD)"
 	@echo "  search also takes CHUNKS=1 FUSION=convex|rrf WEIGHTS=bm25=0,faiss=1 RRF_K=60 COVERAGE=off JSON=1"
 	@echo "  and the filters MIN_YEARS MAX_YEARS LOCATION LANGUAGE SKILL WHERE KEEP_UNKNOWN=1;"
 	@echo "  index takes AS_OF=YYYY-MM and ENGINE=$(ENGINE) (local or ray) RAY_ADDRESS=$(RAY_ADDRESS) RAY_WORKERS=$(RAY_WORKERS);"
 	@echo "  cvs takes LANGUAGES=en,de TEMPLATES=sidebar,two_page; ls takes VERIFY=1"
 	@echo "Environment: EMBEDDING_MODEL (default intfloat/multilingual-e5-small)"
 	@echo 'Example: make index && make search Q="Who has experience with Jenkins?"'
-	@echo '         make match JD=cv_generation/data/cvs/jobs/job_001.txt'
+	@echo '         make match JD=cv_generation/data/truth/jobs/job_001.txt'
 
 venv: $(VENV_STAMP) ## Create the local virtualenv (.venv) and install the pinned requirements.
 	@:
@@ -91,9 +107,9 @@ runner-ready:
 	@echo "runner: $(RUNNER_USED)$(if $(filter auto,$(RUNNER)), (RUNNER=auto$(if $(filter local,$(RUNNER_USED)),; no Docker engine answered)))" >&2
 	@$(if $(filter docker,$(RUNNER_USED)),$(MAKE) --no-print-directory docker-ready,$(MAKE) --no-print-directory venv $(if $(filter ray,$(ENGINE)),$(VENV_RAY_STAMP))) >&2
 
-index_args = --pdf-dir "$(PDF_DIR_R)" --out-dir "$(OUT_DIR_R)" --ocr "$(OCR)" $(as_of_flag) $(ENGINE_ARGS)
+index_args = --cv-dir "$(CV_DIR_R)" --store "$(STORE_R)" --ocr "$(OCR)" $(as_of_flag) $(ENGINE_ARGS)
 
-index: runner-ready ## Build the search store from PDF_DIR (skips when nothing changed); OCR=off leaves scans out; ENGINE=ray for Ray.
+index: runner-ready ## Build the search store from CV_DIR (skips when nothing changed); OCR=off leaves scans out; ENGINE=ray for Ray.
 	@$(default_cvs)
 	@$(call run,rag,index $(index_args))
 
@@ -104,14 +120,14 @@ rebuild: runner-ready ## Rebuild the store from scratch (--force).
 # AS_OF=YYYY-MM: the month "present" means in CV dates (default: this month). Generated CVs date
 # their roles as of the generator's reference month, so folders under cv_generation/data get that.
 GENERATED_AS_OF := 2025-06
-AS_OF ?= $(if $(filter cv_generation/data/%,$(PDF_DIR)),$(GENERATED_AS_OF))
+AS_OF ?= $(if $(filter cv_generation/data/%,$(CV_DIR)),$(GENERATED_AS_OF))
 as_of_flag = $(if $(AS_OF),--as-of "$(AS_OF)")
 
 # A fresh clone has no CVs yet: generate the default synthetic set, but never into a user's own folder.
-generate_cvs = $(call run,cv_generation.generate,--n "$(N)" --seed "$(SEED)" --out "$(PDF_DIR_R)" \
+generate_cvs = $(call run,cv_generation.generate,--n "$(N)" --seed "$(SEED)" --out "$(CV_DIR_R)" --truth "$(TRUTH_DIR_R)" \
 	$(if $(LANGUAGES),--languages "$(LANGUAGES)") $(if $(TEMPLATES),--templates "$(TEMPLATES)"))
-default_cvs = if [ "$(PDF_DIR)" = "$(DEFAULT_PDF_DIR)" ] && ! ls $(DEFAULT_PDF_DIR)/*/cv.pdf >/dev/null 2>&1; then \
-		echo "No CVs in $(DEFAULT_PDF_DIR) yet: generating the default synthetic set (N=$(N) SEED=$(SEED))." >&2; \
+default_cvs = if [ "$(CV_DIR)" = "$(DEFAULT_CV_DIR)" ] && ! ls $(DEFAULT_CV_DIR)/*/cv.pdf >/dev/null 2>&1; then \
+		echo "No CVs in $(DEFAULT_CV_DIR) yet: generating the default synthetic set (N=$(N) SEED=$(SEED))." >&2; \
 		$(generate_cvs); \
 	fi
 
@@ -126,17 +142,17 @@ search_flags = $(if $(CHUNKS),--chunks) $(if $(FUSION),--fusion "$(FUSION)") $(i
 search: ## Search the store: make search Q="Who has experience with Jenkins?" [TOPK=5] [MODE=hybrid] ...
 	@if [ -z "$$Q" ]; then echo 'usage: make search Q="your question" [TOPK=5] [MODE=hybrid|fused|faiss|bm25] [CHUNKS=1] [FUSION=convex|rrf] [WEIGHTS=bm25=0,faiss=1] [RRF_K=60] [COVERAGE=off] [JSON=1] [MIN_YEARS=5] [MAX_YEARS=10] [LOCATION=Berlin] [LANGUAGE=German:B2] [SKILL=Java] [WHERE="years>=5 and skill=Java"] [KEEP_UNKNOWN=1]' >&2; exit 2; fi
 	@$(MAKE) --no-print-directory runner-ready
-	@$(call run,rag,search --index-dir "$(OUT_DIR_R)" --topk "$(TOPK)" --mode "$(MODE)" $(strip $(search_flags)) --query "$$Q")
+	@$(call run,rag,search --store "$(STORE_R)" --topk "$(TOPK)" --mode "$(MODE)" $(strip $(search_flags)) --query "$$Q")
 
 profile: ## Show what the index read from one CV: make profile CV=cv_001 [JSON=1]
 	@if [ -z "$(CV)" ]; then echo 'usage: make profile CV=cv_001 [JSON=1]' >&2; exit 2; fi
 	@$(MAKE) --no-print-directory runner-ready
-	@$(call run,rag,profile "$(CV)" --index-dir "$(OUT_DIR_R)" $(if $(JSON),--json))
+	@$(call run,rag,profile "$(CV)" --store "$(STORE_R)" $(if $(JSON),--json))
 
 # stdout is the MCP protocol from the first byte (runner-ready writes to stderr only).
 mcp: ## Serve the store to assistants over MCP on stdin/stdout (README: Serving assistants over MCP).
 	@$(MAKE) --no-print-directory runner-ready
-	@$(call run,rag,mcp --index-dir "$(OUT_DIR_R)")
+	@$(call run,rag,mcp --store "$(STORE_R)")
 
 # The job description goes in on standard input, so that a file anywhere on the host reaches the
 # container too; TOPK is passed on only when given (match shows 10 by default, search 5).
@@ -147,13 +163,13 @@ match: ## Rank the CVs against a job description: make match JD=job.txt|.md|.pdf
 	@if [ -z "$(JD)" ]; then echo 'usage: make match JD=path/to/job.txt|.md|.pdf [TOPK=10] [JSON=1|CSV=1] [PHRASE_THRESHOLD=0.31] [the filters of make search]' >&2; exit 2; fi
 	@if [ "$(JD)" != - ] && [ ! -f "$(JD)" ]; then echo "error: no job description at $(JD)" >&2; exit 1; fi
 	@$(MAKE) --no-print-directory runner-ready
-	@$(call run,rag,match --index-dir "$(OUT_DIR_R)" $(strip $(match_flags)) --jd -) $(if $(filter -,$(JD)),,< "$(JD)")
+	@$(call run,rag,match --store "$(STORE_R)" $(strip $(match_flags)) --jd -) $(if $(filter -,$(JD)),,< "$(JD)")
 
 cvs: runner-ready ## Generate synthetic CVs with ground truth: make cvs [N=30] [SEED=42]
 	@$(generate_cvs)
 
 eval: runner-ready ## Score FAISS, BM25 and the fused list on the generated queries, and rag match on the generated jobs.
-	@$(call run,rag,eval --index-dir "$(OUT_DIR_R)" --queries "$(PDF_DIR_R)/queries.jsonl" $(if $(wildcard $(PDF_DIR)/jobs/truth.jsonl),--jobs "$(PDF_DIR_R)/jobs"))
+	@$(call run,rag,eval --store "$(STORE_R)" --truth "$(TRUTH_DIR_R)")
 
 # The two corpora eval-corpora scores: "test" is the issue's reference (N=300 SEED=42, every language
 # and layout); "dev", with another seed, without Spanish and without the classic layout, is the one
@@ -164,15 +180,15 @@ EVAL_CORPORA = test:42:en,es,de,fr:classic,modern,sidebar,two_page dev:7:en,de,f
 eval-corpora: runner-ready ## Generate the test and dev corpora (300 CVs each), index and score both.
 	@set -e; for spec in $(EVAL_CORPORA); do IFS=: read -r name seed langs layouts <<< "$$spec"; \
 		echo "== $$name corpus: N=300 SEED=$$seed LANGUAGES=$$langs TEMPLATES=$$layouts" >&2; \
-		$(MAKE) --no-print-directory cvs PDF_DIR="$(EVAL_ROOT)/$$name/cvs" N=300 SEED="$$seed" LANGUAGES="$$langs" TEMPLATES="$$layouts"; \
-		$(MAKE) --no-print-directory index eval PDF_DIR="$(EVAL_ROOT)/$$name/cvs" OUT_DIR="$(EVAL_ROOT)/$$name/store"; \
+		$(MAKE) --no-print-directory cvs CV_DIR="$(EVAL_ROOT)/$$name/cvs" N=300 SEED="$$seed" LANGUAGES="$$langs" TEMPLATES="$$layouts"; \
+		$(MAKE) --no-print-directory index eval CV_DIR="$(EVAL_ROOT)/$$name/cvs" STORE="$(EVAL_ROOT)/$$name/store"; \
 	done
 
 ls: runner-ready ## List the store's files and what it was built from [VERIFY=1 hashes every file].
-	@$(call run,rag,ls --out-dir "$(OUT_DIR_R)" $(if $(VERIFY),--verify))
+	@$(call run,rag,ls --store "$(STORE_R)" $(if $(VERIFY),--verify))
 
-clean: runner-ready ## Remove the store in OUT_DIR, and only a store (keeps CVs, the virtualenv, other files).
-	@$(call run,rag,clean --out-dir "$(OUT_DIR_R)")
+clean: runner-ready ## Remove the store in STORE, and only a store (keeps CVs, the virtualenv, other files).
+	@$(call run,rag,clean --store "$(STORE_R)")
 
 test: venv $(VENV_RAY_STAMP) ## Run the test suite on two workers (offline model, no network; installs the ray extra).
 	HF_HUB_OFFLINE=1 $(VENV_PY) -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder tests

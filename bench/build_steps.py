@@ -21,8 +21,9 @@ import orjson
 
 from bench.peak import peak_rss_mib
 from rag.index.keyword import KeywordIndex, build_okapi
-from rag.store.folder import open_store, write_jsonl
 from rag.lexicon.terms import expand_words, raw_tokens
+from rag.store.open import open_store
+from rag.store.tables import write_jsonl
 
 
 def main(store: Path, size: int) -> None:

@@ -14,7 +14,7 @@ import orjson
 
 from bench.peak import peak_rss_mib
 from rag.search.retrieval import MODES, Searcher
-from rag.store.folder import open_store
+from rag.store.open import open_store
 
 
 def main(store: Path, queries_file: Path, topk: int = 5) -> None:

@@ -85,7 +85,7 @@ def measure_generation(n: int) -> dict:
 
 def measure_builds(cvs: Path, store: Path, scratch: Path) -> dict:
     """Full build vs incremental build after one CV changes, and the incremental store vs a fresh one."""
-    from rag.store.folder import open_store
+    from rag.store.open import open_store
 
     wall(build_cmd(cvs, store))  # first build: exports the model to ONNX once; not timed
     full, _, full_peak = run(build_cmd(cvs, store, "--force"))
@@ -128,7 +128,8 @@ def measure_profile_step(store: Path, full_wall_s: float) -> dict:
     store's extracted documents, with nothing cached, against that build's wall time."""
     from rag.build.profiling import profile_documents
     from rag.ingest.records import Document
-    from rag.store.folder import DOCUMENTS, open_store
+    from rag.store.manifest import DOCUMENTS
+    from rag.store.open import open_store
 
     opened = open_store(store)
     with (opened.generation / DOCUMENTS).open("rb") as f:
@@ -144,7 +145,7 @@ def measure_engines(cvs: Path, store: Path) -> dict:
     """Full builds of the same PDFs through the local engine and a local Ray instance with 1 and 2
     workers: on one 2-core machine this measures Ray's overhead, not a speed-up. Each store must
     equal the local one."""
-    from rag.store.folder import open_store
+    from rag.store.open import open_store
 
     engines = {"local": [], "ray_1_worker": ["--engine", "ray", "--ray-workers", "1"],
                "ray_2_workers": ["--engine", "ray", "--ray-workers", "2"]}
@@ -203,7 +204,7 @@ def measure_match(store: Path, jobs: Path) -> dict:
     from rag.jobs.jd import parse_jd
     from rag.jobs.matching import MatchSettings, match
     from rag.search.retrieval import Searcher
-    from rag.store.folder import open_store
+    from rag.store.open import open_store
 
     files = sorted(jobs.glob("job_*.txt"))
     command = [PY, "-m", "rag.match", "--index-dir", str(store), "--jd"]
@@ -233,7 +234,7 @@ def measure_query_vectors(store: Path, queries: list[str]) -> dict:
     from rag.index.encoder import Encoder
     from rag.index.export import reference_model
     from rag.index.model_choice import resolve_model
-    from rag.store.folder import open_store
+    from rag.store.open import open_store
 
     opened = open_store(store)
     m = opened.manifest
@@ -246,8 +247,8 @@ def measure_query_vectors(store: Path, queries: list[str]) -> dict:
 def measure_bm25(store: Path, queries: list[str], size: int, checked: int, timed: int) -> dict:
     """Inverted index vs BM25Okapi.get_scores on a corpus grown to `size` chunks."""
     from rag.index.keyword import KeywordIndex, build_okapi
-    from rag.store.folder import open_store
     from rag.lexicon.terms import query_terms, tokenize
+    from rag.store.open import open_store
 
     rng = random.Random(5)
     base = [tokenize(c.text) for c in open_store(store).chunks.all()]
@@ -292,11 +293,11 @@ def measure_embedding(store: Path, queries: list[dict], sample: int) -> dict:
     import faiss
 
     from rag.build.builder import BuildSettings
+    from rag.eval.metrics import recall_at_k
     from rag.index.encoder import Encoder, available_cores
     from rag.index.export import quantize_int8, reference_model
-    from rag.eval.metrics import recall_at_k
     from rag.index.model_choice import resolve_model
-    from rag.store.folder import open_store
+    from rag.store.open import open_store
 
     opened = open_store(store)
     m = opened.manifest

@@ -17,9 +17,10 @@ import numpy as np
 from rag.build.builder import commit_generation
 from rag.index.dense import DenseIndex
 from rag.index.keyword import KeywordIndex, build_okapi
-from rag.ingest.records import Chunk
-from rag.store.folder import StoreDir, open_store
 from rag.lexicon.terms import expand_words, raw_tokens
+from rag.store.folder import StoreDir
+from rag.store.open import open_store
+from rag.store.rows import Chunk
 
 
 def grow_store(base: Path, out: Path, size: int, noise: float = 0.05, seed: int = 0) -> Path:

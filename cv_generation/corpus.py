@@ -1,8 +1,16 @@
-"""Writing a corpus to disk: CV folders, their ground truth, the query set and the jobs.
+"""Writing a corpus to disk: CV folders, and beside them a truth folder with each CV's ground
+truth, the query set and the jobs.
 
-CV i depends only on (seed, i, languages), so any subset can be (re)built in any order and in
-parallel. Existing folders are kept unless forced; queries.jsonl and jobs/ are always rebuilt
-from the cv.json files of cv_001..cv_<n>, kept or new, so they always match the corpus on disk.
+    <out>/cv_001/cv.pdf          the CV folder: CVs only, what an indexer reads
+    <truth>/cv_001.json          the ground truth of cv_001
+    <truth>/queries.jsonl        questions and the cv_ids that answer them
+    <truth>/jobs/                job descriptions and their truth.jsonl
+    <truth>/corpus.json          the generator's settings, and every skill its truth can label
+
+The truth folder defaults to a sibling of the CV folder named "truth", so that the CV folder holds
+nothing an indexer would have to skip. CV i depends only on (seed, i, languages), so any subset
+can be (re)built in any order and in parallel. Existing CVs are kept unless forced; queries,
+jobs and corpus.json are always rebuilt from the truth of cv_001..cv_<n>, kept or new.
 """
 
 from __future__ import annotations
@@ -14,15 +22,17 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from cv_generation.career import REFERENCE_MONTH, month_label
 from cv_generation.i18n import LANGUAGES
 from cv_generation.jobs import job_files
 from cv_generation.profiles import cv_random, sample_profile
 from cv_generation.queries import build_queries
 from cv_generation.records import GENERATOR_VERSION, CVRecord, cv_record
 from cv_generation.render import render_pdf
+from cv_generation.skills import SKILLS
 from cv_generation.templates import TEMPLATE_NAMES
 
-PDF_NAME, JSON_NAME, QUERIES_NAME, JOBS_DIR = "cv.pdf", "cv.json", "queries.jsonl", "jobs"
+PDF_NAME, QUERIES_NAME, JOBS_DIR, CORPUS_NAME = "cv.pdf", "queries.jsonl", "jobs", "corpus.json"
 _PARALLEL_FROM = 24
 """Below this many CVs, starting worker processes costs more than it saves."""
 
@@ -30,6 +40,7 @@ _PARALLEL_FROM = 24
 @dataclass(frozen=True)
 class Summary:
     out: Path
+    truth: Path
     written: int
     kept: int
     queries: int
@@ -92,9 +103,15 @@ def encode_json(record: object) -> bytes:
     return (json.dumps(record, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
+def default_truth(out: Path) -> Path:
+    """Where the truth of the CVs in `out` goes unless told: a sibling folder named "truth"."""
+    return out.parent / "truth"
+
+
 @dataclass(frozen=True)
 class _Task:
     folder: Path
+    truth_file: Path
     seed: int
     index: int
     languages: tuple[str, ...]
@@ -102,20 +119,20 @@ class _Task:
 
 
 def _write_cv(task: _Task) -> CVRecord:
-    """Worker: build one CV and write its folder (PDF first, so cv.json marks completion)."""
+    """Worker: build one CV and write its folder and truth (PDF first, so the truth marks completion)."""
     record, pdf = build_cv(task.seed, task.index, task.languages, task.folder.name, task.templates)
     task.folder.mkdir(parents=True, exist_ok=True)
     write_atomic(task.folder / PDF_NAME, pdf)
-    write_atomic(task.folder / JSON_NAME, encode_json(record))
+    write_atomic(task.truth_file, encode_json(record))
     return record
 
 
-def _read_kept(folder: Path) -> CVRecord | None:
-    """The folder's record if the folder is complete, else None (it will be rebuilt)."""
+def _read_kept(folder: Path, truth_file: Path) -> CVRecord | None:
+    """The CV's record if its PDF and its truth are both there, else None (it will be rebuilt)."""
     if not (folder / PDF_NAME).is_file():
         return None
     try:
-        record = json.loads((folder / JSON_NAME).read_text(encoding="utf-8"))
+        record = json.loads(truth_file.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     return record if isinstance(record, dict) and {"cv_id", "skills"} <= record.keys() else None
@@ -140,24 +157,28 @@ def _run(tasks: list[_Task]) -> Iterator[CVRecord]:
 
 def generate_corpus(out: Path, n: int, seed: int, languages: Sequence[str] = LANGUAGES,
                     templates: Sequence[str] = TEMPLATE_NAMES,
-                    force: bool = False, on_cv: Callable[[], None] | None = None) -> Summary:
-    """Write cv_001..cv_<n> under `out` (keeping complete existing folders unless `force`) and
-    rebuild queries.jsonl. `on_cv` is called once per CV, kept or written (progress bars).
+                    force: bool = False, on_cv: Callable[[], None] | None = None,
+                    truth: Path | None = None) -> Summary:
+    """Write cv_001..cv_<n> under `out` and their truth under `truth` (default_truth(out)),
+    keeping complete existing CVs unless `force`, and rebuild the queries, jobs and corpus.json.
+    `on_cv` is called once per CV, kept or written (progress bars).
 
-    Raises ValueError for n < 1 or an unknown language, OSError when `out` is not writable.
+    Raises ValueError for n < 1 or an unknown language, OSError when a folder is not writable.
     """
     if n < 1:
         raise ValueError(f"n must be at least 1 (got {n})")
     chosen = tuple(normalize_languages(languages))
     layouts = normalize_templates(templates)
+    truth = truth or default_truth(out)
     out.mkdir(parents=True, exist_ok=True)
+    truth.mkdir(parents=True, exist_ok=True)
     records: dict[int, CVRecord] = {}
     tasks: list[_Task] = []
     for index in range(1, n + 1):
-        folder = out / cv_id(index, n)
-        kept = None if force else _read_kept(folder)
+        folder, truth_file = out / cv_id(index, n), truth / f"{cv_id(index, n)}.json"
+        kept = None if force else _read_kept(folder, truth_file)
         if kept is None:
-            tasks.append(_Task(folder, seed, index, chosen, layouts))
+            tasks.append(_Task(folder, truth_file, seed, index, chosen, layouts))
             continue
         records[index] = kept
         if on_cv:
@@ -168,16 +189,18 @@ def generate_corpus(out: Path, n: int, seed: int, languages: Sequence[str] = LAN
             on_cv()
     corpus = [records[index] for index in range(1, n + 1)]
     queries = build_queries(corpus, seed)
-    write_atomic(out / QUERIES_NAME, b"".join(
+    write_atomic(truth / QUERIES_NAME, b"".join(
         (json.dumps(q, ensure_ascii=False) + "\n").encode("utf-8") for q in queries))
     jobs = job_files(corpus, seed)
-    (out / JOBS_DIR).mkdir(exist_ok=True)
+    (truth / JOBS_DIR).mkdir(exist_ok=True)
     for name, data in jobs.items():
-        write_atomic(out / JOBS_DIR / name, data)
+        write_atomic(truth / JOBS_DIR / name, data)
     expected = {"version": GENERATOR_VERSION, "seed": seed, "languages": list(chosen), "templates": list(layouts)}
+    write_atomic(truth / CORPUS_NAME, encode_json({"generator": expected | {"reference_month": month_label(REFERENCE_MONTH)}, "n": n,
+                                                   "skills": sorted(skill.name for skill in SKILLS)}))
     foreign = sum(1 for record in records.values()
                   if {k: (record.get("generator") or {}).get(k) for k in expected} != expected)
     names = {cv_id(index, n) for index in range(1, n + 1)}
     strays = sum(1 for pdf in out.glob(f"*/{PDF_NAME}") if pdf.parent.name not in names)
-    return Summary(out=out, written=len(tasks), kept=n - len(tasks), queries=len(queries),
+    return Summary(out=out, truth=truth, written=len(tasks), kept=n - len(tasks), queries=len(queries),
                    jobs=len(jobs) - 1, foreign=foreign, strays=strays)

@@ -47,7 +47,10 @@ def _comma_list(normalize: Callable[[Sequence[str]], Sequence[str]]):
 @click.option("--seed", type=int, default=42, show_default=True,
               help="Corpus seed. CV i depends only on (seed, i, languages).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_OUT,
-              show_default=True, help="Output folder.")
+              show_default=True, help="The CV folder: CVs only.")
+@click.option("--truth", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="The truth folder: each CV's truth, queries.jsonl, jobs/ and corpus.json [default: a "
+                   "sibling of --out named truth].")
 @click.option("--languages", default=",".join(LANGUAGES), show_default=True,
               callback=_comma_list(normalize_languages),
               help="Comma-separated CV languages to draw from.")
@@ -56,15 +59,15 @@ def _comma_list(normalize: Callable[[Sequence[str]], Sequence[str]]):
               help="Comma-separated layouts to draw from (a different mix makes a second evaluation corpus).")
 @click.option("--force", is_flag=True, help="Rewrite CV folders that already exist.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def main(n: int, seed: int, out: Path, languages: list[str], templates: tuple[str, ...], force: bool,
+def main(n: int, seed: int, out: Path, truth: Path | None, languages: list[str], templates: tuple[str, ...], force: bool,
          quiet: bool) -> None:
     """Generate synthetic CV PDFs with ground truth, and a labelled query set.
 
-    Writes OUT/cv_001/cv.pdf + cv.json (the ground truth) for each CV, OUT/queries.jsonl
-    (questions with the cv_ids that answer them) and OUT/jobs/ (job descriptions with the CVs
-    that meet them, for `rag match`). Same seed and options give byte-identical files.
-    Existing CV folders are kept unless --force, so raising --n only adds CVs; queries.jsonl
-    and jobs/ are always rebuilt to match cv_001..cv_<n>.
+    Writes OUT/cv_001/cv.pdf for each CV and, in the truth folder, cv_001.json (its ground
+    truth), queries.jsonl (questions with the cv_ids that answer them), jobs/ (job descriptions
+    with the CVs that meet them, for `rag match`) and corpus.json. The CV folder holds CVs only.
+    Same seed and options give byte-identical files. Existing CVs are kept unless --force, so
+    raising --n only adds CVs; the queries and jobs are always rebuilt to match cv_001..cv_<n>.
 
     \b
     Example:
@@ -73,14 +76,14 @@ def main(n: int, seed: int, out: Path, languages: list[str], templates: tuple[st
     """
     bar = tqdm(total=n, unit="cv", disable=quiet or not sys.stderr.isatty(), file=sys.stderr)
     try:
-        summary = generate_corpus(out, n, seed, languages, templates, force=force, on_cv=bar.update)
+        summary = generate_corpus(out, n, seed, languages, templates, force=force, on_cv=bar.update, truth=truth)
     except OSError as exc:
         click.echo(f"error: cannot write to {out}: {exc.strerror or exc}", err=True)
         sys.exit(1)
     finally:
         bar.close()
     lines = [f"{summary.written} CVs written, {summary.kept} kept, {summary.queries} queries, "
-             f"{summary.jobs} jobs in {out}"]
+             f"{summary.jobs} jobs in {out} (truth in {summary.truth})"]
     if summary.foreign:
         lines.append(f"{summary.foreign} kept CVs came from other settings (use --force to rebuild)")
     if summary.strays:

@@ -26,13 +26,14 @@ docker_image_used = $(if $(docker_extras),$(DOCKER_RAY_IMAGE),$(DOCKER_IMAGE))
 # which a container reaches only on the host's network.
 docker_network_used = $(or $(DOCKER_NETWORK),$(if $(and $(docker_extras),$(ray_address_is_loopback)),host),bridge)
 
-# Where PDF_DIR and OUT_DIR are mounted in the container: at the same path as given, a relative one
-# under the container's working folder, so that the pipeline is handed the very same arguments and
-# prints the same paths through either runner. A path that would hide part of the image (/usr,
-# /app/rag, ...) is mounted at /data/cvs or /data/store instead.
+# Where CV_DIR, STORE and TRUTH_DIR are mounted in the container: at the same path as given, a
+# relative one under the container's working folder, so that the pipeline is handed the very same
+# arguments and prints the same paths through either runner. A path that would hide part of the
+# image (/usr, /app/rag, ...) is mounted at /data/cvs, /data/store or /data/truth instead.
 DOCKER_WORKDIR := /app
-DOCKER_PDF_DIR = $(call docker_path,$(PDF_DIR),/data/cvs)
-DOCKER_OUT_DIR = $(call docker_path,$(OUT_DIR),/data/store)
+DOCKER_CV_DIR = $(call docker_path,$(CV_DIR),/data/cvs)
+DOCKER_STORE = $(call docker_path,$(STORE),/data/store)
+DOCKER_TRUTH_DIR = $(call docker_path,$(TRUTH_DIR),/data/truth)
 docker_path = $(if $(call docker_hides_image,$(call docker_abs,$(1))),$(2),$(1))
 docker_mount_point = $(if $(call docker_hides_image,$(call docker_abs,$(1))),$(2),$(call docker_abs,$(1)))
 docker_abs = $(abspath $(if $(filter /%,$(1)),,$(DOCKER_WORKDIR)/)$(1))
@@ -51,15 +52,19 @@ endif
 detect_compose = $(strip $(if $(shell $(DOCKER) compose version >/dev/null 2>&1 && echo yes),$(DOCKER) compose,$(if $(shell command -v docker-compose),docker-compose)))
 
 # $(call docker_run,MODULE,ARGS): `python -m MODULE ARGS` in the container as the invoking uid:gid.
-# CV generation gets the cvgen service, which may write into PDF_DIR; the rest mount it read-only.
-# The folders are made here first: a bind mount of a missing folder would be created by root.
+# CV generation gets the cvgen service, which may write into CV_DIR and TRUTH_DIR; the rest mount
+# them read-only. The folders are made here first: a bind mount of a missing folder would be created
+# by root. A truth folder that does not exist (a user's own CVs have none) is not made: the store is
+# mounted in its place, at a path nothing reads.
 docker_service = $(if $(filter cv_generation.%,$(1)),cvgen,rag)
 docker_env_flags = $(foreach v,$(DOCKER_ENV_VARS),$(if $($(v)),-e $(v)="$$$(v)"))
 docker_run = $(if $(COMPOSE),,$(error RUNNER=docker needs `docker compose` or `docker-compose`; neither was found)) \
-	mkdir -p "$(PDF_DIR)" "$(OUT_DIR)" && \
+	mkdir -p "$(CV_DIR)" "$(STORE)" $(if $(filter cvgen,$(call docker_service,$(1))),"$(TRUTH_DIR)") && \
 	RAG_UID="$$(id -u)" RAG_GID="$$(id -g)" \
-	RAG_PDF_DIR="$$(cd "$(PDF_DIR)" && pwd -P)" RAG_OUT_DIR="$$(cd "$(OUT_DIR)" && pwd -P)" \
-	RAG_PDF_TARGET="$(call docker_mount_point,$(PDF_DIR),/data/cvs)" RAG_OUT_TARGET="$(call docker_mount_point,$(OUT_DIR),/data/store)" \
+	RAG_CV_DIR="$$(cd "$(CV_DIR)" && pwd -P)" RAG_STORE="$$(cd "$(STORE)" && pwd -P)" \
+	RAG_CV_TARGET="$(call docker_mount_point,$(CV_DIR),/data/cvs)" RAG_STORE_TARGET="$(call docker_mount_point,$(STORE),/data/store)" \
+	RAG_TRUTH_DIR="$$(cd "$(TRUTH_DIR)" 2>/dev/null && pwd -P || { cd "$(STORE)" && pwd -P; })" \
+	RAG_TRUTH_TARGET="$$(if [ -d "$(TRUTH_DIR)" ]; then echo "$(call docker_mount_point,$(TRUTH_DIR),/data/truth)"; else echo /data/no-truth; fi)" \
 	RAG_IMAGE="$(docker_image_used)" RAG_NETWORK_MODE="$(docker_network_used)" \
 	$(COMPOSE) --file "$(CURDIR)/docker-compose.yml" --project-name "$(DOCKER_PROJECT)" \
 	run --rm -T $(docker_env_flags) $(docker_service) python -m $(1) $(2)

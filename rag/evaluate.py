@@ -1,6 +1,6 @@
 """`python -m rag.evaluate`: kept for scripts written before `rag` had subcommands; runs rag.eval.retrieval."""
 
-from rag.eval.retrieval import main
+from rag.cli.eval import main
 
 if __name__ == "__main__":
     main()

@@ -1,7 +1,7 @@
 import pytest
 
-from rag.ingest.chunking import chunk_spans, document_text, page_at, validate_chunking
 from rag.errors import UserError
+from rag.ingest.chunking import chunk_spans, document_text, page_at, validate_chunking
 
 
 def test_2300_characters_give_five_chunks_at_the_documented_starts():

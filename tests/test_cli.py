@@ -25,7 +25,7 @@ def one_line_error(output):
 @pytest.fixture
 def store(runner, cv_dir, tmp_path, hash_model):
     out = tmp_path / "store"
-    code, output = run(runner, "index", "--pdf-dir", cv_dir, "--out-dir", out, "--quiet")
+    code, output = run(runner, "index", "--cv-dir", cv_dir, "--store", out, "--quiet")
     assert code == 0 and "4 CVs indexed, 0 pages OCR'd, 0 files not indexed\n" in output, output
     return out
 
@@ -36,8 +36,18 @@ def test_help_explains_with_examples(runner):
     for command in ("index", "search", "eval"):
         code, output = run(runner, command, "-h")
         assert code == 0 and "Examples:" in output
-    assert "--pdf_dir" in run(runner, "index", "--help")[1]  # the old spelling still works
+    assert "--cv_dir" in run(runner, "index", "--help")[1]  # the old spelling still works
     assert run(runner, "--version")[1].startswith("rag, version ")
+
+
+def test_the_old_folder_options_still_work_hidden_and_say_so(runner, cv_dir, tmp_path, hash_model):
+    out = tmp_path / "old"
+    code, output = run(runner, "index", "--pdf-dir", cv_dir, "--out-dir", out, "--quiet")
+    assert code == 0 and "4 CVs indexed" in output
+    assert "note: --pdf-dir is now --cv-dir" in output and "note: --index-dir and --out-dir are now --store" in output
+    code, output = run(runner, "search", "Jenkins", "--index-dir", out)
+    assert code == 0 and "Alice Smith" in output
+    assert "--out-dir" not in run(runner, "index", "--help")[1] and "--store" in run(runner, "ls", "--help")[1]
 
 
 @pytest.mark.parametrize(
@@ -46,26 +56,26 @@ def test_help_explains_with_examples(runner):
      ["--batch-size", "0"]],
 )
 def test_invalid_build_settings_are_refused_before_any_work(runner, cv_dir, tmp_path, args):
-    code, output = run(runner, "index", "--pdf-dir", cv_dir, "--out-dir", tmp_path / "s", *args)
+    code, output = run(runner, "index", "--cv-dir", cv_dir, "--store", tmp_path / "s", *args)
     assert code != 0 and one_line_error(output)
     assert not (tmp_path / "s").exists()
 
 
 def test_missing_and_empty_pdf_dirs_are_one_line_errors(runner, tmp_path):
-    code, output = run(runner, "index", "--pdf_dir", tmp_path / "nope", "--out_dir", tmp_path / "s")
+    code, output = run(runner, "index", "--cv_dir", tmp_path / "nope", "--store", tmp_path / "s")
     assert code != 0 and one_line_error(output) and "not found" in output
     (tmp_path / "empty").mkdir()
-    code, output = run(runner, "index", "--pdf-dir", tmp_path / "empty", "--out-dir", tmp_path / "s")
+    code, output = run(runner, "index", "--cv-dir", tmp_path / "empty", "--store", tmp_path / "s")
     assert code != 0 and one_line_error(output) and "no CV files" in output
 
 
 def test_a_second_index_run_is_up_to_date(runner, cv_dir, store):
-    code, output = run(runner, "index", "--pdf-dir", cv_dir, "--out-dir", store)
+    code, output = run(runner, "index", "--cv-dir", cv_dir, "--store", store)
     assert code == 0 and "up to date" in output
 
 
 def test_search_shows_people_with_their_evidence(runner, store):
-    code, output = run(runner, "search", "Who has experience with Jenkins?", "--index-dir", store)
+    code, output = run(runner, "search", "Who has experience with Jenkins?", "--store", store)
     assert code == 0
     lines = output.splitlines()
     assert lines[4].split() == ["#", "FAISS", "(dense)", "BM25", "(keywords)", "Fused"]  # the side-by-side table
@@ -78,7 +88,7 @@ def test_search_shows_people_with_their_evidence(runner, store):
 
 
 def test_json_is_one_documented_record_per_candidate(runner, store):
-    code, output = run(runner, "search", "-q", "Jenkins", "--index-dir", store, "--json", "--topk", "2")
+    code, output = run(runner, "search", "-q", "Jenkins", "--store", store, "--json", "--topk", "2")
     doc = orjson.loads(output)
     assert doc["schema_version"] == 1 and doc["view"] == "candidates"
     assert set(doc["lists"]) == {"faiss", "bm25", "fused"} and len(doc["lists"]["faiss"]) == 2
@@ -92,39 +102,39 @@ def test_json_is_one_documented_record_per_candidate(runner, store):
 
 
 def test_the_chunk_view_ranks_chunks(runner, store):
-    code, output = run(runner, "search", "Jenkins", "--index-dir", store, "--chunks", "--json", "-m", "bm25")
+    code, output = run(runner, "search", "Jenkins", "--store", store, "--chunks", "--json", "-m", "bm25")
     doc = orjson.loads(output)
     assert doc["view"] == "chunks" and set(doc["lists"]) == {"bm25"}
     hit = doc["lists"]["bm25"][0]
     assert hit["chunk"]["chunk_index"] == 0 and "Jenkins" in hit["chunk"]["text"] and hit["name"] == "Alice Smith"
-    code, output = run(runner, "search", "Jenkins", "--index-dir", store, "--chunks")
+    code, output = run(runner, "search", "Jenkins", "--store", store, "--chunks")
     assert "Alice Smith #0" in output and "chunk 0 · p.1" in output
 
 
 def test_modes_and_fusion_switches(runner, store):
-    code, output = run(runner, "search", "-q", "Jenkins", "--index-dir", store, "--mode", "fused")
+    code, output = run(runner, "search", "-q", "Jenkins", "--store", store, "--mode", "fused")
     assert "Fused" in output and "BM25 (keywords)" not in output
     assert "FAISS #1 · BM25 #1" in output  # a fused hit still says where each retriever ranked it
-    code, output = run(runner, "search", "Jenkins", "--index-dir", store, "--fusion", "rrf", "--json")
+    code, output = run(runner, "search", "Jenkins", "--store", store, "--fusion", "rrf", "--json")
     assert orjson.loads(output)["fusion"] == {"rule": "rrf", "weights": {"bm25": 0.0, "faiss": 1.0}, "rrf_k": 60,
                                               "coverage": True}
-    code, output = run(runner, "search", "Jenkins", "--index-dir", store, "--weights", "bm25=1", "--no-coverage",
+    code, output = run(runner, "search", "Jenkins", "--store", store, "--weights", "bm25=1", "--no-coverage",
                        "--json")
     assert orjson.loads(output)["fusion"]["weights"] == {"bm25": 1.0, "faiss": 0.0}
 
 
 def test_the_query_can_come_from_standard_input(runner, store):
-    code, output = run(runner, "search", "-", "--index-dir", store, "--json", input="Jenkins\n")
+    code, output = run(runner, "search", "-", "--store", store, "--json", input="Jenkins\n")
     assert code == 0 and orjson.loads(output)["lists"]["bm25"][0]["cv_id"] == "alice"
 
 
 @pytest.mark.parametrize("args", [["-q", "   "], ["-q", "Jenkins", "--topk", "0"], ["Jenkins", "--weights", "bm25=x"],
                                   ["Jenkins", "--mode", "reranked"]])
 def test_bad_search_requests_fail_with_a_message(runner, store, args):
-    code, output = run(runner, "search", *args, "--index-dir", store)
+    code, output = run(runner, "search", *args, "--store", store)
     assert code != 0 and "Traceback" not in output and "rror" in output
 
 
 def test_searching_without_a_store_names_the_fix(runner, tmp_path):
-    code, output = run(runner, "search", "-q", "Jenkins", "--index-dir", tmp_path / "none")
-    assert code != 0 and one_line_error(output) and f"rag index --out-dir {tmp_path / 'none'}" in output
+    code, output = run(runner, "search", "-q", "Jenkins", "--store", tmp_path / "none")
+    assert code != 0 and one_line_error(output) and f"rag index --store {tmp_path / 'none'}" in output

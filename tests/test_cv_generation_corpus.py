@@ -25,22 +25,31 @@ from cv_generation.templates import TEMPLATE_NAMES
 REPO = Path(__file__).resolve().parents[1]
 
 
-def _files(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+def _files(root: Path) -> dict[str, bytes]:
+    """Every file of a corpus written with generate(root, ...): its CV folder and its truth folder."""
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def generate(root: Path, *args, **kwargs):
+    """A corpus in root: the CVs in root/cvs, their truth in root/truth (the default sibling)."""
+    return generate_corpus(root / "cvs", *args, **kwargs)
 
 
 @pytest.fixture(scope="module")
 def small(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("small")
-    generate_corpus(out, 4, seed=7)
-    return out
+    root = tmp_path_factory.mktemp("small")
+    generate(root, 4, seed=7)
+    return root
 
 
 def test_layout_of_the_output_folder(small: Path) -> None:
-    expected = [f"cv_00{i}/cv.{ext}" for i in range(1, 5) for ext in ("json", "pdf")]
-    jobs = [f"jobs/job_{i:03d}.txt" for i in range(1, 25)] + ["jobs/truth.jsonl"]
-    assert sorted(_files(small)) == [*expected, *jobs, "queries.jsonl"]
-    record = json.loads((small / "cv_002" / "cv.json").read_text(encoding="utf-8"))
+    cvs = [f"cvs/cv_00{i}/cv.pdf" for i in range(1, 5)]
+    truth = [f"truth/cv_00{i}.json" for i in range(1, 5)]
+    jobs = [f"truth/jobs/job_{i:03d}.txt" for i in range(1, 25)] + ["truth/jobs/truth.jsonl"]
+    assert sorted(_files(small)) == sorted([*cvs, *truth, *jobs, "truth/queries.jsonl", "truth/corpus.json"])
+    corpus = json.loads((small / "truth" / "corpus.json").read_text(encoding="utf-8"))
+    assert corpus["generator"]["seed"] == 7 and corpus["n"] == 4 and "Jenkins" in corpus["skills"]
+    record = json.loads((small / "truth" / "cv_002.json").read_text(encoding="utf-8"))
     assert record["cv_id"] == "cv_002"
     assert set(record) >= {"cv_id", "name", "language", "template", "role", "role_family",
                            "seniority", "years_experience", "location", "city", "country_code",
@@ -53,50 +62,50 @@ def test_layout_of_the_output_folder(small: Path) -> None:
 
 
 def test_same_seed_gives_identical_files(small: Path, tmp_path: Path) -> None:
-    generate_corpus(tmp_path, 4, seed=7)
+    generate(tmp_path, 4, seed=7)
     assert _files(tmp_path) == _files(small)
 
 
 def test_other_seed_gives_another_corpus(small: Path, tmp_path: Path) -> None:
-    generate_corpus(tmp_path, 4, seed=8)
+    generate(tmp_path, 4, seed=8)
     other, base = _files(tmp_path), _files(small)
     assert all(other[name] != base[name] for name in base)
 
 
 def test_growing_n_keeps_earlier_cvs(small: Path, tmp_path: Path) -> None:
-    generate_corpus(tmp_path, 2, seed=7)
-    summary = generate_corpus(tmp_path, 4, seed=7)
+    generate(tmp_path, 2, seed=7)
+    summary = generate(tmp_path, 4, seed=7)
     assert (summary.written, summary.kept, summary.foreign) == (2, 2, 0)
     assert _files(tmp_path) == _files(small)
 
 
 def test_existing_cvs_are_kept_unless_forced(tmp_path: Path) -> None:
-    generate_corpus(tmp_path, 2, seed=7)
-    original = (tmp_path / "cv_001" / "cv.pdf").read_bytes()
-    (tmp_path / "cv_001" / "cv.pdf").write_bytes(b"edited")
-    summary = generate_corpus(tmp_path, 2, seed=7)
+    generate(tmp_path, 2, seed=7)
+    original = (tmp_path / "cvs" / "cv_001" / "cv.pdf").read_bytes()
+    (tmp_path / "cvs" / "cv_001" / "cv.pdf").write_bytes(b"edited")
+    summary = generate(tmp_path, 2, seed=7)
     assert (summary.written, summary.kept) == (0, 2)
-    assert (tmp_path / "cv_001" / "cv.pdf").read_bytes() == b"edited"
-    summary = generate_corpus(tmp_path, 2, seed=7, force=True)
+    assert (tmp_path / "cvs" / "cv_001" / "cv.pdf").read_bytes() == b"edited"
+    summary = generate(tmp_path, 2, seed=7, force=True)
     assert (summary.written, summary.kept) == (2, 0)
-    assert (tmp_path / "cv_001" / "cv.pdf").read_bytes() == original
+    assert (tmp_path / "cvs" / "cv_001" / "cv.pdf").read_bytes() == original
 
 
 def test_incomplete_folders_are_rebuilt_and_foreign_ones_reported(tmp_path: Path) -> None:
-    generate_corpus(tmp_path, 3, seed=7)
-    (tmp_path / "cv_002" / "cv.json").unlink()
-    (tmp_path / "cv_003" / "cv.json").write_text("[]")
-    summary = generate_corpus(tmp_path, 3, seed=99)
+    generate(tmp_path, 3, seed=7)
+    (tmp_path / "truth" / "cv_002.json").unlink()
+    (tmp_path / "truth" / "cv_003.json").write_text("[]")
+    summary = generate(tmp_path, 3, seed=99)
     assert (summary.written, summary.kept, summary.foreign) == (2, 1, 1)
-    assert json.loads((tmp_path / "cv_003" / "cv.json").read_text())["generator"]["seed"] == 99
+    assert json.loads((tmp_path / "truth" / "cv_003.json").read_text())["generator"]["seed"] == 99
 
 
 def test_queries_always_match_the_corpus_on_disk(small: Path, tmp_path: Path) -> None:
-    generate_corpus(tmp_path, 6, seed=7)
-    summary = generate_corpus(tmp_path, 4, seed=7)
-    assert (tmp_path / "queries.jsonl").read_bytes() == (small / "queries.jsonl").read_bytes()
+    generate(tmp_path, 6, seed=7)
+    summary = generate(tmp_path, 4, seed=7)
+    assert (tmp_path / "truth" / "queries.jsonl").read_bytes() == (small / "truth" / "queries.jsonl").read_bytes()
     assert summary.strays == 2
-    result = CliRunner().invoke(main, ["--n", "4", "--seed", "7", "--out", str(tmp_path)])
+    result = CliRunner().invoke(main, ["--n", "4", "--seed", "7", "--out", str(tmp_path / "cvs")])
     assert result.stdout.rstrip().endswith("2 other CV folders there are not covered by queries.jsonl")
 
 
@@ -104,17 +113,18 @@ def test_parallel_workers_write_the_same_files(small: Path, tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(corpus, "_PARALLEL_FROM", 2)
     monkeypatch.setattr(corpus, "_worker_count", lambda: 2)
-    generate_corpus(tmp_path, 4, seed=7)
+    generate(tmp_path, 4, seed=7)
     assert _files(tmp_path) == _files(small)
 
 
 def test_cli_in_another_process_with_other_hash_seed(small: Path, tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
     done = subprocess.run([sys.executable, "-m", "cv_generation.generate", "--n", "4", "--seed", "7",
-                           "--out", str(tmp_path)], cwd=REPO, env=env, capture_output=True, text=True,
+                           "--out", str(tmp_path / "cvs")], cwd=REPO, env=env, capture_output=True, text=True,
                           check=True)
-    queries = len((small / "queries.jsonl").read_text(encoding="utf-8").splitlines())
-    assert done.stdout.strip() == f"4 CVs written, 0 kept, {queries} queries, 24 jobs in {tmp_path}"
+    queries = len((small / "truth" / "queries.jsonl").read_text(encoding="utf-8").splitlines())
+    assert done.stdout.strip() == (f"4 CVs written, 0 kept, {queries} queries, 24 jobs in {tmp_path / 'cvs'} "
+                                   f"(truth in {tmp_path / 'truth'})")
     assert done.stderr == ""
     assert _files(tmp_path) == _files(small)
 
@@ -260,9 +270,9 @@ def test_queries_are_deterministic(default_records) -> None:
 
 def test_a_template_mix_changes_only_the_layout(tmp_path: Path) -> None:
     default, mixed = tmp_path / "all", tmp_path / "mixed"
-    generate_corpus(default, 6, 3)
-    generate_corpus(mixed, 6, 3, templates=("two_page", "sidebar"))
-    for a, b in zip(sorted(default.glob("cv_*/cv.json")), sorted(mixed.glob("cv_*/cv.json"))):
+    generate(default, 6, 3)
+    generate(mixed, 6, 3, templates=("two_page", "sidebar"))
+    for a, b in zip(sorted(default.glob("truth/cv_*.json")), sorted(mixed.glob("truth/cv_*.json"))):
         one, other = json.loads(a.read_text()), json.loads(b.read_text())
         assert other["template"] in ("sidebar", "two_page") and other["generator"]["templates"] == ["sidebar", "two_page"]
         assert {k: v for k, v in one.items() if k not in ("template", "generator")} == {

@@ -7,7 +7,13 @@ import re
 import pytest
 
 from cv_generation.i18n import (
-    BULLETS, DATE_STYLES, DEGREES, HEADINGS, LANGUAGES, SENIORITY_TITLE, SUMMARIES,
+    BULLETS,
+    DATE_STYLES,
+    DEGREES,
+    HEADINGS,
+    LANGUAGES,
+    SENIORITY_TITLE,
+    SUMMARIES,
 )
 from cv_generation.roles import FAMILIES, ROLE_BY_TITLE, ROLES
 from cv_generation.skills import IMPLIED, SKILL_BY_NAME, SKILLS, paraphrase_groups, words

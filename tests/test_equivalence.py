@@ -93,8 +93,9 @@ def test_batching_and_length_sorting_do_not_change_vectors(exported_encoder, bat
 def test_an_incremental_build_equals_a_build_from_scratch(cv_dir, store_dir, tmp_path, exported_encoder):
     from pdfs import write_pdf
 
-    from rag.build.builder import BuildSettings, build_store
-    from rag.store.folder import open_store
+    from builds import build_store
+    from rag.build.builder import BuildSettings
+    from rag.store.open import open_store
 
     settings = BuildSettings(chunk_chars=200, overlap_chars=30)
     build_store(cv_dir, store_dir, settings)

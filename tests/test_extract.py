@@ -1,10 +1,9 @@
 import pymupdf
 import pytest
+from pdfs import write_pdf
 
 from rag.ingest.extract import ExtractionFailed, extract_pdf, normalize_text
 from rag.ingest.reading_order import Box, reading_order
-
-from pdfs import write_pdf
 
 SIDEBAR = ["SKILLS", "Python", "Kubernetes", "Jenkins", "Terraform", "LANGUAGES", "English", "German"]
 MAIN = [

@@ -13,12 +13,14 @@ from click.testing import CliRunner
 from pdfs import write_pdf
 
 from cv_generation.corpus import generate_corpus
-from rag.build.builder import BuildSettings, build_store
+from builds import build_store
+from rag.build.builder import BuildSettings
 from rag.cli import main as rag
 from rag.errors import UserError
 from rag.search.filters import Filters
 from rag.search.retrieval import Searcher
-from rag.store.folder import PROFILE_INDEX, open_store
+from rag.store.manifest import PROFILE_INDEX
+from rag.store.open import open_store
 
 AS_OF = "2025-06"
 SETTINGS = BuildSettings(chunk_chars=300, overlap_chars=40, as_of=AS_OF)
@@ -101,17 +103,17 @@ def test_filters_apply_before_fusion_in_every_list_and_in_coverage(people):
 def test_rows_show_the_fields_a_filter_or_the_query_touched(people):
     _, store = people
     runner = CliRunner()
-    result = runner.invoke(rag, ["search", "German speaking developer", "--index-dir", str(store), "--mode",
+    result = runner.invoke(rag, ["search", "German speaking developer", "--store", str(store), "--mode",
                                  "fused", "--skill", "kotlin", "--min-years", "3"], catch_exceptions=False)
     assert result.exit_code == 0
     assert "Filters: years>=3 and skill=kotlin · 1 of 6 CVs pass" in result.output
     assert "profile: 9 years · skills: Kotlin · speaks German (native), English (C1)" in result.output
-    result = runner.invoke(rag, ["search", "backend", "--index-dir", str(store), "--min-years", "5",
+    result = runner.invoke(rag, ["search", "backend", "--store", str(store), "--min-years", "5",
                                  "--location", "Berlin"], catch_exceptions=False)
     assert "2 dropped because their years (1) or location (1) is unknown (--keep-unknown keeps them)" in result.output
-    plain = orjson.loads(runner.invoke(rag, ["search", "backend", "--index-dir", str(store), "--json"]).output)
+    plain = orjson.loads(runner.invoke(rag, ["search", "backend", "--store", str(store), "--json"]).output)
     assert plain["filters"] is None and all(h["profile"] == {} for h in plain["lists"]["fused"])
-    placed = orjson.loads(runner.invoke(rag, ["search", "backend in Madrid", "--index-dir", str(store), "--json",
+    placed = orjson.loads(runner.invoke(rag, ["search", "backend in Madrid", "--store", str(store), "--json",
                                               "--mode", "fused"]).output)
     assert set(placed["lists"]["fused"][0]["profile"]) == {"location"}
 
@@ -123,7 +125,7 @@ def test_rows_show_the_fields_a_filter_or_the_query_touched(people):
     (["--language", "German:Z9"], "not a language"),
 ])
 def test_bad_filters_are_one_line_usage_errors_before_the_store_is_opened(tmp_path, args, message):
-    result = CliRunner().invoke(rag, ["search", "Java", "--index-dir", str(tmp_path / "none"), *args])
+    result = CliRunner().invoke(rag, ["search", "Java", "--store", str(tmp_path / "none"), *args])
     lines = [line for line in result.output.splitlines() if line.strip()]
     assert result.exit_code == 2 and len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]
 
@@ -131,15 +133,15 @@ def test_bad_filters_are_one_line_usage_errors_before_the_store_is_opened(tmp_pa
 def test_profile_command_shows_what_the_index_read(people):
     _, store = people
     runner = CliRunner()
-    result = runner.invoke(rag, ["profile", "hanna", "--index-dir", str(store)])
+    result = runner.invoke(rag, ["profile", "hanna", "--store", str(store)])
     assert result.exit_code == 0
     assert "Hanna Berg  hanna/cv.pdf" in result.output
     assert "experience  9 years (114 months of dated roles, present = 2025-06)" in result.output
     assert "location    Berlin, Germany (DE)" in result.output
-    doc = orjson.loads(runner.invoke(rag, ["profile", "ida", "--index-dir", str(store), "--json"]).output)
+    doc = orjson.loads(runner.invoke(rag, ["profile", "ida", "--store", str(store), "--json"]).output)
     assert (doc["name"], doc["as_of"], doc["profile"]["years_experience"]) == ("Ida Kern", AS_OF, None)
     assert doc["profile"]["skills"] == ["Go", "Java"]
-    missing = runner.invoke(rag, ["profile", "hana", "--index-dir", str(store)])
+    missing = runner.invoke(rag, ["profile", "hana", "--store", str(store)])
     assert missing.exit_code == 1 and missing.output.startswith("error: no CV 'hana'") and "closest: hanna" in \
         missing.output and len(missing.output.splitlines()) == 1
 
@@ -178,9 +180,9 @@ def test_eval_scores_the_stored_profiles_against_the_generated_truth(tmp_path, h
     generate_corpus(cvs, 12, seed=5)
     store = tmp_path / "store"
     runner = CliRunner()
-    assert runner.invoke(rag, ["index", "--pdf-dir", str(cvs), "--out-dir", str(store), "--quiet",
+    assert runner.invoke(rag, ["index", "--cv-dir", str(cvs), "--store", str(store), "--quiet",
                                "--as-of", "2025-01"]).exit_code == 0
-    result = runner.invoke(rag, ["eval", "--index-dir", str(store), "--queries", str(cvs / "queries.jsonl")])
+    result = runner.invoke(rag, ["eval", "--store", str(store), "--truth", str(tmp_path / "truth")])
     assert result.exit_code == 0 and "Profile accuracy over 12 CVs" in result.output
     assert "rebuild with --as-of 2025-06" in result.output  # the truth counts years to another "present"
     report = orjson.loads((store / "eval.json").read_bytes())["profiles"]

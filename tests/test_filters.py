@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 
 from rag.errors import UsageError
-from rag.search.filters import Filters
 from rag.profile.places import Location
 from rag.profile.read import Profile
-from rag.store.profiles import ProfileColumns
 from rag.profile.spoken import SpokenLanguage
-from rag.search.where import AllOf, AnyOf, Not, Clause, describe, parse
+from rag.search.filters import Filters
+from rag.search.where import AllOf, AnyOf, Clause, Not, describe, parse
+from rag.store.profiles import ProfileColumns
 
 PEOPLE = [
     Profile(title="Senior Backend Developer", location=Location("Berlin", "Deutschland", "DE", "Germany"),

@@ -5,9 +5,9 @@ import math
 import numpy as np
 import pytest
 
+from rag.eval.metrics import mrr_at_k, ndcg_at_k, recall_at_k
 from rag.search import aggregation as agg
 from rag.search.fusion import convex_scores, normalised, ranked, rrf_scores
-from rag.eval.metrics import mrr_at_k, ndcg_at_k, recall_at_k
 
 # Three candidates owning chunks 0-1, 2 and 3-5.
 STARTS = np.array([0, 2, 3, 6])

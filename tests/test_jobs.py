@@ -14,13 +14,14 @@ from cv_generation.profiles import sample_profile
 from cv_generation.records import cv_record
 from cv_generation.skills import paraphrase_groups
 from cv_generation.templates import TEMPLATE_NAMES
-from rag.build.builder import BuildSettings, build_store
+from builds import build_store
+from rag.build.builder import BuildSettings
 from rag.cli import main as rag
-from rag.jobs.jd import parse_jd
 from rag.eval.jobs import load_truth, score_jobs, summarise
-from rag.search.retrieval import Searcher
-from rag.store.folder import open_store
+from rag.jobs.jd import parse_jd
 from rag.lexicon.vocabulary import canonical, find_skills
+from rag.search.retrieval import Searcher
+from rag.store.open import open_store
 
 
 @pytest.fixture(scope="module")
@@ -76,11 +77,10 @@ def test_generated_jobs_are_matched_end_to_end(tmp_path, monkeypatch):
     cvs = tmp_path / "cvs"
     generate_corpus(cvs, 10, seed=3)
     build_store(cvs, tmp_path / "store", BuildSettings(model=HASH_MODEL, as_of="2025-06"))  # the truth's "present"
-    jobs = load_truth(cvs / "jobs")
-    summary = summarise(score_jobs(Searcher(open_store(tmp_path / "store")), cvs / "jobs", jobs))["all"]
+    jobs = load_truth(tmp_path / "truth" / "jobs")
+    summary = summarise(score_jobs(Searcher(open_store(tmp_path / "store")), tmp_path / "truth" / "jobs", jobs))["all"]
     assert summary["read_exactly"] == 1.0 and summary["precision"] >= 0.9 and summary["recall"] >= 0.9
-    result = CliRunner().invoke(rag, ["eval", "--index-dir", str(tmp_path / "store"),
-                                      "--queries", str(cvs / "queries.jsonl"), "--jobs", str(cvs / "jobs")])
+    result = CliRunner().invoke(rag, ["eval", "--store", str(tmp_path / "store"), "--truth", str(tmp_path / "truth")])
     assert result.exit_code == 0, result.output
     assert "JD ranking over 24 generated jobs" in result.output
     assert json.loads((tmp_path / "store" / "eval.json").read_text())["jobs"]["metrics"]["all"]["jobs"] == 24

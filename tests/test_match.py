@@ -11,15 +11,16 @@ from click.testing import CliRunner
 from conftest import HASH_MODEL
 from pdfs import write_pdf
 
-from rag.build.builder import BuildSettings, build_store
+from builds import build_store
+from rag.build.builder import BuildSettings
 from rag.cli import main as rag
 from rag.jobs.jd import parse_jd
 from rag.jobs.matching import MatchSettings, match, rank_against
-from rag.search.retrieval import Searcher
-from rag.ingest.records import Chunk
 from rag.jobs.skill_mentions import read_mentions, whole
-from rag.store.folder import open_store
 from rag.lexicon.vocabulary import find_skills
+from rag.search.retrieval import Searcher
+from rag.store.open import open_store
+from rag.store.rows import Chunk
 
 CVS = {
     "java": ["Jana Novak\nBackend Developer — Prague\nExperience\nSenior Developer, Acme, Jan 2016 – Present\n"
@@ -136,7 +137,7 @@ def jd_file(tmp_path):
 
 
 def test_text_shows_the_requirements_then_a_table_then_evidence(store, hash_model, jd_file):
-    code, output = run("--jd", jd_file, "--index-dir", store, "--topk", "3")
+    code, output = run("--jd", jd_file, "--store", store, "--topk", "3")
     assert code == 0, output
     lines = output.splitlines()
     assert lines[0] == f"Job description: Shop Backend Developer  ({jd_file})"
@@ -152,7 +153,7 @@ def test_text_shows_the_requirements_then_a_table_then_evidence(store, hash_mode
 
 
 def test_json_has_every_requirement_and_its_evidence(store, hash_model, jd_file):
-    code, output = run("--jd", jd_file, "--index-dir", store, "--json", "--topk", "2")
+    code, output = run("--jd", jd_file, "--store", store, "--json", "--topk", "2")
     doc = orjson.loads(output)
     assert doc["schema_version"] == 1 and doc["meets_all_must"] == 2
     assert [(r["id"], r["label"], r["must"], r["met_by"]) for r in doc["jd"]["requirements"]] == [
@@ -167,7 +168,7 @@ def test_json_has_every_requirement_and_its_evidence(store, hash_model, jd_file)
 
 
 def test_csv_is_a_shortlist_with_a_column_per_requirement(store, hash_model, jd_file):
-    code, output = run("--jd", jd_file, "--index-dir", store, "--csv", "--topk", "8")
+    code, output = run("--jd", jd_file, "--store", store, "--csv", "--topk", "8")
     rows = list(csv.reader(io.StringIO(output)))
     assert rows[0] == ["rank", "name", "cv_id", "file", "meets_all_must", "must_met", "nice_met", "relevance",
                        "must: SQL", "must: Docker", "nice: Java", "nice: Kubernetes"]
@@ -179,13 +180,13 @@ def test_csv_is_a_shortlist_with_a_column_per_requirement(store, hash_model, jd_
 
 
 def test_the_jd_can_come_from_standard_input_as_text_or_pdf(store, hash_model, tmp_path):
-    code, output = run("--jd", "-", "--index-dir", store, "--json", input="Requirements:\n- Go\n")
+    code, output = run("--jd", "-", "--store", store, "--json", input="Requirements:\n- Go\n")
     assert code == 0 and orjson.loads(output)["candidates"][0]["cv_id"] == "go"
     assert orjson.loads(output)["jd"]["source"] == "standard input"
     pdf = write_pdf(tmp_path / "job.pdf", ["Requirements:\n- C#\n- Docker"])
-    code, output = run("--jd", "-", "--index-dir", store, "--json", input=pdf.read_bytes())
+    code, output = run("--jd", "-", "--store", store, "--json", input=pdf.read_bytes())
     assert code == 0 and orjson.loads(output)["candidates"][0]["cv_id"] == "csharp"
-    code, output = run("--jd", pdf, "--index-dir", store, "--json")
+    code, output = run("--jd", pdf, "--store", store, "--json")
     assert orjson.loads(output)["jd"]["requirements"][0]["skills"] == ["C#"]
 
 
@@ -205,15 +206,15 @@ def test_bad_job_descriptions_are_one_line_errors(store, hash_model, tmp_path):
                 "hello.txt": "no requirements found", "latin1.txt": "neither UTF-8 text nor a PDF",
                 "scan.pdf": ": no text", "broken.pdf": "not a readable PDF"}
     for name, message in expected.items():
-        code, output = run("--jd", tmp_path / name, "--index-dir", store)
+        code, output = run("--jd", tmp_path / name, "--store", store)
         assert code == 1 and one_line_error(output) and message in output, (name, output)
-    code, output = run("--jd", "-", "--index-dir", store, input="")
+    code, output = run("--jd", "-", "--store", store, input="")
     assert code == 1 and one_line_error(output) and "standard input is empty" in output
 
 
 @pytest.mark.parametrize("args", [["--json", "--csv"], ["--phrase-threshold", "2"], ["--topk", "0"]])
 def test_bad_switches_are_usage_errors(store, hash_model, jd_file, args):
-    code, output = run("--jd", jd_file, "--index-dir", store, *args)
+    code, output = run("--jd", jd_file, "--store", store, *args)
     assert code == 2 and "Traceback" not in output
 
 
@@ -231,10 +232,10 @@ def test_a_phrase_is_met_by_meaning_with_the_real_model(tmp_path, store_dir):
 
 
 def test_filters_leave_candidates_out_before_matching(store, hash_model, jd_file):
-    code, output = run("--jd", jd_file, "--index-dir", store, "--json", "--skill", "Python")
+    code, output = run("--jd", jd_file, "--store", store, "--json", "--skill", "Python")
     doc = orjson.loads(output)
     assert code == 0 and doc["filters"]["expression"] == "skill=Python" and doc["filters"]["passed"] == 2
     assert [c["cv_id"] for c in doc["candidates"]] == ["go", "cpp"]  # Kubernetes, a nice-to-have, puts go first
     assert doc["meets_all_must"] == 0 and [r["met_by"] for r in doc["jd"]["requirements"]] == [0, 0, 0, 1]
-    code, output = run("--jd", jd_file, "--index-dir", store, "--where", "years >=")
+    code, output = run("--jd", jd_file, "--store", store, "--where", "years >=")
     assert code == 2 and "Traceback" not in output

@@ -12,13 +12,15 @@ from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from pdfs import write_pdf
 
-from rag.build.builder import BuildSettings, build_store
+from builds import build_store
+from rag.build.builder import BuildSettings
 from rag.cli import main as rag
-from rag.store.cv_text import read_cv
 from rag.render.search import render_json
 from rag.search.retrieval import MODES, Searcher
-from rag.store.folder import DOCUMENTS, open_store
 from rag.search.warm import WarmStore
+from rag.store.cv_text import read_cv
+from rag.store.manifest import DOCUMENTS
+from rag.store.open import open_store
 
 TOOLS = {"search_candidates", "match_job", "get_cv", "store_status"}
 JENKINS = "Who has experience with Jenkins?"
@@ -94,7 +96,7 @@ async def protocol_session(cv_dir: Path, out: Path, errlog) -> None:
         if isinstance(message, Exception):  # a line on stdout that is not JSON-RPC
             stray.append(message)
 
-    server = StdioServerParameters(command=sys.executable, args=["-m", "rag.mcp_server", "--index-dir", str(out)],
+    server = StdioServerParameters(command=sys.executable, args=["-m", "rag.mcp_server", "--store", str(out)],
                                    env={"EMBEDDING_MODEL": "hash-words-64", "HF_HUB_OFFLINE": "1"}, cwd=str(out.parent))
     async with Client(stdio_client(server, errlog=errlog), mode="legacy", message_handler=on_message) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
@@ -108,7 +110,7 @@ async def protocol_session(cv_dir: Path, out: Path, errlog) -> None:
 
         # No store yet: a tool error that names the fix, and the server keeps running.
         result = await client.call_tool("store_status", {})
-        assert result.is_error and f"no store at {out}: run `rag index --out-dir {out}` first" in result.content[0].text
+        assert result.is_error and f"no store at {out}: run `rag index --store {out}` first" in result.content[0].text
 
         build(cv_dir, out)
         doc, text = call(await client.call_tool("store_status", {}))
@@ -203,4 +205,4 @@ def test_rag_mcp_is_a_subcommand_with_help():
     listing = CliRunner().invoke(rag, ["--help"])
     assert listing.exit_code == 0 and "mcp" in listing.output.split()
     helped = CliRunner().invoke(rag, ["mcp", "-h"])
-    assert helped.exit_code == 0 and "--index-dir" in helped.output and "mcpServers" in helped.output
+    assert helped.exit_code == 0 and "--store" in helped.output and "mcpServers" in helped.output

@@ -15,7 +15,7 @@ from word_files import write_docx
 
 from rag.cli import index as build_index
 from rag.search.retrieval import Searcher
-from rag.store.folder import open_store
+from rag.store.open import open_store
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +42,7 @@ def mixed(tmp_path_factory) -> Path:
 
 
 def build(folder, store, *args):
-    result = CliRunner().invoke(build_index.main, ["--pdf-dir", str(folder), "--out-dir", str(store), *args])
+    result = CliRunner().invoke(build_index.main, ["--cv-dir", str(folder), "--store", str(store), *args])
     assert "Traceback" not in result.output
     return result.exit_code, result.output
 

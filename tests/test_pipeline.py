@@ -5,17 +5,20 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 from conftest import store_with_encoder
 from pdfs import CVS, write_pdf
 
 import rag.build.builder as build_module
 import rag.index.encoder as encoder_module
-from rag.build.builder import BuildSettings, build_store
+from builds import build_store
+from rag.build.builder import BuildSettings
+from rag.cli import main as rag
 from rag.errors import UserError
 from rag.index.model_choice import BUNDLED_MODEL
-from rag.search.retrieval import Searcher
-from rag.store.folder import open_store
 from rag.lexicon.terms import query_terms, tokenize
+from rag.search.retrieval import Searcher, check_model
+from rag.store.open import open_store
 
 SETTINGS = BuildSettings(chunk_chars=300, overlap_chars=40)
 
@@ -220,9 +223,11 @@ def test_default_model_falls_back_to_the_bundled_one_with_a_warning(cv_dir, stor
 
 def test_search_refuses_a_different_embedding_model(built, monkeypatch):
     _, store = built
-    monkeypatch.setenv("EMBEDDING_MODEL", "intfloat/multilingual-e5-small")
     with pytest.raises(UserError, match="was built with"):
-        Searcher(open_store(store))
+        check_model(open_store(store), "intfloat/multilingual-e5-small")
+    monkeypatch.setenv("EMBEDDING_MODEL", "intfloat/multilingual-e5-small")
+    result = CliRunner().invoke(rag, ["search", "Jenkins", "--store", str(store)])
+    assert result.exit_code == 1 and "was built with" in result.output
 
 
 def test_faiss_vectors_are_unit_length(built):

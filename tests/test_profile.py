@@ -7,11 +7,11 @@ import string
 
 import pytest
 
+from rag.ingest.records import HeadLine
 from rag.profile.contact import find_email, find_phone
 from rag.profile.education import highest_level
 from rag.profile.places import country_code, find_location
 from rag.profile.read import Profile, build_profile
-from rag.ingest.records import HeadLine
 from rag.profile.sections import split_sections
 from rag.profile.spoken import SpokenLanguage, language_of, parse_languages
 from rag.profile.titles import pick_title

@@ -9,11 +9,17 @@ import pytest
 from click.testing import CliRunner
 
 from cv_generation.corpus import generate_corpus
+from cv_generation.skills import SKILLS
+from rag.eval.profile_score import TARGETS, score_cv, set_f1, summarise
+from rag.cli.profile_eval import main
+from rag.eval.profiles import labelled_skills, profile_corpus, score_samples
+from rag.lexicon.vocabulary import canonical
 from rag.profile.places import Location
 from rag.profile.read import Profile
-from rag.eval.profiles import generator_skills, main, profile_corpus, score_samples
-from rag.eval.profile_score import TARGETS, score_cv, set_f1, summarise
 from rag.profile.spoken import SpokenLanguage
+
+# What the generator's truth can label, as corpus.json lists it for a generated corpus.
+GENERATOR_SKILLS = frozenset(canonical(skill.name) or skill.name for skill in SKILLS)
 
 TRUTH = {
     "cv_id": "cv_001", "name": "Lena Koch", "template": "classic", "language": "de", "title": "Senior Data Engineer",
@@ -35,7 +41,7 @@ def test_a_perfect_profile_scores_one_everywhere() -> None:
                       Location("München", None, "DE", "Germany"), 7, 84,
                       (SpokenLanguage("German", "native"), SpokenLanguage("English", None)), "master",
                       ("Python", "Kubernetes", "Amazon Web Services", "Code Review"))
-    score = score_cv(profile, TRUTH, generator_skills(), "Lena  Koch")
+    score = score_cv(profile, TRUTH, GENERATOR_SKILLS, "Lena  Koch")
     assert all(value == 1.0 for value in score.fields.values()), score.fields
     assert score.unlabelled_skills == ("Code Review",)  # outside the generator's vocabulary: not scored
 
@@ -43,20 +49,20 @@ def test_a_perfect_profile_scores_one_everywhere() -> None:
 def test_each_field_can_fail() -> None:
     profile = Profile("x@b.de", "+49 89 7654321", "Data Engineer", Location("Wien", None, "AT", "Austria"),
                       5, 60, (SpokenLanguage("German", "native"),), "bachelor", ("Python", "Java"))
-    fields = score_cv(profile, TRUTH, generator_skills(), "Lena Koch-Meyer").fields
+    fields = score_cv(profile, TRUTH, GENERATOR_SKILLS, "Lena Koch-Meyer").fields
     assert fields["name"] == fields["years"] == fields["country"] == fields["city"] == 0.0
     assert fields["title"] == fields["email"] == fields["phone"] == fields["education"] == 0.0
     assert fields["languages"] == pytest.approx(2 / 3)
     assert fields["skills"] == pytest.approx(0.4)  # 1 of 2 found is right, 1 of 3 truths found
-    assert score_cv(Profile(), TRUTH, generator_skills()).fields["years"] == 0.0  # unknown is wrong
-    near = score_cv(Profile(years_experience=8), TRUTH, generator_skills()).fields
+    assert score_cv(Profile(), TRUTH, GENERATOR_SKILLS).fields["years"] == 0.0  # unknown is wrong
+    near = score_cv(Profile(years_experience=8), TRUTH, GENERATOR_SKILLS).fields
     assert (near["years"], near["years_exact"]) == (1.0, 0.0)
 
 
 def test_summary_groups_by_template_and_language() -> None:
-    one = score_cv(Profile(), TRUTH, generator_skills())
+    one = score_cv(Profile(), TRUTH, GENERATOR_SKILLS)
     other = score_cv(Profile(), TRUTH | {"cv_id": "cv_002", "template": "sidebar", "language": "fr"},
-                     generator_skills())
+                     GENERATOR_SKILLS)
     summary = summarise([one, other])
     assert list(summary)[0] == "all" and summary["all"]["n"] == 2
     assert {"template:classic", "template:sidebar", "language:de", "language:fr"} <= set(summary)
@@ -64,14 +70,19 @@ def test_summary_groups_by_template_and_language() -> None:
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("profiles")
+    out = tmp_path_factory.mktemp("profiles") / "cvs"
     generate_corpus(out, 40, seed=11)
     return out
 
 
+def test_the_labelled_skills_are_the_ones_corpus_json_lists(corpus: Path) -> None:
+    assert labelled_skills(corpus.parent / "truth", []) == GENERATOR_SKILLS
+    assert labelled_skills(corpus, [TRUTH]) == frozenset(TRUTH["skills"])  # no corpus.json: what the truth names
+
+
 def test_targets_hold_on_a_generated_corpus(corpus: Path) -> None:
-    samples, _ = profile_corpus(corpus)
-    summary = summarise(score_samples(samples))
+    samples, _ = profile_corpus(corpus, corpus.parent / "truth")
+    summary = summarise(score_samples(samples, corpus.parent / "truth"))
     for field, target in TARGETS.items():
         assert summary["all"][field] >= target, (field, summary["all"])
     assert len({s.truth["date_format"] for s in samples}) >= 5  # the corpus really varies its dates
@@ -88,4 +99,4 @@ def test_cli_prints_the_table_and_json(corpus: Path) -> None:
 
 def test_cli_says_when_there_is_no_corpus(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["--cvs", str(tmp_path)])
-    assert result.exit_code == 1 and "no <cv_id>/cv.pdf with cv.json" in result.output
+    assert result.exit_code == 1 and "no <cv_id>/cv.pdf under" in result.output

@@ -2,8 +2,8 @@
 
 import pytest
 
-from rag.search.query import analyse
 from rag.lexicon.seniority import title_level
+from rag.search.query import analyse
 
 
 def labels(text):

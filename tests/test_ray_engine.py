@@ -17,12 +17,13 @@ import pytest
 from click.testing import CliRunner
 from pdfs import write_pdf
 
+from builds import build_store
+from rag.build.builder import BuildSettings
 from rag.cli import index as build_index
 from rag.cli import search
-from rag.build.builder import BuildSettings, build_store
-from rag.index.encoder import Encoder, length_batches
 from rag.errors import UserError
-from rag.store.folder import open_store
+from rag.index.encoder import Encoder, length_batches
+from rag.store.open import open_store
 
 pytest.importorskip("ray", reason="the ray extra is not installed (make test installs it)")
 
@@ -66,7 +67,7 @@ def ray_build(cv_dir, out_dir, embedder=Embedder, workers=2, settings=SETTINGS):
 
 
 def search_json(store: Path, query: str) -> dict:
-    result = CliRunner().invoke(search.main, ["--index-dir", str(store), "--query", query, "--json", "--topk", "5"],
+    result = CliRunner().invoke(search.main, ["--store", str(store), "--query", query, "--json", "--topk", "5"],
                                 catch_exceptions=False)
     assert result.exit_code == 0, result.output
     doc = orjson.loads(result.output)
@@ -148,7 +149,7 @@ def unused_port() -> int:
 @pytest.mark.parametrize("address", ["ray://127.0.0.1:{port}", "127.0.0.1:{port}"])
 def test_a_dead_ray_address_is_a_one_line_error_and_keeps_the_store(cv_dir, store_dir, address):
     runner = CliRunner()
-    args = ["--pdf-dir", str(cv_dir), "--out-dir", str(store_dir), "--quiet"]
+    args = ["--cv-dir", str(cv_dir), "--store", str(store_dir), "--quiet"]
     assert runner.invoke(build_index.main, args).exit_code == 0
     before = (os.readlink(store_dir / "current"), (store_dir / "manifest.json").read_bytes())
     dead = address.format(port=unused_port())
@@ -160,7 +161,7 @@ def test_a_dead_ray_address_is_a_one_line_error_and_keeps_the_store(cv_dir, stor
 
 
 def test_ray_options_need_the_ray_engine(cv_dir, tmp_path):
-    args = ["--pdf-dir", str(cv_dir), "--out-dir", str(tmp_path / "s")]
+    args = ["--cv-dir", str(cv_dir), "--store", str(tmp_path / "s")]
     for extra in (["--ray-address", "ray://127.0.0.1:10001"], ["--ray-workers", "2"]):
         result = CliRunner().invoke(build_index.main, [*args, *extra])
         assert result.exit_code == 2 and result.output.startswith("error: --ray-") and "needs --engine ray" in result.output

@@ -17,11 +17,14 @@ import pytest
 from click.testing import CliRunner
 from conftest import HASH_MODEL
 
-from rag.build.builder import BuildSettings, build_store
+from builds import build_store
+from rag.build.builder import BuildSettings
 from rag.cli import main as rag
 from rag.errors import UserError
 from rag.search.retrieval import Searcher
-from rag.store.folder import MARKER, StoreDir, open_store
+from rag.store.folder import StoreDir
+from rag.store.manifest import MARKER
+from rag.store.open import open_store
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -75,7 +78,7 @@ def test_kill_9_at_any_step_of_the_swap_leaves_a_working_store(built, target, ca
                 os.kill(os.getpid(), signal.SIGKILL)
             return original(*args, **kwargs)
         setattr(holder, attribute, dying)
-        build_store(pathlib.Path("{cv_dir}"), pathlib.Path("{store}"), BuildSettings(), force=True)
+        build_store(pathlib.Path("{cv_dir}"), pathlib.Path("{store}"), BuildSettings(model="{HASH_MODEL}"), force=True)
     """)
     env = os.environ | {"EMBEDDING_MODEL": HASH_MODEL}
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True)
@@ -129,16 +132,16 @@ def test_same_size_damage_is_a_damaged_store_line(built, name, offset):
         path.write_bytes(bytes(data))
     else:
         flip(path, offset)
-    code, output = rag_cli("search", "Who has experience with Jenkins?", "--index-dir", store)
+    code, output = rag_cli("search", "Who has experience with Jenkins?", "--store", store)
     line = one_line(output)
-    assert code == 1 and f"the store in {store} is damaged" in line and f"--out-dir {store}" in line
+    assert code == 1 and f"the store in {store} is damaged" in line and f"--store {store}" in line
 
 
 def test_verify_hashes_what_a_search_does_not_read(built):
     _, store = built
     flip(StoreDir(store).live_generation() / "documents.jsonl", 5)
-    assert rag_cli("ls", "--out-dir", store)[0] == 0  # a listing does not read it
-    code, output = rag_cli("ls", "--out-dir", store, "--verify")
+    assert rag_cli("ls", "--store", store)[0] == 0  # a listing does not read it
+    code, output = rag_cli("ls", "--store", store, "--verify")
     assert code == 1 and "documents.jsonl does not match its checksum" in one_line(output)
 
 
@@ -147,14 +150,14 @@ def test_a_manifest_naming_another_model_is_caught(built):
     manifest = StoreDir(store).live_generation() / "manifest.json"
     manifest.write_text(manifest.read_text().replace(f'"embedding_model": "{HASH_MODEL}"',
                                                      '"embedding_model": "intfloat/e5-large-v2"'))
-    code, output = rag_cli("search", "Jenkins", "--index-dir", store)
+    code, output = rag_cli("search", "Jenkins", "--store", store)
     assert code == 1 and "intfloat/e5-large-v2" in one_line(output)
 
 
 def test_an_invalid_manifest_is_one_line_for_ls(built):
     _, store = built
     (StoreDir(store).live_generation() / "manifest.json").write_text("{ not json")
-    code, output = rag_cli("ls", "--out-dir", store)
+    code, output = rag_cli("ls", "--store", store)
     assert code == 1 and "manifest.json cannot be read" in one_line(output)
 
 
@@ -166,7 +169,7 @@ def test_a_damaged_onnx_encoder_is_reported_then_exported_again(cv_dir, store_di
     model = encoder / "model.onnx"
     model.unlink()  # the fixture hard-links the session's export: never write through it
     model.write_bytes(good["model.onnx"][: len(good["model.onnx"]) // 2])
-    code, output = rag_cli("search", "Jenkins", "--index-dir", store_dir)
+    code, output = rag_cli("search", "Jenkins", "--store", store_dir)
     assert code == 1 and "damaged" in one_line(output) and "encoder" in output
 
     import rag.index.export
@@ -211,7 +214,7 @@ def test_a_full_disk_is_one_line_and_the_old_store_stays(cv_dir, tmp_path, hash_
         with contextlib.suppress(OSError), filler.open("wb") as f:
             while True:
                 f.write(b"\0" * 65536)
-        code, output = rag_cli("index", "--pdf-dir", cv_dir, "--out-dir", store, "--force", "--quiet")
+        code, output = rag_cli("index", "--cv-dir", cv_dir, "--store", store, "--force", "--quiet")
         line = one_line(output)
         assert code == 1 and "No space left on device" in line and "the existing store is unchanged" in line
         filler.unlink()
@@ -224,15 +227,15 @@ def test_a_read_only_store_still_searches_and_refuses_builds(cv_dir, tmp_path, h
         build_store(cv_dir, store, BuildSettings())
         subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
         assert searchable(store) == "alice"
-        code, output = rag_cli("index", "--pdf-dir", cv_dir, "--out-dir", store, "--force")
+        code, output = rag_cli("index", "--cv-dir", cv_dir, "--store", store, "--force")
         assert code == 1 and "Read-only file system" in one_line(output)
 
 
 def test_a_file_where_the_store_folder_should_be(cv_dir, tmp_path, hash_model):
     (tmp_path / "store").write_text("not a folder")
-    code, output = rag_cli("index", "--pdf-dir", cv_dir, "--out-dir", tmp_path / "store")
+    code, output = rag_cli("index", "--cv-dir", cv_dir, "--store", tmp_path / "store")
     assert code == 1 and "is a file, not a folder" in one_line(output)
-    code, output = rag_cli("index", "--pdf-dir", cv_dir, "--out-dir", tmp_path / "store" / "inside")
+    code, output = rag_cli("index", "--cv-dir", cv_dir, "--store", tmp_path / "store" / "inside")
     assert code == 1 and "Not a directory" in one_line(output)
 
 
@@ -242,17 +245,17 @@ def test_clean_refuses_a_folder_that_is_not_a_store(tmp_path):
     folder = tmp_path / "thesis"
     folder.mkdir()
     (folder / "thesis.txt").write_text("four years of work")
-    code, output = rag_cli("clean", "--out-dir", folder)
+    code, output = rag_cli("clean", "--store", folder)
     assert code == 1 and "not a store" in one_line(output)
     assert (folder / "thesis.txt").read_text() == "four years of work"
-    code, output = rag_cli("clean", "--out-dir", tmp_path / "missing")
+    code, output = rag_cli("clean", "--store", tmp_path / "missing")
     assert code == 0 and "nothing to remove" in output
 
 
 def test_clean_removes_the_store_and_only_the_store(built):
     _, store = built
     (store / "notes.txt").write_text("mine")
-    code, output = rag_cli("clean", "--out-dir", store)
+    code, output = rag_cli("clean", "--store", store)
     assert code == 0 and "kept what is not part of a store: notes.txt" in output
     assert sorted(p.name for p in store.iterdir()) == ["notes.txt"]
 
@@ -260,15 +263,15 @@ def test_clean_removes_the_store_and_only_the_store(built):
 def test_clean_refuses_while_a_search_holds_the_store(built):
     _, store = built
     with open_store(store):
-        code, output = rag_cli("clean", "--out-dir", store)
+        code, output = rag_cli("clean", "--store", store)
         assert code == 1 and "a search is using the store" in one_line(output)
-    assert rag_cli("clean", "--out-dir", store)[0] == 0
+    assert rag_cli("clean", "--store", store)[0] == 0
 
 
 def test_a_build_into_a_folder_of_other_files_is_refused(cv_dir, tmp_path, hash_model):
     (tmp_path / "cvs-copy").mkdir()
     (tmp_path / "cvs-copy" / "my cv.pdf").write_bytes(b"%PDF-1.4 mine")
-    code, output = rag_cli("index", "--pdf-dir", cv_dir, "--out-dir", tmp_path / "cvs-copy")
+    code, output = rag_cli("index", "--cv-dir", cv_dir, "--store", tmp_path / "cvs-copy")
     assert code == 1 and "holds files that are not a store (my cv.pdf)" in one_line(output)
     assert [p.name for p in (tmp_path / "cvs-copy").iterdir()] == ["my cv.pdf"]
 
@@ -282,7 +285,7 @@ def test_a_build_refuses_folders_named_like_a_stores_that_it_did_not_make(cv_dir
     out = tmp_path / "out"
     (out / mine).parent.mkdir(parents=True, exist_ok=True)
     (out / mine).write_text("mine")
-    code, output = rag_cli("index", "--pdf-dir", cv_dir, "--out-dir", out)
+    code, output = rag_cli("index", "--cv-dir", cv_dir, "--store", out)
     assert code == 1 and f"holds files that are not a store ({named})" in one_line(output)
     assert (out / mine).read_text() == "mine" and not (out / ".cv-rag-store").exists()
 
@@ -294,21 +297,21 @@ def test_a_build_refuses_folders_named_like_a_stores_that_it_did_not_make(cv_dir
                                   ["nosuchcommand"], ["search", "Jenkins", "--weights", "bm25"]])
 def test_usage_errors_exit_2_with_one_line(built, args):
     _, store = built
-    code, output = rag_cli(*args, "--index-dir", store) if args[0] == "search" else rag_cli(*args)
+    code, output = rag_cli(*args, "--store", store) if args[0] == "search" else rag_cli(*args)
     assert code == 2
     one_line(output)
 
 
 def test_errors_through_make_name_the_variable(built):
     _, store = built
-    code, output = rag_cli("search", "Jenkins", "--mode", "nope", "--index-dir", store, env={"RAG_VIA_MAKE": "1"})
+    code, output = rag_cli("search", "Jenkins", "--mode", "nope", "--store", store, env={"RAG_VIA_MAKE": "1"})
     assert code == 2 and "MODE= (--mode)" in one_line(output)
 
 
 def test_no_color_is_honoured(built):
     _, store = built
-    colored = rag_cli("search", "Jenkins", "--index-dir", store, color=True)[1]
-    plain = rag_cli("search", "Jenkins", "--index-dir", store, color=True, env={"NO_COLOR": "1"})[1]
+    colored = rag_cli("search", "Jenkins", "--store", store, color=True)[1]
+    plain = rag_cli("search", "Jenkins", "--store", store, color=True, env={"NO_COLOR": "1"})[1]
     assert "\x1b[" in colored and "\x1b[" not in plain
 
 

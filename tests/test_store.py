@@ -5,13 +5,16 @@ import pickle
 
 import pytest
 
-import rag.index.keyword
 import rag.build.builder as build_module
-from rag.build.builder import BuildSettings, build_store, settings_identity
-from rag.errors import UserError
+import rag.index.keyword
+from builds import build_store
+from rag.build.builder import BuildSettings, settings_identity
 from rag.build.fingerprint import fingerprint
+from rag.cli.fixes import make_words
+from rag.errors import UserError
 from rag.search.retrieval import Searcher
-from rag.store.folder import StoreDir, open_store
+from rag.store.folder import StoreDir
+from rag.store.open import open_store
 
 SETTINGS = BuildSettings(chunk_chars=300, overlap_chars=40)
 
@@ -67,11 +70,11 @@ def test_a_truncated_file_is_refused_with_the_fix_for_that_folder(built, monkeyp
     _, store = built
     path = generation_file(store, "bm25.pkl")
     path.write_bytes(path.read_bytes()[:-10])
-    with pytest.raises(UserError, match=rf"damaged: bm25\.pkl .*`rag index --force --out-dir {store}`"):
+    with pytest.raises(UserError, match=rf"damaged: bm25\.pkl .*`rag index --force --store {store}`"):
         open_store(store)
-    monkeypatch.setenv("RAG_VIA_MAKE", "1")
-    with pytest.raises(UserError, match=rf"`make rebuild OUT_DIR={store}`"):
+    with pytest.raises(UserError) as caught:
         open_store(store)
+    assert f"`make rebuild STORE={store}`" in caught.value.worded(make_words)  # through make, as make words it
 
 
 def test_a_tampered_pickle_is_refused_before_it_is_unpickled(built, tmp_path):

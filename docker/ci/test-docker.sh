@@ -156,7 +156,7 @@ generate_cvs() {
     local count holders
     count=$(find "$project/cv_generation/data/cvs" -name cv.pdf | wc -l)
     [ "$count" -ge "$CV_COUNT" ] || fail "expected $CV_COUNT CVs, found $count"
-    holders=$(grep -lis jenkins "$project"/cv_generation/data/cvs/cv_*/cv.json | wc -l)
+    holders=$(grep -lis jenkins "$project"/cv_generation/data/truth/cv_*.json | wc -l)
     [ "$holders" -gt 0 ] || fail "the generated CVs hold no Jenkins, so the search check cannot pass: change SEED"
 }
 step "make cvs" generate_cvs
@@ -170,7 +170,7 @@ check_mcp() {
     python3 "$project/docker/ci/mcp_smoke.py" "$QUERY" -- "${umake_cmd[@]}" mcp
     python3 "$project/docker/ci/mcp_smoke.py" "$QUERY" -- docker run -i --rm --user "$uid:$gid" --network none \
         -v "$project/rag_store:/data/store:ro" -e "${MODEL_ENV[0]}" -e "${MODEL_ENV[1]}" "$IMAGE" \
-        rag mcp --index-dir /data/store
+        rag mcp --store /data/store
 }
 step "rag mcp over stdio" check_mcp
 
@@ -189,7 +189,7 @@ check_search_json() {
     # must hold the three candidate lists, FAISS and the fused one with hits, every hit a person.
     docker run --rm --user "$uid:$gid" --network none -v "$project/rag_store:/app/rag_store" \
         -e "${MODEL_ENV[0]}" -e "${MODEL_ENV[1]}" "$IMAGE" \
-        python -m rag search --index-dir rag_store --query "$QUERY" --json >"$out/search.json"
+        python -m rag search --store rag_store --query "$QUERY" --json >"$out/search.json"
     python3 - "$out/search.json" <<'PY' || fail "search --json is not as expected"
 import json, re, sys
 doc = json.load(open(sys.argv[1], encoding="utf-8"))
@@ -213,7 +213,7 @@ step "make eval" check_eval
 
 check_match() {
     # A job description outside every mounted folder: make hands it to the container on stdin.
-    cp "$project/cv_generation/data/cvs/jobs/job_001.txt" "$work/job.txt"
+    cp "$project/cv_generation/data/truth/jobs/job_001.txt" "$work/job.txt"
     run_make match match JD="$work/job.txt"
     grep -q '^Requirements' "$out/match.out" || fail "match output lists no requirements"
     grep -q '^Meet every must-have: [1-9]' "$out/match.out" || fail "match output shows no one meeting the must-haves"

@@ -22,36 +22,28 @@ from typing import Protocol
 import orjson
 
 from rag import __version__
-
-from rag.index import dense as dense_index
-from rag.ingest.chunking import chunk_spans, document_text, page_at, validate_chunking
-from rag.ingest.discover import CvFile, discover_cvs
 from rag.build.engines.local import Engine, LocalEngine
-from rag.errors import DamagedFile, UserError
-from rag.index.export import EXPORT_VERSION
-from rag.ingest.extract import EXTRACTOR_NAME, EXTRACTOR_VERSION, extractor_id
 from rag.build.fingerprint import fingerprint
-from rag.index.model_choice import ModelSource, requested_model, resolve_model
-from rag.profile.names import identify
-from rag.profile.read import Profile
-from rag.store.profiles import ProfileRecord, write_profiles
+from rag.build.notes import not_indexed_lines, ocr_pages, warning_lines
 from rag.build.profiling import cached_profiles, check_month, current_month, known_counts, profile_documents
 from rag.build.profiling import settings as profile_settings
-from rag.ingest.records import Candidate, Chunk, Document, Skipped
-from rag.build.notes import not_indexed_lines, ocr_pages, warning_lines
+from rag.errors import DamagedFile, UserError
+from rag.index import dense as dense_index
+from rag.index.export import EXPORT_VERSION
+from rag.index.model_choice import ModelSource, requested_model, resolve_model
+from rag.ingest.chunking import chunk_spans, document_text, page_at, validate_chunking
+from rag.ingest.discover import CvFile, discover_cvs
+from rag.ingest.extract import EXTRACTOR_NAME, EXTRACTOR_VERSION, extractor_id
+from rag.ingest.records import Document, Skipped
 from rag.lexicon.seniority import title_level
-from rag.store.folder import (
-    CHUNK_OFFSETS,
-    CHUNKS,
-    DOCUMENTS,
-    PROFILES,
-    STORE_FORMAT,
-    Manifest,
-    StoreDir,
-    write_candidates,
-    write_jsonl,
-)
 from rag.lexicon.terms import TOKENIZER_NAME, TOKENIZER_VERSION
+from rag.profile.names import identify
+from rag.profile.read import Profile
+from rag.store.folder import StoreDir
+from rag.store.manifest import CHUNK_OFFSETS, CHUNKS, DOCUMENTS, PROFILES, STORE_FORMAT, Manifest
+from rag.store.profiles import ProfileRecord, write_profiles
+from rag.store.rows import Candidate, Chunk, write_candidates
+from rag.store.tables import write_jsonl
 
 VARIANTS = ("fp32", "int8")
 _LIBRARIES = ("pymupdf", "faiss-cpu", "rank-bm25", "onnxruntime", "tokenizers", "numpy",
@@ -190,7 +182,7 @@ def _build(pdf_dir: Path, out_dir: Path, settings: BuildSettings, force: bool, r
                                            _cached_vectors(previous, live), engine, reporter)
 
         from rag.index.dense import DenseIndex
-        from rag.index.keyword import B, EPSILON, K1, KeywordIndex
+        from rag.index.keyword import EPSILON, K1, B, KeywordIndex
 
         keyword, okapi = KeywordIndex.build([c.text for c in chunks])
         dense = DenseIndex.build(vectors, keys)
@@ -296,7 +288,6 @@ def _extract(files: list[CvFile], cache: dict[str, Document], engine: Engine, re
 
 def _ensure_encoder(store: StoreDir, source: ModelSource, variant: str, reporter: Reporter) -> Path:
     from rag.index.export import encoder_key, encoder_problem, export_encoder, quantize_int8
-
     from rag.index.hash_encoder import dimension
 
     folder = store.encoders / encoder_key(source)

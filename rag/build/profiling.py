@@ -20,10 +20,10 @@ from pathlib import Path
 import orjson
 
 from rag.errors import UsageError
-from rag.profile.read import PROFILE_VERSION, Profile, build_profile
-from rag.store.profiles import ProfileRecord
 from rag.ingest.records import Document
-from rag.store.folder import PROFILES
+from rag.profile.read import PROFILE_VERSION, Profile, build_profile
+from rag.store.manifest import PROFILES
+from rag.store.profiles import ProfileRecord
 
 _MONTH = re.compile(r"(\d{4})-(\d{2})")
 KNOWN_FIELDS = ("title", "location", "years_experience", "languages", "education", "skills", "email", "phone")

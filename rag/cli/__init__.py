@@ -19,10 +19,10 @@ SUBCOMMANDS = {
     "search": ("rag.cli.search:main", "Search the store: candidates from FAISS, BM25 and their fusion."),
     "match": ("rag.cli.match:main", "Rank the CVs against a job description, with per-requirement evidence."),
     "profile": ("rag.cli.profile:main", "Show what the index read from one CV (its profile)."),
-    "eval": ("rag.eval.retrieval:main", "Score the retrievers against the generated ground truth."),
+    "eval": ("rag.cli.eval:main", "Score the retrievers against the generated ground truth."),
     "ls": ("rag.cli.manage:ls", "List the store's files and what it was built from (--verify hashes them)."),
     "clean": ("rag.cli.manage:clean", "Remove the store, and only a store."),
-    "mcp": ("rag.mcp.server:main", "Serve the store to assistants over MCP (stdio), warm."),
+    "mcp": ("rag.cli.mcp:main", "Serve the store to assistants over MCP (stdio), warm."),
 }
 
 

@@ -6,10 +6,14 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import click
 
-from rag.errors import UserError, via_make
+from rag.cli.fixes import via_make, word
+from rag.errors import UserError
+from rag.search.retrieval import check_model
+from rag.store.open import OpenStore, open_store
 
 
 def option(*names: str, **kwargs):
@@ -23,11 +27,27 @@ def option(*names: str, **kwargs):
 
 # Options as the Makefile's users name them: an error through make names the variable they typed.
 MAKE_VARIABLES = {
-    "pdf_dir": "PDF_DIR", "out_dir": "OUT_DIR", "index_dir": "OUT_DIR", "query": "Q", "words": "Q", "topk": "TOPK",
+    "cv_dir": "CV_DIR", "store": "STORE", "query": "Q", "words": "Q", "topk": "TOPK",
     "mode": "MODE", "rule": "FUSION", "weights": "WEIGHTS", "rrf_k": "RRF_K", "n": "N", "seed": "SEED",
     "min_years": "MIN_YEARS", "max_years": "MAX_YEARS", "locations": "LOCATION", "languages": "LANGUAGE",
     "skills": "SKILL", "where": "WHERE", "as_of": "AS_OF",
 }
+
+
+def expected_model() -> str | None:
+    """EMBEDDING_MODEL: the model a build uses, and the one a search insists its store was built with."""
+    return os.environ.get("EMBEDDING_MODEL", "").strip() or None
+
+
+def open_searchable(root: Path) -> OpenStore:
+    """The store in root, opened and checked, and built with EMBEDDING_MODEL when that is set."""
+    store = open_store(root)
+    try:
+        check_model(store, expected_model())
+    except UserError:
+        store.close()
+        raise
+    return store
 
 
 class OneLineErrors:
@@ -51,7 +71,7 @@ class OneLineErrors:
         except click.Abort:
             _fail("aborted", 1)
         except UserError as exc:
-            _fail(str(exc), exc.exit_code)
+            _fail(exc.worded(word), exc.exit_code)
         except OSError as exc:
             where = f": {exc.filename}" if exc.filename else ""
             _fail(f"{exc.strerror or exc}{where}", 1)

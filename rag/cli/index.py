@@ -1,7 +1,8 @@
-"""`python -m rag.build_index`: turn a folder of CVs (PDF, Word, scans) into a search store."""
+"""`rag index`: turn a folder of CVs (PDF, Word, scans) into a search store."""
 
 from __future__ import annotations
 
+import os
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
@@ -9,12 +10,14 @@ import click
 from click.core import ParameterSource
 
 from rag.build.builder import VARIANTS, BuildResult, BuildSettings, build_store
-from rag.ingest.chunking import DEFAULT_CHUNK_CHARS, DEFAULT_OVERLAP_CHARS
-from rag.cli.console import Command, TerminalReporter, option
 from rag.build.engines.local import LocalEngine
-from rag.errors import UsageError, fix
-from rag.index.model_choice import DEFAULT_MODEL
 from rag.build.notes import ocr_summary
+from rag.cli.console import Command, TerminalReporter, option
+from rag.cli.fixes import word
+from rag.cli.options import cv_dir_option, store_option
+from rag.errors import Fix, UsageError
+from rag.index.model_choice import DEFAULT_MODEL
+from rag.ingest.chunking import DEFAULT_CHUNK_CHARS, DEFAULT_OVERLAP_CHARS
 
 ENGINES = ("local", "ray")
 
@@ -23,18 +26,16 @@ ENGINES = ("local", "ray")
     cls=Command,
     epilog="""\b
 Examples:
-  python -m rag.build_index
-  python -m rag.build_index --pdf-dir ~/cvs --out-dir ~/cv_store
-  python -m rag.build_index --ocr off        # leave scanned pages out instead of reading them
-  EMBEDDING_MODEL=sentence-transformers/all-MiniLM-L6-v2 python -m rag.build_index --force
-  python -m rag.build_index --engine ray                      # a local Ray instance, one worker per core
-  python -m rag.build_index --engine ray --ray-address ray://127.0.0.1:10001
+  rag index
+  rag index --cv-dir ~/cvs --store ~/cv_store
+  rag index --ocr off        # leave scanned pages out instead of reading them
+  EMBEDDING_MODEL=sentence-transformers/all-MiniLM-L6-v2 rag index --force
+  rag index --engine ray                      # a local Ray instance, one worker per core
+  rag index --engine ray --ray-address ray://127.0.0.1:10001
 """
 )
-@option("--pdf-dir", type=click.Path(path_type=Path), default=Path("cv_generation/data/cvs"), show_default=True,
-        help="Folder of CVs (PDF, .docx, scanned images): <dir>/<cv_id>/cv.pdf or <dir>/<name>.pdf (any file name).")
-@option("--out-dir", type=click.Path(path_type=Path), default=Path("rag_store"), show_default=True,
-        help="Store folder; written atomically, the previous store stays usable until the new one is complete.")
+@cv_dir_option("Folder of CVs (PDF, .docx, scanned images): <dir>/<cv_id>/cv.pdf or <dir>/<name>.pdf (any file name).")
+@store_option("Store folder; written atomically, the previous store stays usable until the new one is complete.")
 @option("--model", default=None, metavar="NAME_OR_FOLDER",
         help=f"Embedding model: a Hugging Face id or a local folder. Default: $EMBEDDING_MODEL, else {DEFAULT_MODEL}.")
 @option("--chunk-chars", type=int, default=DEFAULT_CHUNK_CHARS, show_default=True, help="Characters per chunk.")
@@ -59,7 +60,7 @@ Examples:
 @option("--force", is_flag=True, help="Rebuild from scratch, reusing nothing, even when nothing changed (make rebuild).")
 @option("--quiet", is_flag=True, help="No progress bars or notes; warnings and errors still show.")
 @option("--json", "as_json", is_flag=True, help="Print the resulting manifest as JSON on stdout.")
-def main(pdf_dir: Path, out_dir: Path, model: str | None, chunk_chars: int, overlap_chars: int, batch_size: int,
+def main(cv_dir: Path, store: Path, model: str | None, chunk_chars: int, overlap_chars: int, batch_size: int,
          variant: str, ocr: str, as_of: str | None, engine: str, ray_address: str | None, ray_workers: int | None,
          force: bool, quiet: bool, as_json: bool) -> None:
     """Index CVs for search: extract text, chunk it, build BM25 and FAISS indexes.
@@ -71,10 +72,11 @@ def main(pdf_dir: Path, out_dir: Path, model: str | None, chunk_chars: int, over
     Changed, added or removed files, or other settings, trigger a build that reuses unchanged work.
     Every file under the folder that is not indexed is named, with its reason.
     """
+    model = model or os.environ.get("EMBEDDING_MODEL", "").strip() or None
     settings = BuildSettings(model, chunk_chars, overlap_chars, batch_size, variant, ocr == "on", as_of)
     reporter = TerminalReporter(quiet)
     with make_engine(engine, ray_address, ray_workers) as chosen:
-        result = build_store(pdf_dir, out_dir, settings, force=force, reporter=reporter, engine=chosen)
+        result = build_store(cv_dir, store, settings, force=force, reporter=reporter, engine=chosen)
         # A Ray engine says where the work ran, and what Ray reported about workers that died.
         where, retried = getattr(chosen, "description", ""), getattr(chosen, "ray_messages", [])
     if retried:
@@ -83,7 +85,7 @@ def main(pdf_dir: Path, out_dir: Path, model: str | None, chunk_chars: int, over
     if as_json:
         click.echo(result.manifest.to_json())
     else:
-        click.echo(summary(result, out_dir) + (f"\n  through {where}" if where else ""))
+        click.echo(summary(result, store) + (f"\n  through {where}" if where else ""))
 
 
 def make_engine(name: str, ray_address: str | None, ray_workers: int | None) -> AbstractContextManager:
@@ -108,7 +110,7 @@ def summary(result: BuildResult, out_dir: Path) -> str:
         left_out = f"; {_count(len(m.skipped), 'file')} not indexed, listed by `rag ls`" if m.skipped else ""
         return (f"{out_dir} is up to date: nothing changed since the last build ({_count(indexed, 'CV')}, "
                 f"{m.chunk_count} chunks, fingerprint {m.fingerprint[:12]}{left_out}). To rebuild anyway: "
-                + fix("make rebuild", f"rag index --force --out-dir {out_dir}") + ".")
+                + f"`{word(Fix('rebuild', {'store': str(out_dir)}))}`.")
     reused = []
     if result.extracted < result.documents:
         reused.append(f"{result.documents - result.extracted} extractions")

@@ -1,4 +1,4 @@
-"""`rag match` (also `python -m rag.match`): rank the indexed CVs against a job description."""
+"""`rag match`: rank the indexed CVs against a job description."""
 
 from __future__ import annotations
 
@@ -7,15 +7,14 @@ from pathlib import Path
 
 import click
 
-from rag.cli.console import Command, option
+from rag.cli.console import Command, open_searchable, option
+from rag.cli.options import filter_options, store_option
 from rag.errors import UserError
-from rag.cli.filter_options import filter_options
-from rag.search.filters import Filters
 from rag.jobs.jd import parse_jd
-from rag.render.match import render_csv, render_json, render_text
 from rag.jobs.matching import DEFAULT_PHRASE_THRESHOLD, DEFAULT_TOPK, MatchSettings, match
+from rag.render.match import render_csv, render_json, render_text
+from rag.search.filters import Filters
 from rag.search.retrieval import Searcher
-from rag.store.folder import open_store
 
 STDIN_LABEL = "standard input"
 
@@ -40,8 +39,7 @@ Examples:
 )
 @option("--jd", "jd_path", required=True, metavar="FILE",
         help="The job description: a text, Markdown or PDF file; - reads it from standard input.")
-@option("--index-dir", type=click.Path(path_type=Path), default=Path("rag_store"), show_default=True,
-        help="Store folder written by `rag index`.")
+@store_option("Store folder written by `rag index`.")
 @option("--topk", "-k", type=click.IntRange(min=1), default=DEFAULT_TOPK, show_default=True,
         help="Candidates shown.")
 @option("--json", "as_json", is_flag=True, help="One JSON document, for scripts (README: Matching a job description).")
@@ -49,7 +47,7 @@ Examples:
 @filter_options
 @option("--phrase-threshold", type=click.FloatRange(-1.0, 1.0), default=DEFAULT_PHRASE_THRESHOLD, show_default=True,
         help="Cosine a CV passage needs with a phrase requirement to meet it.")
-def main(jd_path: str, index_dir: Path, topk: int, as_json: bool, as_csv: bool, phrase_threshold: float,
+def main(jd_path: str, store: Path, topk: int, as_json: bool, as_csv: bool, phrase_threshold: float,
          filters: Filters) -> None:
     """Rank the indexed CVs against a job description, with per-requirement evidence."""
     if as_json and as_csv:
@@ -60,14 +58,14 @@ def main(jd_path: str, index_dir: Path, topk: int, as_json: bool, as_csv: bool, 
         raise UserError(f"{label}: no requirements found; name skills (Python, SQL), a minimum of years "
                         "(5+ years) or requirement lines under a heading such as Requirements")
     compiled = filters.compile()
-    store = open_store(index_dir)
-    result = match(Searcher(store), jd, MatchSettings(topk, phrase_threshold), compiled)
+    opened = open_searchable(store)
+    result = match(Searcher(opened), jd, MatchSettings(topk, phrase_threshold), compiled)
     if as_json:
-        click.echo(render_json(result, store.manifest, str(index_dir), label))
+        click.echo(render_json(result, opened.manifest, str(store), label))
     elif as_csv:
         click.echo(render_csv(result), nl=False)
     else:
-        click.echo(render_text(result, store.manifest, str(index_dir), label), nl=False)
+        click.echo(render_text(result, opened.manifest, str(store), label), nl=False)
 
 
 def read_jd(path: str) -> str:

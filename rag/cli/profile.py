@@ -14,9 +14,10 @@ import click
 import orjson
 
 from rag.cli.console import Command, option
+from rag.cli.options import store_option
 from rag.errors import UserError
 from rag.search.fields import LABELS, ORDER, field_json, field_text
-from rag.store.folder import open_store
+from rag.store.open import open_store
 
 
 @click.command(cls=Command, epilog="""\b
@@ -26,21 +27,20 @@ Examples:
   rag profile "inbox/Jane Doe.pdf"      # a file, relative to the CV folder, works too
 """)
 @click.argument("cv_id")
-@option("--index-dir", type=click.Path(path_type=Path), default=Path("rag_store"), show_default=True,
-        help="Store folder written by `rag index`.")
+@store_option("Store folder written by `rag index`.")
 @option("--json", "as_json", is_flag=True, help="One JSON document: the candidate and every profile field.")
-def main(cv_id: str, index_dir: Path, as_json: bool) -> None:
+def main(cv_id: str, store: Path, as_json: bool) -> None:
     """Show one CV's extracted profile: name, title, experience, location, skills, languages, ..."""
-    with open_store(index_dir) as store:
-        candidates = store.candidates.all()
+    with open_store(store) as opened:
+        candidates = opened.candidates.all()
         row = next((i for i, c in enumerate(candidates) if cv_id in (c.cv_id, c.source)), None)
         if row is None:
             close = closest(cv_id, [c.cv_id for c in candidates])
             hint = f"; closest: {', '.join(close)}" if close else ""
-            raise UserError(f"no CV {cv_id!r} in the store in {index_dir}{hint}")
+            raise UserError(f"no CV {cv_id!r} in the store in {store}{hint}")
         candidate = candidates[row]
-        profile = store.profiles().table.get([row])[row].read()
-        as_of = store.manifest.profiles["as_of"]
+        profile = opened.profiles().table.get([row])[row].read()
+        as_of = opened.manifest.profiles["as_of"]
     if as_json:
         doc = {"cv_id": candidate.cv_id, "source": candidate.source, "name": candidate.name,
                "name_source": candidate.name_source, "headline": candidate.headline,

@@ -1,4 +1,4 @@
-"""`rag search` (also `python -m rag.search`): ask the store a question, get ranked people."""
+"""`rag search`: ask the store a question, get ranked people."""
 
 from __future__ import annotations
 
@@ -7,15 +7,13 @@ from pathlib import Path
 
 import click
 
-from rag.cli.console import Command, option
+from rag.cli.console import Command, open_searchable, option
+from rag.cli.options import filter_options, fusion_options, store_option
 from rag.errors import UsageError
-from rag.cli.filter_options import filter_options
+from rag.render.search import render_json, render_text
 from rag.search.filters import Filters
 from rag.search.fusion import FusionSettings
-from rag.cli.fusion_options import fusion_options
-from rag.render.search import render_json, render_text
 from rag.search.retrieval import MODES, Searcher, check_request
-from rag.store.folder import open_store
 
 
 @click.command(
@@ -49,26 +47,25 @@ Examples:
 )
 @click.argument("words", nargs=-1)
 @option("--query", "-q", default=None, help="The question (or give it as arguments; - reads standard input).")
-@option("--index-dir", type=click.Path(path_type=Path), default=Path("rag_store"), show_default=True,
-        help="Store folder written by `rag index`.")
+@store_option("Store folder written by `rag index`.")
 @option("--topk", "-k", type=click.IntRange(min=1), default=5, show_default=True, help="Rows per list.")
 @option("--mode", "-m", type=click.Choice(MODES), default="hybrid", show_default=True, help="Which lists to show.")
 @option("--chunks", "chunk_view", is_flag=True, help="Rank chunks instead of candidates (a CV may take several rows).")
 @fusion_options
 @option("--json", "as_json", is_flag=True, help="One JSON document with every list, for scripts (README: JSON output).")
 @filter_options
-def main(words: tuple[str, ...], query: str | None, index_dir: Path, topk: int, mode: str, chunk_view: bool,
+def main(words: tuple[str, ...], query: str | None, store: Path, topk: int, mode: str, chunk_view: bool,
          fusion: FusionSettings, as_json: bool, filters: Filters) -> None:
     """Find the candidates in indexed CVs that match a question, with FAISS, BM25 and their fusion."""
     text = read_query(query, words)
     check_request(text, mode, topk)
     compiled = filters.compile()
-    store = open_store(index_dir)
-    result = Searcher(store).search(text, mode, topk, "chunks" if chunk_view else "candidates", fusion, compiled)
+    opened = open_searchable(store)
+    result = Searcher(opened).search(text, mode, topk, "chunks" if chunk_view else "candidates", fusion, compiled)
     if as_json:
-        click.echo(render_json(result, store.manifest, str(index_dir), topk))
+        click.echo(render_json(result, opened.manifest, str(store), topk))
     else:
-        click.echo(render_text(result, store.manifest, str(index_dir)), nl=False)
+        click.echo(render_text(result, opened.manifest, str(store)), nl=False)
 
 
 def read_query(option_value: str | None, words: tuple[str, ...]) -> str:

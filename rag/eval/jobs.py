@@ -15,13 +15,13 @@ from pathlib import Path
 import numpy as np
 import orjson
 
-from rag.search import aggregation as agg
-from rag.errors import UserError
+from rag.errors import Fix, UserError
+from rag.eval.metrics import graded_ndcg_at_k
 from rag.jobs.jd import PHRASE, YEARS, parse_jd
 from rag.jobs.matching import MatchSettings, rank_against
-from rag.eval.metrics import graded_ndcg_at_k
-from rag.search.retrieval import Searcher
 from rag.lexicon.vocabulary import canonical
+from rag.search import aggregation as agg
+from rag.search.retrieval import Searcher
 
 TRUTH = "truth.jsonl"
 DEPTH = 10
@@ -51,7 +51,7 @@ class JobScore:
 def load_truth(folder: Path) -> list[JobTruth]:
     path = folder / TRUTH
     if not path.is_file():
-        raise UserError(f"no job truth at {path}: run `make cvs` (the generator writes jobs/ beside the CVs)")
+        raise UserError(f"no job truth at {path}: run {{fix}} (the generator writes jobs/ beside the CVs)", Fix("cvs"))
     jobs = []
     for number, line in enumerate(path.read_bytes().splitlines(), start=1):
         try:

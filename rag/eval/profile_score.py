@@ -22,12 +22,12 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from rag.lexicon.terms import fold
+from rag.lexicon.vocabulary import canonical
 from rag.profile.contact import phone_digits
 from rag.profile.education import LEVELS
 from rag.profile.places import country_code
 from rag.profile.read import Profile
-from rag.lexicon.terms import fold
-from rag.lexicon.vocabulary import canonical
 
 FIELDS: tuple[str, ...] = ("name", "years", "years_exact", "country", "city", "languages", "skills", "skills_precision",
                            "skills_recall", "title", "email", "phone", "education")

@@ -1,6 +1,6 @@
-"""`python -m rag.profile_eval --cvs DIR`: profile extraction scored against a generated corpus.
+"""Profile extraction scored against a corpus's truth (`python -m rag.profile_eval --cvs DIR`, `rag eval`).
 
-Reads every <DIR>/<cv_id>/cv.pdf with its cv.json, extracts the text as the build does
+Reads every CV_DIR/<cv_id>/cv.pdf with its truth, TRUTH_DIR/<cv_id>.json, extracts the text as the build does
 (extract.extract_pdf), reads the name (names.py) and builds the profile, and prints each field's
 accuracy overall, per template and per CV language (profile_score.py defines the scores), then
 how long profile building took per CV (text extraction excluded: the build does that anyway).
@@ -14,25 +14,30 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import click
 import orjson
 
-from rag.cli.console import Command, option
-from rag.errors import UserError
+from rag.errors import Fix, UserError
+from rag.eval.profile_score import TARGETS, CvScore, score_cv
 from rag.ingest.extract import ExtractionFailed, extract_pdf
+from rag.lexicon.vocabulary import canonical
 from rag.profile.names import identify
 from rag.profile.read import Profile, build_profile
-from rag.eval.profile_score import FIELDS, TARGETS, CvScore, failures, score_cv, summarise
-from rag.lexicon.vocabulary import canonical
 
 SHOWN = ("name", "years", "years_exact", "country", "city", "languages", "skills", "title", "email", "phone", "education")
 
 
-def generator_skills() -> frozenset[str]:
-    """The generator's skills as our canonical names: the skills its ground truth can label."""
-    from cv_generation.skills import SKILLS
+CORPUS = "corpus.json"  # in a truth folder: the skills its truth can label (and how it was made)
 
-    return frozenset(canonical(skill.name) or skill.name for skill in SKILLS)
+
+def labelled_skills(truth: Path, truths: list[dict]) -> frozenset[str]:
+    """The skills the corpus's truth can label, as our canonical names: the list its corpus.json
+    gives, else every skill some CV's truth names. A skill a profile finds outside them is neither
+    right nor wrong by this truth."""
+    try:
+        names = orjson.loads((truth / CORPUS).read_bytes())["skills"]
+    except (OSError, ValueError, KeyError, TypeError):
+        names = [name for t in truths for name in t.get("skills", ())]
+    return frozenset(canonical(name) or name for name in names)
 
 
 @dataclass(frozen=True)
@@ -49,14 +54,15 @@ def reference_month(truth: dict) -> str:
     return truth.get("generator", {}).get("reference_month", "2025-06")
 
 
-def profile_corpus(cvs: Path) -> tuple[list[Sample], float]:
-    """A sample for each CV folder, and the seconds spent building profiles."""
-    folders = sorted(p.parent for p in cvs.glob("*/cv.json") if (p.parent / "cv.pdf").is_file())
+def profile_corpus(cvs: Path, truth_dir: Path) -> tuple[list[Sample], float]:
+    """A sample for each CV folder with its truth, and the seconds spent building profiles."""
+    folders = sorted(cvs / p.stem for p in truth_dir.glob("*.json") if (cvs / p.stem / "cv.pdf").is_file())
     if not folders:
-        raise UserError(f"no <cv_id>/cv.pdf with cv.json under {cvs}: generate some with `make cvs`")
+        raise UserError(f"no <cv_id>/cv.pdf under {cvs} with <cv_id>.json in {truth_dir}: generate some with "
+                        "{fix}", Fix("cvs"))
     samples, spent = [], 0.0
     for folder in folders:
-        truth = orjson.loads((folder / "cv.json").read_bytes())
+        truth = orjson.loads((truth_dir / f"{folder.name}.json").read_bytes())
         try:
             extracted = extract_pdf(folder / "cv.pdf")
         except ExtractionFailed as exc:
@@ -68,19 +74,19 @@ def profile_corpus(cvs: Path) -> tuple[list[Sample], float]:
     return samples, spent
 
 
-def store_samples(store, cvs: Path) -> list[Sample]:
-    """A sample for each candidate of an open store whose CV has a cv.json beside it in cvs:
+def store_samples(store, truth_dir: Path) -> list[Sample]:
+    """A sample for each candidate of an open store whose truth, <cv_id>.json, is in truth_dir:
     the names and profiles search really uses."""
     samples = []
     for candidate, record in zip(store.candidates.all(), store.profiles().table.all()):
-        truth_file = (cvs / candidate.source).with_name("cv.json")
+        truth_file = truth_dir / f"{candidate.cv_id}.json"
         if truth_file.is_file():
             samples.append(Sample(candidate.name, record.read(), orjson.loads(truth_file.read_bytes())))
     return samples
 
 
-def score_samples(samples: list[Sample]) -> list[CvScore]:
-    labelled = generator_skills()
+def score_samples(samples: list[Sample], truth_dir: Path) -> list[CvScore]:
+    labelled = labelled_skills(truth_dir, [s.truth for s in samples])
     return [score_cv(s.profile, s.truth, labelled, s.name) for s in samples]
 
 
@@ -98,30 +104,3 @@ def format_table(summary: dict[str, dict[str, float]]) -> str:
     lines.append(f"skills precision {overall['skills_precision']:.3f}, recall {overall['skills_recall']:.3f}; "
                  "extras = skills found outside the generator's vocabulary, per CV (not scored)")
     return "\n".join(lines)
-
-
-@click.command(cls=Command, epilog="""\b
-Example:
-  python -m cv_generation.generate --n 300 --seed 42 --out /tmp/cvs
-  python -m rag.profile_eval --cvs /tmp/cvs
-""")
-@option("--cvs", type=click.Path(path_type=Path, file_okay=False), required=True,
-        help="A folder written by cv_generation (cv_NNN/cv.pdf and cv.json).")
-@option("--json", "as_json", is_flag=True, help="Print one JSON document instead of the table.")
-def main(cvs: Path, as_json: bool) -> None:
-    """Score extracted profiles (years, location, languages, skills, ...) against cv.json."""
-    samples, spent = profile_corpus(cvs)
-    scores: list[CvScore] = score_samples(samples)
-    summary = summarise(scores)
-    per_cv_ms = 1000 * spent / len(samples)
-    if as_json:
-        click.echo(orjson.dumps({"cvs": str(cvs), "fields": list(FIELDS), "targets": TARGETS,
-                                 "summary": summary, "failures": failures(scores),
-                                 "ms_per_cv": round(per_cv_ms, 3)}, option=orjson.OPT_INDENT_2).decode())
-        return
-    click.echo(f"Profile accuracy over {len(samples)} CVs in {cvs} · {per_cv_ms:.1f} ms per CV to build a profile")
-    click.echo(format_table(summary))
-
-
-if __name__ == "__main__":
-    main()

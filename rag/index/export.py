@@ -17,10 +17,10 @@ from pathlib import Path
 import numpy as np
 import orjson
 
-from rag.index.encoder import MODEL_FILES, SPEC_FILE, Encoder, EncoderSpec
 from rag.errors import UserError
+from rag.files import sha256_file
+from rag.index.encoder import MODEL_FILES, SPEC_FILE, Encoder, EncoderSpec
 from rag.index.model_choice import ModelSource
-from rag.store.folder import sha256_file
 
 EXPORT_VERSION = "2"
 MAX_COSINE_DISTANCE = 1e-4

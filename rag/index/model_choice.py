@@ -10,7 +10,6 @@ that cannot be loaded is an error.
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import metadata
@@ -47,9 +46,8 @@ class ModelSource:
 
 
 def requested_model(option: str | None) -> tuple[str, bool]:
-    """The model asked for (--model, then EMBEDDING_MODEL, then the default) and whether explicitly."""
-    chosen = option or os.environ.get("EMBEDDING_MODEL", "").strip()
-    return (chosen, True) if chosen else (DEFAULT_MODEL, False)
+    """The model asked for (the CLI's --model or EMBEDDING_MODEL, else the default) and whether explicitly."""
+    return (option, True) if option else (DEFAULT_MODEL, False)
 
 
 def resolve_model(name: str, explicit: bool, warn: Callable[[str], None]) -> ModelSource:
@@ -120,7 +118,9 @@ def _hub_reason(exc: Exception) -> str:
     kind = type(exc).__name__
     if kind == "RepositoryNotFoundError":
         return "no such model on the Hugging Face hub"
-    if os.environ.get("HF_HUB_OFFLINE", "").lower() in {"1", "true", "yes", "on"}:
+    from huggingface_hub import constants
+
+    if constants.HF_HUB_OFFLINE:
         return "not in the local Hugging Face cache, and HF_HUB_OFFLINE is set"
     return "the Hugging Face hub is unreachable and the model is not in the local cache"
 

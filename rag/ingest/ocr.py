@@ -15,7 +15,7 @@ from importlib import metadata
 
 import pymupdf
 
-from rag.errors import UserError
+from rag.errors import Fix, UserError
 from rag.ingest.reading_order import Box
 
 OCR_DPI = 150  # A4 at 150 dpi is 1240 x 1754 pixels, inside the detector's 2000-pixel limit
@@ -29,8 +29,8 @@ def engine_id() -> str:
     try:
         version = metadata.version("rapidocr")
     except metadata.PackageNotFoundError:
-        raise UserError("OCR needs the rapidocr package, which is not installed: run `make venv` "
-                        "(pip install -r requirements-rag.txt), or build with --ocr off (OCR=off)") from None
+        raise UserError("OCR needs the rapidocr package, which is not installed: run {fix}, or build with OCR off",
+                        Fix("install")) from None
     return f"rapidocr-{version}@{OCR_DPI}dpi"
 
 

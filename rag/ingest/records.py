@@ -1,8 +1,8 @@
-"""Records that travel between the build steps, the store and search."""
+"""What extraction makes of a file: its pages of text, its first-page lines, or why it was skipped."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -18,47 +18,6 @@ class HeadLine:
     top: float
     left: float
     right: float = 1.0
-
-
-@dataclass(frozen=True)
-class Chunk:
-    """One line of chunks.jsonl; chunk_id is its row in the FAISS index and the BM25 corpus."""
-
-    chunk_id: int
-    cv_id: str
-    chunk_index: int
-    page: int
-    char_start: int
-    char_end: int
-    source: str
-    text: str
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """One line of candidates.jsonl: an indexed CV, whose it is, and which chunks are theirs."""
-
-    cv_id: str
-    source: str  # path relative to the CV folder
-    name: str
-    name_source: str  # "cv": read from its first page; "file name": nothing there looked like a name
-    headline: str | None  # the line under the name: title, often location
-    seniority: str | None  # junior | mid | senior | lead, of the current title (rag.seniority)
-    first_chunk: int
-    chunk_count: int
-    page_starts: list[int]  # where each page starts in the CV's text (chunk char offsets count from 0)
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-    def page_at(self, offset: int) -> int:
-        """1-based page holding the character at offset of the CV's text."""
-        from rag.ingest.chunking import page_at
-
-        return page_at(offset, self.page_starts)
 
 
 @dataclass(frozen=True)

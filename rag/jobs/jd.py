@@ -27,9 +27,9 @@ from dataclasses import dataclass
 
 import regex
 
-from rag.profile.titles import pick_title
 from rag.lexicon.terms import QUERY_FRAMING, STOPWORDS, fold, raw_tokens
 from rag.lexicon.vocabulary import SkillMention, find_skills
+from rag.profile.titles import pick_title
 
 SKILL, YEARS, PHRASE = "skill", "years", "phrase"
 MUST, NICE, OTHER, PREAMBLE = "must", "nice", "other", "preamble"

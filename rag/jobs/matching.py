@@ -19,16 +19,16 @@ from dataclasses import dataclass
 import numpy as np
 import regex
 
+from rag.jobs.jd import PHRASE, SKILL, JobDescription
+from rag.jobs.skill_mentions import SkillMentions, read_mentions
+from rag.lexicon.terms import query_terms
 from rag.search import aggregation as agg
 from rag.search.evidence import Evidence, line_at
 from rag.search.filters import CompiledFilters, FilterOutcome
 from rag.search.fusion import FusionSettings
-from rag.jobs.jd import PHRASE, SKILL, JobDescription
 from rag.search.query import Query
-from rag.ingest.records import Candidate, Chunk
 from rag.search.retrieval import Searcher
-from rag.jobs.skill_mentions import SkillMentions, read_mentions
-from rag.lexicon.terms import query_terms
+from rag.store.rows import Candidate, Chunk
 
 DEFAULT_PHRASE_THRESHOLD = 0.31  # best F1 on the dev corpus (SEED=7), README: Matching a job description
 DEFAULT_TOPK = 10

@@ -14,10 +14,10 @@ import numpy as np
 import regex
 
 from rag.index.keyword import KeywordIndex
-from rag.ingest.records import Chunk
-from rag.store.folder import OpenStore
 from rag.lexicon.terms import STOPWORDS
 from rag.lexicon.vocabulary import SkillMention, find_skills, spellings
+from rag.store.open import OpenStore
+from rag.store.rows import Chunk
 
 
 @dataclass(frozen=True)

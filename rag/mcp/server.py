@@ -1,4 +1,4 @@
-"""`rag mcp` (also `python -m rag.mcp_server`): the store as Model Context Protocol tools, over stdio.
+"""The store as Model Context Protocol tools, over stdio (`rag mcp`).
 
 An assistant (Claude Desktop, an IDE agent) starts this process and calls its tools. The store is
 loaded once and kept warm (warm.py); a rebuild is picked up on the next call, without a restart.
@@ -15,14 +15,12 @@ from __future__ import annotations
 
 import difflib
 import logging
-import sys
 from collections.abc import Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import anyio
-import click
 import orjson
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
@@ -30,19 +28,18 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
 from rag import __version__
-from rag.cli.console import Command, option
-from rag.store.cv_text import read_cv
 from rag.errors import UserError, short_reason
-from rag.search.fusion import RULES, FusionSettings
 from rag.jobs.jd import parse_jd
-from rag.render.match import render_json as render_match
 from rag.jobs.matching import MatchSettings, match
 from rag.mcp.schema import CvOutput, MatchOutput, SearchOutput, StatusOutput
 from rag.mcp.text import cv_text, match_text, search_text, status_text
-from rag.search.filters import Filters
+from rag.render.match import render_json as render_match
 from rag.render.search import clip, render_json
+from rag.search.filters import Filters
+from rag.search.fusion import RULES, FusionSettings
 from rag.search.retrieval import MODES
 from rag.search.warm import Loaded, WarmStore
+from rag.store.cv_text import read_cv
 
 log = logging.getLogger("rag.mcp")
 
@@ -129,8 +126,9 @@ def answer(doc: dict, text: str) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=doc)
 
 
-def build_server(root: Path) -> MCPServer:
-    warm = WarmStore(root)
+def build_server(root: Path, expected_model: str | None = None) -> MCPServer:
+    """The server for the store in root; expected_model (EMBEDDING_MODEL) must be the store's."""
+    warm = WarmStore(root, expected_model)
 
     @asynccontextmanager
     async def warm_store(_server: MCPServer):
@@ -225,28 +223,3 @@ def unknown_cv(cv_id: str, loaded: Loaded) -> str:
     close = difflib.get_close_matches(cv_id, list(loaded.rows), n=3)
     hint = f"; did you mean {', '.join(close)}?" if close else "; search_candidates returns the cv_id of each candidate"
     return f"no CV with cv_id {clip(repr(cv_id), 60)} in the store ({loaded.store.manifest.candidate_count} CVs){hint}"
-
-
-@click.command(
-    cls=Command,
-    epilog="""\b
-Speaks MCP on stdin/stdout; logs go to stderr. Point an MCP client at it, e.g. Claude Desktop's
-claude_desktop_config.json (README: Serving assistants over MCP):
-  {"mcpServers": {"cv-rag": {"command": "/abs/path/.venv/bin/rag",
-                             "args": ["mcp", "--index-dir", "/abs/path/rag_store"]}}}
-""",
-)
-@option("--index-dir", type=click.Path(path_type=Path), default=Path("rag_store"), show_default=True,
-        help="Store folder written by `rag index`; a rebuild is picked up on the next call.")
-def main(index_dir: Path) -> None:
-    """Serve the store to assistants over MCP (stdio): search_candidates, match_job, get_cv, store_status."""
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="rag mcp: %(message)s")
-    for name in ("rag", "mcp"):  # ours, and the SDK's one line per failed call; not faiss's loader chatter
-        logging.getLogger(name).setLevel(logging.INFO)
-    root = index_dir.absolute()
-    log.info("MCP server %s on stdio for the store in %s", __version__, root)
-    build_server(root).run("stdio")
-
-
-if __name__ == "__main__":
-    main()

@@ -15,15 +15,15 @@ from dataclasses import asdict, dataclass
 
 import regex
 
+from rag.ingest.records import HeadLine
+from rag.lexicon.vocabulary import skill_names
 from rag.profile.contact import find_email, find_phone
 from rag.profile.dates import find_periods, months_covered, parse_month
 from rag.profile.education import highest_level
 from rag.profile.places import Location, find_location
-from rag.ingest.records import HeadLine
 from rag.profile.sections import HEADER, Section, of_kind, split_sections
 from rag.profile.spoken import SpokenLanguage, parse_languages
 from rag.profile.titles import pick_title
-from rag.lexicon.vocabulary import skill_names
 
 PROFILE_VERSION = "1"
 """Changes whenever the same text would give another profile, so stored profiles are redone."""

@@ -13,9 +13,9 @@ import orjson
 
 from rag.jobs.jd import PHRASE, YEARS, Requirement
 from rag.jobs.matching import CandidateMatch, MatchResult, Outcome
-from rag.render.search import clip, display, filters_json, store_json, terminal_width
-from rag.store.folder import Manifest
 from rag.lexicon.terms import fold
+from rag.render.search import clip, display, filters_json, store_json, terminal_width
+from rag.store.manifest import Manifest
 
 SCHEMA_VERSION = 1
 _CELL = 12  # widest must-have column in the table

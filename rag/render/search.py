@@ -9,10 +9,10 @@ import shutil
 import click
 import orjson
 
+from rag.lexicon.terms import matching_spans
 from rag.search.fields import field_json, row_text
 from rag.search.retrieval import LIST_NAMES, Hit, SearchResult
-from rag.store.folder import Manifest
-from rag.lexicon.terms import matching_spans
+from rag.store.manifest import Manifest
 
 SCHEMA_VERSION = 1
 

@@ -12,9 +12,9 @@ from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from rag.search.query import Concept
-from rag.ingest.records import Candidate, Chunk
 from rag.lexicon.terms import aliases, expand_words, fold, raw_tokens
+from rag.search.query import Concept
+from rag.store.rows import Candidate, Chunk
 
 MAX_LINE = 220  # characters of a line shown as evidence
 LEAD = 40  # at most this many characters before the words a long line is shown for

@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, is_dataclass
 from typing import TYPE_CHECKING
 
-from rag.store.profiles import ProfileColumns, normal
 from rag.lexicon.terms import QUERY_FRAMING, STOPWORDS
+from rag.store.profiles import ProfileColumns, normal
 
 if TYPE_CHECKING:
     from rag.profile.read import Profile

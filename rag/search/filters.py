@@ -27,8 +27,8 @@ from functools import lru_cache
 import numpy as np
 
 from rag.errors import UsageError
+from rag.search.where import AllOf, AnyOf, Clause, Node, Not, conjunction, describe, parse
 from rag.store.profiles import ProfileColumns, language_rank, normal
-from rag.search.where import AllOf, AnyOf, Node, Not, Clause, conjunction, describe, parse
 
 _COMPARE = {"=": np.equal, "!=": np.not_equal, ">=": np.greater_equal, "<=": np.less_equal, ">": np.greater,
             "<": np.less}

@@ -15,22 +15,21 @@ Evaluation calls rank() (steps 1-4), the very path search uses.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from rag.errors import Fix, UsageError, UserError
+from rag.lexicon.seniority import LEVELS
 from rag.search import aggregation as agg
-from rag.errors import UsageError, UserError
 from rag.search.evidence import Evidence, best_lines, closest_passage
+from rag.search.fields import profile_fields
 from rag.search.filters import CompiledFilters, FilterOutcome
 from rag.search.fusion import FusionSettings, convex_scores, ranked, rrf_scores
-from rag.search.fields import profile_fields
 from rag.search.query import Query, analyse
-from rag.ingest.records import Candidate, Chunk
-from rag.lexicon.seniority import LEVELS
-from rag.store.folder import OpenStore
+from rag.store.open import OpenStore
+from rag.store.rows import Candidate, Chunk
 
 if TYPE_CHECKING:
     from rag.profile.read import Profile
@@ -110,7 +109,6 @@ class Searcher:
         self._keyword = None
         self._dense = None
         self._encoder = None
-        _check_model_env(store)
 
     @property
     def keyword(self):
@@ -300,11 +298,10 @@ def coverage_levels(r: Rankings) -> np.ndarray:
     return levels
 
 
-def _check_model_env(store: OpenStore) -> None:
-    wanted = os.environ.get("EMBEDDING_MODEL", "").strip()
+def check_model(store: OpenStore, wanted: str | None) -> None:
+    """A search asked for one model (EMBEDDING_MODEL) cannot use a store built with another."""
     m = store.manifest
     if wanted and wanted not in {m.embedding_model, m.embedding_model_requested}:
-        raise UserError(
-            f"EMBEDDING_MODEL={wanted} but the store in {store.root} was built with {m.embedding_model}; "
-            "unset EMBEDDING_MODEL to search with the store's model, or rebuild with the new one (make rebuild)"
-        )
+        raise UserError(f"EMBEDDING_MODEL={wanted} but the store in {store.root} was built with {m.embedding_model}; "
+                        "unset EMBEDDING_MODEL to search with the store's model, or rebuild with the new one: {fix}",
+                        Fix("rebuild", {"store": str(store.root)}))

@@ -20,8 +20,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from rag.search.retrieval import Searcher
-from rag.store.folder import OpenStore, StoreDir, open_store
+from rag.search.retrieval import Searcher, check_model
+from rag.store.folder import StoreDir
+from rag.store.open import OpenStore, open_store
 
 log = logging.getLogger(__name__)
 
@@ -48,11 +49,12 @@ class Loaded:
         return {c.cv_id: row for row, c in enumerate(self.store.candidates.all())}
 
 
-def load(root: Path) -> Loaded:
+def load(root: Path, expected_model: str | None = None) -> Loaded:
     """Open and verify the live generation and load everything a search needs."""
     started = time.perf_counter()
     store = open_store(root)
     try:
+        check_model(store, expected_model)
         searcher = Searcher(store)
         searcher.search(WARM_UP_QUERY, "fused", 1)
     except BaseException:
@@ -64,8 +66,9 @@ def load(root: Path) -> Loaded:
 class WarmStore:
     """The live generation of one store folder, loaded once and reloaded only when it changes."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, expected_model: str | None = None):
         self.root = root
+        self.expected_model = expected_model  # EMBEDDING_MODEL, which every generation must match
         self._dir = StoreDir(root)
         self._held: Loaded | None = None
         self._lock = threading.Lock()  # guards _held and every Loaded.calls; calls run side by side
@@ -101,7 +104,7 @@ class WarmStore:
             return self._held
         swapped = self._held is not None
         self._drop()  # never serve the old one once it is not live, even if the new one fails
-        self._held = load(self.root)
+        self._held = load(self.root, self.expected_model)
         m = self._held.store.manifest
         log.info("%s generation %s: %d CVs, %d chunks, %s (loaded in %.2f s)",
                  "rebuilt; now serving" if swapped else "serving", self._held.store.generation.name,

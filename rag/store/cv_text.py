@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rag.ingest.chunking import PAGE_SEPARATOR
-from rag.ingest.records import Candidate
-from rag.store.folder import OpenStore
+from rag.store.open import OpenStore
+from rag.store.rows import Candidate
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from rag.errors import DamagedFile
-from rag.store.folder import PROFILE_INDEX, PROFILES, JsonlTable, write_jsonl
 from rag.lexicon.terms import fold
+from rag.store.manifest import PROFILE_INDEX, PROFILES
+from rag.store.tables import JsonlTable, write_jsonl
 
 if TYPE_CHECKING:  # the profile rules load their tables on import: search imports them only to filter
     from rag.profile.read import Profile

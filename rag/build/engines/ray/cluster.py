@@ -18,7 +18,7 @@ import socket
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from rag.errors import UserError
+from rag.errors import Fix, UserError
 
 LOCAL_OBJECT_STORE_BYTES = 256 * 2**20  # holds an encoder and a window of work; more spills to disk
 CONNECT_TIMEOUT_S = 5
@@ -63,8 +63,8 @@ def check_reachable(address: str) -> None:
         socket.create_connection(target, timeout=CONNECT_TIMEOUT_S).close()
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
-        raise UserError(f"no Ray cluster answers at {address} ({reason}); start one (make ray-up) or fix "
-                        "--ray-address / RAY_ADDRESS; the existing store is unchanged") from None
+        raise UserError(f"no Ray cluster answers at {address} ({reason}); start one ({{fix}}) or fix the Ray "
+                        "address; the existing store is unchanged", Fix("ray-up")) from None
 
 
 class RayConnection:
@@ -72,8 +72,7 @@ class RayConnection:
 
     def __init__(self, settings: RaySettings):
         if importlib.util.find_spec("ray") is None:
-            raise UserError("--engine ray needs Ray, an optional extra: pip install '.[ray]' "
-                            "(make installs it for ENGINE=ray and for make test)")
+            raise UserError("the Ray engine needs Ray, an optional extra: {fix}", Fix("install-ray"))
         self.where = settings.address or "a local Ray instance"
         if settings.address:
             check_reachable(settings.address)

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import numpy as np
 
-from rag.ingest.discover import CvFile
-from rag.index.encoder import MODEL_FILES
-from rag.errors import UserError
 from rag.build.engines.ray.cluster import RayConnection, RaySettings, one_line
 from rag.build.engines.ray.stages import Coordinator, Embedder, Stage, code_digest, extract_files
+from rag.errors import Fix, UserError
+from rag.index.encoder import MODEL_FILES
+from rag.ingest.discover import CvFile
 from rag.ingest.records import Document
 
 # Input per Ray Data execution: each one costs a second or two of set-up (an embedding execution
@@ -134,7 +134,7 @@ class RayEngine:
                 self.close()
                 raise UserError(f"the Ray cluster at {where} runs other rag code than this checkout "
                                 f"({theirs} there, {code_digest()} here); restart it from an image built "
-                                "from this checkout (make ray-up)")
+                                "from this checkout ({fix})", Fix("ray-up"))
         return self._connection
 
     def _run(self, stage: Stage, rows: list[dict]) -> Iterator[dict]:

@@ -1,0 +1,40 @@
+"""`rag mcp`: serve the store to assistants over the Model Context Protocol, on stdin/stdout."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+import click
+
+from rag import __version__
+from rag.cli.console import Command, expected_model
+from rag.cli.options import store_option
+from rag.mcp.server import build_server
+
+log = logging.getLogger("rag.mcp")
+
+
+@click.command(
+    cls=Command,
+    epilog="""\b
+Speaks MCP on stdin/stdout; logs go to stderr. Point an MCP client at it, e.g. Claude Desktop's
+claude_desktop_config.json (README: Serving assistants over MCP):
+  {"mcpServers": {"cv-rag": {"command": "/abs/path/.venv/bin/rag",
+                             "args": ["mcp", "--store", "/abs/path/rag_store"]}}}
+""",
+)
+@store_option("Store folder written by `rag index`; a rebuild is picked up on the next call.")
+def main(store: Path) -> None:
+    """Serve the store to assistants over MCP (stdio): search_candidates, match_job, get_cv, store_status."""
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="rag mcp: %(message)s")
+    for name in ("rag", "mcp"):  # ours, and the SDK's one line per failed call; not faiss's loader chatter
+        logging.getLogger(name).setLevel(logging.INFO)
+    root = store.absolute()
+    log.info("MCP server %s on stdio for the store in %s", __version__, root)
+    build_server(root, expected_model()).run("stdio")
+
+
+if __name__ == "__main__":
+    main()
