@@ -17,7 +17,7 @@ from cv_generation.templates import TEMPLATE_NAMES
 DEFAULT_OUT = Path("cv_generation/data/cvs")
 
 
-class _OneLineErrors(click.Command):
+class OneLineErrors(click.Command):
     """Errors as a single "error: ..." line on stderr, without click's usage block."""
 
     def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
@@ -41,7 +41,7 @@ def _comma_list(normalize: Callable[[Sequence[str]], Sequence[str]]):
     return callback
 
 
-@click.command(cls=_OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
+@click.command(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--n", "n", type=click.IntRange(min=1), default=30, show_default=True,
               help="Number of CVs: folders cv_001 .. cv_<n> (wider numbers past 999).")
 @click.option("--seed", type=int, default=42, show_default=True,

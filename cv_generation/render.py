@@ -15,12 +15,11 @@ PDF_DATE = "D:20250601000000Z"
 PRODUCER = "cv_generation (PyMuPDF)"
 
 
-def render_pdf(profile: Profile, template: str) -> bytes:
-    canvas = Canvas()
-    TEMPLATES[template](canvas, profile)
+def pdf_bytes(canvas: Canvas, title: str, author: str, subject: str) -> bytes:
+    """The canvas as a reproducible PDF (also for the external corpus's layouts)."""
     doc = canvas.document()
     doc.set_metadata({
-        "title": f"{profile.name} — CV", "author": profile.name, "subject": profile.title,
+        "title": title, "author": author, "subject": subject,
         "keywords": "", "creator": PRODUCER, "producer": PRODUCER,
         "creationDate": PDF_DATE, "modDate": PDF_DATE,
     })
@@ -28,3 +27,9 @@ def render_pdf(profile: Profile, template: str) -> bytes:
     data = doc.tobytes(garbage=3, deflate=True, use_objstms=1, no_new_id=True)
     doc.close()
     return data
+
+
+def render_pdf(profile: Profile, template: str) -> bytes:
+    canvas = Canvas()
+    TEMPLATES[template](canvas, profile)
+    return pdf_bytes(canvas, f"{profile.name} — CV", profile.name, profile.title)
