@@ -42,7 +42,7 @@ JOBS_PER_TITLE = 4
 """Postings kept per job title and split (15 titles: up to 60 jobs), spread across the titles."""
 MIN_JOB_SKILLS = 3
 _REPO = Path(__file__).resolve().parents[1]
-DEFAULT_VOCABULARY = (_REPO / "rag" / "skill_data.py", _REPO / "rag" / "synonyms.py")
+DEFAULT_VOCABULARY = (_REPO / "rag" / "lexicon" / "skill_data.py", _REPO / "rag" / "lexicon" / "synonyms.py")
 """Read as plain text, only to tell open_skill queries from skill ones (external_queries.py)."""
 
 
