@@ -8,10 +8,15 @@ import shutil
 from pathlib import Path
 
 import pytest
+from fakes.hash_encoder import register as register_fake_encoder
 from pdfs import CVS, write_pdf
 
 from rag.index.export import encoder_key, export_encoder
 from rag.index.model_choice import BUNDLED_MODEL, resolve_model
+
+
+register_fake_encoder()  # hash-words-N, for the fast tests (fakes/hash_encoder.py)
+FAKES = Path(__file__).parent / "fakes"  # on a subprocess's PYTHONPATH, its sitecustomize registers it too
 
 
 @pytest.fixture(autouse=True)
@@ -29,8 +34,10 @@ HASH_MODEL = "hash-words-64"
 
 @pytest.fixture
 def hash_model(monkeypatch):
-    """The hashing encoder instead of the real model: for fast, exact command-line and rendering tests."""
+    """The hashing encoder instead of the real model: for fast, exact command-line and rendering tests
+    (in subprocesses too: FAKES on their PYTHONPATH registers it)."""
     monkeypatch.setenv("EMBEDDING_MODEL", HASH_MODEL)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(FAKES), os.environ.get("PYTHONPATH")])))
     return HASH_MODEL
 
 

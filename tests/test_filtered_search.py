@@ -9,11 +9,11 @@ from pathlib import Path
 
 import orjson
 import pytest
+from builds import build_store
 from click.testing import CliRunner
 from pdfs import write_pdf
 
 from cv_generation.corpus import generate_corpus
-from builds import build_store
 from rag.build.builder import BuildSettings
 from rag.cli import main as rag
 from rag.errors import UserError
@@ -72,14 +72,14 @@ def test_make_search_with_location_and_min_years_returns_only_those_who_meet_bot
     _, store = people
     root = Path(__file__).resolve().parent.parent
     done = subprocess.run(["make", "--no-print-directory", "-C", str(root), "search", "Q=backend developer",
-                           "LOCATION=Berlin", "MIN_YEARS=5", f"OUT_DIR={store}", "RUNNER=local", "JSON=1",
+                           "LOCATION=Berlin", "MIN_YEARS=5", f"STORE={store}", "RUNNER=local", "JSON=1",
                            f"VENV={venv}"], capture_output=True, text=True, env=os.environ | {"NO_COLOR": "1"})
     assert done.returncode == 0, done.stderr
     doc = orjson.loads(done.stdout)
     assert {name: ids_ for name, ids_ in ((n, [h["cv_id"] for h in hits]) for n, hits in doc["lists"].items())} == {
         "faiss": ["hanna"], "bm25": ["hanna"], "fused": ["hanna"]}
     assert doc["filters"] == {"expression": "years>=5 and location=Berlin", "keep_unknown": False, "passed": 1,
-                              "undecided": 2, "unknown": {"years": 1, "location": 1}}
+                              "undecided": 2, "unknown": {"years": 1, "location": 1}, "skills": []}
     assert doc["lists"]["fused"][0]["profile"]["years_experience"] == 9
     assert doc["lists"]["fused"][0]["profile"]["location"]["city"] == "Berlin"
 

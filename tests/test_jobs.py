@@ -4,6 +4,7 @@ follows from cv.json, read back by rag.jd as written, and matched end to end."""
 import json
 
 import pytest
+from builds import build_store
 from click.testing import CliRunner
 from conftest import HASH_MODEL
 
@@ -14,7 +15,6 @@ from cv_generation.profiles import sample_profile
 from cv_generation.records import cv_record
 from cv_generation.skills import paraphrase_groups
 from cv_generation.templates import TEMPLATE_NAMES
-from builds import build_store
 from rag.build.builder import BuildSettings
 from rag.cli import main as rag
 from rag.eval.jobs import load_truth, score_jobs, summarise

@@ -7,11 +7,11 @@ import io
 import numpy as np
 import orjson
 import pytest
+from builds import build_store
 from click.testing import CliRunner
 from conftest import HASH_MODEL
 from pdfs import write_pdf
 
-from builds import build_store
 from rag.build.builder import BuildSettings
 from rag.cli import main as rag
 from rag.jobs.jd import parse_jd

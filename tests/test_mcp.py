@@ -7,15 +7,16 @@ from pathlib import Path
 import anyio
 import orjson
 import pytest
+from builds import build_store
 from click.testing import CliRunner
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
+from conftest import FAKES
 from pdfs import write_pdf
 
-from builds import build_store
 from rag.build.builder import BuildSettings
 from rag.cli import main as rag
-from rag.render.search import render_json
+from rag.render.documents import search_document
 from rag.search.retrieval import MODES, Searcher
 from rag.search.warm import WarmStore
 from rag.store.cv_text import read_cv
@@ -97,7 +98,8 @@ async def protocol_session(cv_dir: Path, out: Path, errlog) -> None:
             stray.append(message)
 
     server = StdioServerParameters(command=sys.executable, args=["-m", "rag.mcp_server", "--store", str(out)],
-                                   env={"EMBEDDING_MODEL": "hash-words-64", "HF_HUB_OFFLINE": "1"}, cwd=str(out.parent))
+                                   env={"EMBEDDING_MODEL": "hash-words-64", "HF_HUB_OFFLINE": "1",
+                                        "PYTHONPATH": str(FAKES)}, cwd=str(out.parent))
     async with Client(stdio_client(server, errlog=errlog), mode="legacy", message_handler=on_message) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
         assert set(tools) == TOOLS
@@ -122,8 +124,8 @@ async def protocol_session(cv_dir: Path, out: Path, errlog) -> None:
         # The very document `rag search --json` prints for the same question.
         doc, text = call(await client.call_tool("search_candidates", {"query": JENKINS, "topk": 2}))
         with open_store(out) as store:
-            expected = render_json(Searcher(store).search(JENKINS, "fused", 2), store.manifest, str(out), 2)
-        assert doc == orjson.loads(expected)
+            expected = search_document(Searcher(store).search(JENKINS, "fused", 2), store.manifest, str(out), 2)
+        assert doc == expected
         assert set(doc) == set(tools["search_candidates"].output_schema["properties"])
         top = doc["lists"]["fused"][0]
         assert set(top) == set(tools["search_candidates"].output_schema["$defs"]["CandidateRecord"]["properties"])

@@ -5,13 +5,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from builds import build_store
 from click.testing import CliRunner
 from conftest import store_with_encoder
 from pdfs import CVS, write_pdf
 
 import rag.build.builder as build_module
 import rag.index.encoder as encoder_module
-from builds import build_store
 from rag.build.builder import BuildSettings
 from rag.cli import main as rag
 from rag.errors import UserError

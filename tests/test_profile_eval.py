@@ -10,8 +10,8 @@ from click.testing import CliRunner
 
 from cv_generation.corpus import generate_corpus
 from cv_generation.skills import SKILLS
-from rag.eval.profile_score import TARGETS, score_cv, set_f1, summarise
 from rag.cli.profile_eval import main
+from rag.eval.profile_score import TARGETS, score_cv, set_f1, summarise
 from rag.eval.profiles import labelled_skills, profile_corpus, score_samples
 from rag.lexicon.vocabulary import canonical
 from rag.profile.places import Location

@@ -4,10 +4,10 @@ import os
 import pickle
 
 import pytest
+from builds import build_store
 
 import rag.build.builder as build_module
 import rag.index.keyword
-from builds import build_store
 from rag.build.builder import BuildSettings, settings_identity
 from rag.build.fingerprint import fingerprint
 from rag.cli.fixes import make_words

@@ -288,17 +288,17 @@ def _extract(files: list[CvFile], cache: dict[str, Document], engine: Engine, re
 
 def _ensure_encoder(store: StoreDir, source: ModelSource, variant: str, reporter: Reporter) -> Path:
     from rag.index.export import encoder_key, encoder_problem, export_encoder, quantize_int8
-    from rag.index.hash_encoder import dimension
+    from rag.index.encoder import backend_for
 
     folder = store.encoders / encoder_key(source)
-    if variant == "int8" and dimension(source.name):
+    if variant == "int8" and backend_for(source.name):
         raise UserError(f"{source.name} has no int8 variant; use --encoder fp32")
     problem = encoder_problem(folder) if folder.is_dir() else None
     if problem:
         reporter.warn(f"the encoder in {folder} is damaged ({problem}); exporting {source.name} again")
         shutil.rmtree(folder)
     if not folder.is_dir():
-        if not dimension(source.name):
+        if not backend_for(source.name):
             reporter.info(f"exporting {source.name} to ONNX (once per model; later builds and searches reuse it)")
         store.encoders.mkdir(parents=True, exist_ok=True)
         export_encoder(source, folder)

@@ -12,7 +12,8 @@ from rag.cli.options import filter_options, store_option
 from rag.errors import UserError
 from rag.jobs.jd import parse_jd
 from rag.jobs.matching import DEFAULT_PHRASE_THRESHOLD, DEFAULT_TOPK, MatchSettings, match
-from rag.render.match import render_csv, render_json, render_text
+from rag.render.documents import match_document, to_json
+from rag.render.match import match_csv, match_text
 from rag.search.filters import Filters
 from rag.search.retrieval import Searcher
 
@@ -60,12 +61,13 @@ def main(jd_path: str, store: Path, topk: int, as_json: bool, as_csv: bool, phra
     compiled = filters.compile()
     opened = open_searchable(store)
     result = match(Searcher(opened), jd, MatchSettings(topk, phrase_threshold), compiled)
+    doc = match_document(result, opened.manifest, str(store), label)
     if as_json:
-        click.echo(render_json(result, opened.manifest, str(store), label))
+        click.echo(to_json(doc))
     elif as_csv:
-        click.echo(render_csv(result), nl=False)
+        click.echo(match_csv(doc), nl=False)
     else:
-        click.echo(render_text(result, opened.manifest, str(store), label), nl=False)
+        click.echo(match_text(doc), nl=False)
 
 
 def read_jd(path: str) -> str:

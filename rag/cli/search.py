@@ -10,7 +10,8 @@ import click
 from rag.cli.console import Command, open_searchable, option
 from rag.cli.options import filter_options, fusion_options, store_option
 from rag.errors import UsageError
-from rag.render.search import render_json, render_text
+from rag.render.documents import search_document, to_json
+from rag.render.search import search_text
 from rag.search.filters import Filters
 from rag.search.fusion import FusionSettings
 from rag.search.retrieval import MODES, Searcher, check_request
@@ -62,10 +63,11 @@ def main(words: tuple[str, ...], query: str | None, store: Path, topk: int, mode
     compiled = filters.compile()
     opened = open_searchable(store)
     result = Searcher(opened).search(text, mode, topk, "chunks" if chunk_view else "candidates", fusion, compiled)
+    doc = search_document(result, opened.manifest, str(store), topk)
     if as_json:
-        click.echo(render_json(result, opened.manifest, str(store), topk))
+        click.echo(to_json(doc))
     else:
-        click.echo(render_text(result, opened.manifest, str(store)), nl=False)
+        click.echo(search_text(doc), nl=False)
 
 
 def read_query(option_value: str | None, words: tuple[str, ...]) -> str:

@@ -1,7 +1,7 @@
 """What the MCP tools return, as typed dictionaries: the SDK publishes them as each tool's output
 schema and checks every result against it, so a client can rely on the shape.
 
-The search result is the document `rag search --json` prints (render.render_json, schema_version
+The search result is the document `rag search --json` prints (render.documents.search_document, schema_version
 1); a test holds the two to the same keys.
 """
 
@@ -51,6 +51,7 @@ class FiltersSummary(TypedDict):
     passed: Annotated[int, Field(description="Candidates the filters let through.")]
     undecided: Annotated[int, Field(description="Candidates whose CV does not say what a filter asks.")]
     unknown: Annotated[dict[str, int], Field(description="Undecided candidates per profile field.")]
+    skills: Annotated[list[str], Field(description="The skills the filters name (canonical), shown first in a row.")]
 
 
 class StoreSummary(TypedDict):

@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import anyio
-import orjson
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
@@ -33,8 +32,8 @@ from rag.jobs.jd import parse_jd
 from rag.jobs.matching import MatchSettings, match
 from rag.mcp.schema import CvOutput, MatchOutput, SearchOutput, StatusOutput
 from rag.mcp.text import cv_text, match_text, search_text, status_text
-from rag.render.match import render_json as render_match
-from rag.render.search import clip, render_json
+from rag.render.documents import match_document, search_document
+from rag.render.terminal import clip
 from rag.search.filters import Filters
 from rag.search.fusion import RULES, FusionSettings
 from rag.search.retrieval import MODES
@@ -156,7 +155,7 @@ def build_server(root: Path, expected_model: str | None = None) -> MCPServer:
         filters = compile_filters(min_years, max_years, locations, languages, skills, where, keep_unknown)
         with serving(warm) as loaded:
             result = loaded.searcher.search(query, mode, topk, "candidates", FusionSettings(rule=fusion), filters)
-            doc = orjson.loads(render_json(result, loaded.store.manifest, str(root), topk))
+            doc = search_document(result, loaded.store.manifest, str(root), topk)
         return answer(doc, search_text(doc))
 
     @server.tool(annotations=READ_ONLY)
@@ -173,7 +172,7 @@ def build_server(root: Path, expected_model: str | None = None) -> MCPServer:
         filters = compile_filters(min_years, max_years, locations, languages, skills, where, keep_unknown)
         with serving(warm) as loaded:
             result = match(loaded.searcher, jd, MatchSettings(topk), filters)
-            doc = orjson.loads(render_match(result, loaded.store.manifest, str(root), "jd_text"))
+            doc = match_document(result, loaded.store.manifest, str(root), "jd_text")
         return answer(doc, match_text(doc))
 
     @server.tool(annotations=READ_ONLY)

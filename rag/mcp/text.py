@@ -6,8 +6,8 @@ no layout for a terminal: a few lines an assistant can quote.
 
 from __future__ import annotations
 
-from rag.render.search import clip, display
-from rag.search.retrieval import LIST_NAMES
+from rag.render.search import LIST_NAMES
+from rag.render.terminal import clip, display
 
 EVIDENCE_CHARS = 160
 SHOWN_PROBLEMS = 10  # skipped files and warnings listed in full beyond this are only counted

@@ -36,6 +36,10 @@ _INSTITUTION = regex.compile(
 _BULLET = regex.compile(r"^\s*[•·*▪►‣◦-]\s")
 
 
+# The fields a person is shown, in the order `rag profile` and search rows show them.
+SHOWN_FIELDS = ("title", "years_experience", "location", "skills", "languages", "education", "email", "phone")
+
+
 @dataclass(frozen=True)
 class Profile:
     email: str | None = None

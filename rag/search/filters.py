@@ -187,15 +187,6 @@ class CompiledFilters:
         """The canonical skills the filters name, for showing them first."""
         return tuple(dict.fromkeys(t.name for t in _tests(self.expression) if isinstance(t, Skill)))
 
-    def describe(self, outcome: FilterOutcome, total: int) -> str:
-        """What the filters did, in one line: "years>=5 · 14 of 300 CVs pass; 12 dropped: years unknown"."""
-        line = f"{self.text} · {outcome.kept} of {total} CV{'s' if total != 1 else ''} pass"
-        if outcome.undecided:
-            why = " or ".join(f"{f} ({n})" for f, n in outcome.unknown.items())
-            line += (f"; {outcome.undecided} kept though their {why} is unknown" if self.keep_unknown else
-                     f"; {outcome.undecided} dropped because their {why} is unknown (--keep-unknown keeps them)")
-        return line
-
     def apply(self, columns: ProfileColumns) -> FilterOutcome:
         """The candidates that pass (a pure function of the columns)."""
         results: dict = {}  # each test's (passes, known), computed once
@@ -207,6 +198,17 @@ class CompiledFilters:
                 unknown[test.field] = int((undecided & ~results[test][1]).sum())
         keep = ~no if self.keep_unknown else yes
         return FilterOutcome(keep, int(undecided.sum()), {f: n for f, n in unknown.items() if n})
+
+
+def describe_outcome(expression: str, keep_unknown: bool, passed: int, total: int, undecided: int,
+                     unknown: dict[str, int]) -> str:
+    """What the filters did, in one line: "years>=5 · 14 of 300 CVs pass; 12 dropped: years unknown"."""
+    line = f"{expression} · {passed} of {total} CV{'s' if total != 1 else ''} pass"
+    if undecided:
+        why = " or ".join(f"{f} ({n})" for f, n in unknown.items())
+        line += (f"; {undecided} kept though their {why} is unknown" if keep_unknown else
+                 f"; {undecided} dropped because their {why} is unknown (--keep-unknown keeps them)")
+    return line
 
 
 def _evaluate(node: Resolved, c: ProfileColumns, results: dict) -> tuple[np.ndarray, np.ndarray]:

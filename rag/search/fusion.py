@@ -36,12 +36,17 @@ class FusionSettings:
     coverage: bool = True  # order by concepts held before the rule
 
     def describe(self) -> str:
-        rule = (f"convex: {' + '.join(f'{w:g}·{n}' for n, w in self.weights.items())} (min-max normalised)"
-                if self.rule == "convex" else f"rrf: Σ 1/({self.rrf_k} + rank)")
-        return ("concepts held first, then " if self.coverage else "") + rule
+        return describe_fusion(**self.to_json())
 
     def to_json(self) -> dict:
         return {"rule": self.rule, "weights": dict(self.weights), "rrf_k": self.rrf_k, "coverage": self.coverage}
+
+
+def describe_fusion(rule: str, weights: Mapping[str, float], rrf_k: int, coverage: bool) -> str:
+    """The fusion settings in one line, as a list's heading and a report name them."""
+    shown = (f"convex: {' + '.join(f'{w:g}·{n}' for n, w in weights.items())} (min-max normalised)"
+             if rule == "convex" else f"rrf: Σ 1/({rrf_k} + rank)")
+    return ("concepts held first, then " if coverage else "") + shown
 
 
 def normalised(scores: np.ndarray) -> np.ndarray:

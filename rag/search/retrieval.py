@@ -36,7 +36,6 @@ if TYPE_CHECKING:
 
 MODES = ("hybrid", "fused", "faiss", "bm25")
 SHOWN = {"hybrid": ("faiss", "bm25", "fused"), "fused": ("fused",), "faiss": ("faiss",), "bm25": ("bm25",)}
-LIST_NAMES = {"faiss": "FAISS (dense)", "bm25": "BM25 (keywords)", "fused": "Fused"}
 EVIDENCE_CHUNKS = 6  # chunks of a candidate read for evidence: those where the query weighs most
 
 
