@@ -14,7 +14,6 @@ from pdfs import CVS, write_pdf
 from rag.index.export import encoder_key, export_encoder
 from rag.index.model_choice import BUNDLED_MODEL, resolve_model
 
-
 register_fake_encoder()  # hash-words-N, for the fast tests (fakes/hash_encoder.py)
 FAKES = Path(__file__).parent / "fakes"  # on a subprocess's PYTHONPATH, its sitecustomize registers it too
 

@@ -9,9 +9,9 @@ import orjson
 import pytest
 from builds import build_store
 from click.testing import CliRunner
+from conftest import FAKES
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
-from conftest import FAKES
 from pdfs import write_pdf
 
 from rag.build.builder import BuildSettings

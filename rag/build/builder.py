@@ -287,8 +287,8 @@ def _extract(files: list[CvFile], cache: dict[str, Document], engine: Engine, re
 
 
 def _ensure_encoder(store: StoreDir, source: ModelSource, variant: str, reporter: Reporter) -> Path:
-    from rag.index.export import encoder_key, encoder_problem, export_encoder, quantize_int8
     from rag.index.encoder import backend_for
+    from rag.index.export import encoder_key, encoder_problem, export_encoder, quantize_int8
 
     folder = store.encoders / encoder_key(source)
     if variant == "int8" and backend_for(source.name):

@@ -14,7 +14,7 @@ from rag.render.documents import search_document, to_json
 from rag.render.search import search_text
 from rag.search.filters import Filters
 from rag.search.fusion import FusionSettings
-from rag.search.retrieval import MODES, Searcher, check_request
+from rag.search.retrieval import MODES, Searcher
 
 
 @click.command(
@@ -59,7 +59,6 @@ def main(words: tuple[str, ...], query: str | None, store: Path, topk: int, mode
          fusion: FusionSettings, as_json: bool, filters: Filters) -> None:
     """Find the candidates in indexed CVs that match a question, with FAISS, BM25 and their fusion."""
     text = read_query(query, words)
-    check_request(text, mode, topk)
     compiled = filters.compile()
     opened = open_searchable(store)
     result = Searcher(opened).search(text, mode, topk, "chunks" if chunk_view else "candidates", fusion, compiled)

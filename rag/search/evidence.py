@@ -12,7 +12,7 @@ from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from rag.lexicon.terms import aliases, expand_words, fold, raw_tokens
+from rag.lexicon.terms import aliases, expand_words, raw_tokens
 from rag.search.query import Concept
 from rag.store.rows import Candidate, Chunk
 
@@ -92,10 +92,10 @@ def line_at(candidate: Candidate, chunk: Chunk, offset: int, concepts: tuple[str
     return Evidence(_clip(line), candidate.page_at(chunk.char_start + start), chunk.chunk_id, concepts)
 
 
-def closest_passage(candidate: Candidate, chunk: Chunk, query_text: str) -> Evidence:
+def closest_passage(candidate: Candidate, chunk: Chunk, stems: frozenset[str]) -> Evidence:
     """For a meaning match: the line of its closest chunk that shares most word stems with the
-    query (none may), then the fullest line (a complete bullet says more than a wrapped tail)."""
-    stems = {fold(t.term)[:5] for t in raw_tokens(query_text) if len(t.term) > 3}
+    query (Query.stems; none may), then the fullest line (a complete bullet says more than a
+    wrapped tail)."""
     best = None
     for start, line in _lines(chunk.text):
         words = [t.term for t in raw_tokens(line)]

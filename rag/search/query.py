@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from rag.lexicon.seniority import query_level
 from rag.lexicon.synonyms import QUERY_EXPANSIONS
-from rag.lexicon.terms import QUERY_FRAMING, STOPWORDS, alias_at, query_terms, raw_tokens
+from rag.lexicon.terms import QUERY_FRAMING, STOPWORDS, alias_at, query_terms_of, raw_tokens
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,7 @@ class Query:
     concepts: tuple[Concept, ...]
     dense_text: str  # the query without its leading and trailing framing, for the encoder
     seniority: str | None = None  # junior | mid | senior | lead, when the query names one
+    stems: frozenset[str] = frozenset()  # 5-letter stems of dense_text's longer words, for evidence
 
 
 def analyse(text: str) -> Query:
@@ -72,7 +73,10 @@ def analyse(text: str) -> Query:
         i += 1
     flush()
     concepts = tuple(dict.fromkeys(_concept(r) for r in runs))
-    return Query(text, tuple(query_terms(text)), concepts, _dense_text(text, tokens), seniority)
+    dense = _dense_tokens(tokens)
+    stems = frozenset(t.term[:5] for t in dense if len(t.term) > 3)
+    dense_text = text[dense[0].start : dense[-1].end] if dense is not tokens else text.strip()
+    return Query(text, tuple(query_terms_of(words)), concepts, dense_text, seniority, stems)
 
 
 def _concept(words: tuple[str, ...]) -> Concept:
@@ -81,11 +85,10 @@ def _concept(words: tuple[str, ...]) -> Concept:
     return Concept(words[0], words, (words[0], *QUERY_EXPANSIONS.get(words[0], ())))
 
 
-def _dense_text(text: str, tokens) -> str:
-    """The query from its first to its last content word: "Who has experience with container
-    orchestration?" is embedded as "container orchestration". The framing every question shares
-    pulls all query vectors one way and dilutes what is asked (measured: README, Fusion)."""
-    content = [t for t in tokens if t.term not in STOPWORDS and t.term not in QUERY_FRAMING]
-    if not content:
-        return text.strip()
-    return text[content[0].start : content[-1].end]
+def _dense_tokens(tokens: list) -> list:
+    """The query's words from its first to its last content word: "Who has experience with
+    container orchestration?" is embedded as "container orchestration". The framing every question
+    shares pulls all query vectors one way and dilutes what is asked (measured: docs/search.md).
+    With no content word, all of them (the same list)."""
+    content = [i for i, t in enumerate(tokens) if t.term not in STOPWORDS and t.term not in QUERY_FRAMING]
+    return tokens[content[0] : content[-1] + 1] if content else tokens

@@ -54,6 +54,7 @@ class Rankings:
     weights: dict[str, float]  # concept label -> idf-like weight, for evidence and highlighting
     chunk_dense: np.ndarray | None = None  # cosine of every chunk, when the dense list ran
     allowed: np.ndarray | None = None  # bool per unit: what the filters let through (None: everything)
+    postings: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)  # read once per query
 
     @property
     def holds_all(self) -> np.ndarray:
@@ -143,13 +144,13 @@ class Searcher:
         allowed = keep if keep is None or owner is None else keep[owner]
         scores: dict[str, np.ndarray] = {}
         chunk_dense = None
+        postings = self._postings(query)
         if {"faiss", "fused"} & set(lists):
             chunk_dense = self.dense_scores(query.dense_text)
             scores["faiss"] = agg.best_of_all(starts, chunk_dense)
         if {"bm25", "fused"} & set(lists):
-            scores["bm25"] = sum((agg.best_of_some(starts, *self.keyword.postings(t)) for t in query.terms),
-                                 np.zeros(units))
-        concepts, held, weights = self._held(query, starts, allowed)
+            scores["bm25"] = sum((agg.best_of_some(starts, *postings[t]) for t in query.terms), np.zeros(units))
+        concepts, held, weights = self._held(query, starts, allowed, postings)
         orders = {}
         if "faiss" in scores:
             orders["faiss"] = _only(ranked(scores["faiss"]), allowed)
@@ -157,7 +158,7 @@ class Searcher:
             order = _only(ranked(scores["bm25"]), allowed)
             orders["bm25"] = order[scores["bm25"][order] > 0]
         rankings = Rankings(query, unit, starts, orders, scores, concepts, held, self._seniority(query, owner, allowed),
-                            weights, chunk_dense, allowed)
+                            weights, chunk_dense, allowed, postings)
         if "fused" in lists:
             rankings = self.fused_with(rankings, fusion)
         rankings.orders = {n: rankings.orders[n] for n in lists}
@@ -177,8 +178,13 @@ class Searcher:
         order = _only(ranked(fused, coverage_levels(r) if fusion.coverage else None), r.allowed)
         return replace(r, orders=r.orders | {"fused": order}, scores=r.scores | {"fused": fused})
 
-    def _held(self, query: Query, starts: np.ndarray, allowed: np.ndarray | None
-              ) -> tuple[list[str], np.ndarray, dict[str, float]]:
+    def _postings(self, query: Query) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Every posting list the query needs (its terms, its concepts' spellings), read once."""
+        needed = [*query.terms, *(t for c in query.concepts for t in (c.alternatives or c.words))]
+        return {t: self.keyword.postings(t) for t in dict.fromkeys(needed)}
+
+    def _held(self, query: Query, starts: np.ndarray, allowed: np.ndarray | None,
+              postings: dict[str, tuple[np.ndarray, np.ndarray]]) -> tuple[list[str], np.ndarray, dict[str, float]]:
         """Which units hold each of the query's concepts that any allowed unit holds, and how
         telling each is."""
         keyword = self.keyword
@@ -187,7 +193,7 @@ class Searcher:
             if concept.is_phrase:
                 chunks = keyword.phrase_chunks(concept.words)
             else:  # repeats are harmless: holding() only marks owners
-                chunks = np.concatenate([keyword.postings(t)[0] for t in concept.alternatives])
+                chunks = np.concatenate([postings[t][0] for t in concept.alternatives])
             row = agg.holding(starts, chunks) & (True if allowed is None else allowed)
             if row.any():
                 labels.append(concept.label)
@@ -255,7 +261,7 @@ class Searcher:
     def _evidence(self, r: Rankings, units: list[int], own: dict[int, Candidate]) -> dict[int, list[Evidence]]:
         """Evidence lines for each shown unit, reading only the chunks that can hold them."""
         concepts = [c for c in r.query.concepts if c.label in r.weights]
-        postings = [self.keyword.postings(t)[0] for c in concepts for t in (c.alternatives or c.words)]
+        postings = [r.postings[t][0] for c in concepts for t in (c.alternatives or c.words)]
         chunk_bm25 = None
         wanted: dict[int, list[int]] = {}
         for unit in units:
@@ -263,7 +269,7 @@ class Searcher:
             inside = np.unique(np.concatenate(
                 [p[np.searchsorted(p, lo):np.searchsorted(p, hi)] for p in postings] or [np.zeros(0, np.int64)]))
             if len(inside) > EVIDENCE_CHUNKS:
-                chunk_bm25 = self.keyword.scores(list(r.query.terms)) if chunk_bm25 is None else chunk_bm25
+                chunk_bm25 = self.keyword.scores(list(r.query.terms), r.postings) if chunk_bm25 is None else chunk_bm25
                 inside = np.sort(inside[np.argsort(-chunk_bm25[inside], kind="stable")[:EVIDENCE_CHUNKS]])
             if not len(inside) and r.chunk_dense is not None:
                 inside = np.array([lo + int(np.argmax(r.chunk_dense[lo:hi]))])
@@ -272,7 +278,7 @@ class Searcher:
         out = {}
         for unit, ids in wanted.items():
             lines = best_lines(own[unit], [chunks[c] for c in ids], concepts, r.weights)
-            out[unit] = lines or [closest_passage(own[unit], chunks[ids[0]], r.query.dense_text)]
+            out[unit] = lines or [closest_passage(own[unit], chunks[ids[0]], r.query.stems)]
         return out
 
 
