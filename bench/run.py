@@ -127,7 +127,7 @@ def measure_profile_step(store: Path, full_wall_s: float) -> dict:
     """The profile step's share of a from-scratch build: the build's own profiling function over the
     store's extracted documents, with nothing cached, against that build's wall time."""
     from rag.build.profiling import profile_documents
-    from rag.ingest.records import Document
+    from rag.ingest.document import Document
     from rag.store.manifest import DOCUMENTS
     from rag.store.open import open_store
 

@@ -8,7 +8,7 @@ import pytest
 from rag.build.notes import not_indexed_lines, page_ranges
 from rag.errors import UserError
 from rag.ingest.discover import discover_cvs
-from rag.ingest.records import Skipped
+from rag.ingest.document import Skipped
 
 
 def touch(path: Path, content: bytes = b"%PDF-1.4\n") -> Path:

@@ -12,9 +12,9 @@ from cv_generation.corpus import cv_id, generate_corpus, pick_template
 from cv_generation.i18n import LANGUAGES
 from cv_generation.jobs import _NAMES_A_SKILL, JOB_COUNT, build_jobs, job_files
 from cv_generation.profiles import sample_profile
-from cv_generation.records import cv_record
 from cv_generation.skills import paraphrase_groups
 from cv_generation.templates import TEMPLATE_NAMES
+from cv_generation.truth import cv_record
 from rag.build.builder import BuildSettings
 from rag.cli import main as rag
 from rag.eval.jobs import load_truth, score_jobs, summarise

@@ -7,7 +7,7 @@ import string
 
 import pytest
 
-from rag.ingest.records import HeadLine
+from rag.ingest.document import HeadLine
 from rag.profile.contact import find_email, find_phone
 from rag.profile.education import highest_level
 from rag.profile.places import country_code, find_location

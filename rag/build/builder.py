@@ -33,8 +33,8 @@ from rag.index.export import EXPORT_VERSION
 from rag.index.model_choice import ModelSource, requested_model, resolve_model
 from rag.ingest.chunking import chunk_spans, document_text, page_at, validate_chunking
 from rag.ingest.discover import CvFile, discover_cvs
+from rag.ingest.document import Document, Skipped
 from rag.ingest.extract import EXTRACTOR_NAME, EXTRACTOR_VERSION, extractor_id
-from rag.ingest.records import Document, Skipped
 from rag.lexicon.seniority import title_level
 from rag.lexicon.terms import TOKENIZER_NAME, TOKENIZER_VERSION
 from rag.profile.names import identify

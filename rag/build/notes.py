@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import PurePosixPath
 
-from rag.ingest.records import Document, Skipped
+from rag.ingest.document import Document, Skipped
 
 ONE_LINE_EACH = 3  # up to this many files of one kind are listed one per line
 NAMED_IN_SUMMARY = 3  # a summary line names this many files of its kind

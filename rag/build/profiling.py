@@ -20,7 +20,7 @@ from pathlib import Path
 import orjson
 
 from rag.errors import UsageError
-from rag.ingest.records import Document
+from rag.ingest.document import Document
 from rag.profile.read import PROFILE_VERSION, Profile, build_profile
 from rag.store.manifest import PROFILES
 from rag.store.profiles import ProfileRecord

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rag.errors import UserError
+from rag.ingest.document import Skipped
 from rag.ingest.extract import IMAGE_TYPES
-from rag.ingest.records import Skipped
 
 CV_TYPES = {".pdf": "pdf", ".docx": "docx"} | {suffix: "image" for suffix in IMAGE_TYPES}
 _OTHER_REASONS = {

@@ -16,8 +16,8 @@ from pathlib import Path
 import pymupdf
 
 from rag.errors import short_reason
+from rag.ingest.document import HeadLine
 from rag.ingest.reading_order import Box, reading_order
-from rag.ingest.records import HeadLine
 
 EXTRACTOR_NAME = "pymupdf-xycut"
 EXTRACTOR_VERSION = "3"  # 3: unmapped glyphs detected (no raw codes), icon glyphs dropped, OCR

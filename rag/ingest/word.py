@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from rag.errors import short_reason
+from rag.ingest.document import HeadLine
 from rag.ingest.extract import HEAD_LINES, Extracted, ExtractionFailed, normalize_text, read_bytes
-from rag.ingest.records import HeadLine
 
 _ENCRYPTED = b"\xd0\xcf\x11\xe0"  # a password-protected .docx is an OLE container, not a zip
 _DEFAULT_SIZE = 10.0  # points: Word's size when neither runs, styles nor defaults give one

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from rag.ingest.records import HeadLine
+from rag.ingest.document import HeadLine
 from rag.lexicon.terms import fold
 
 TOP_SHARE = 0.45  # the name is in the upper part of page 1 (lower lines only rank font sizes)

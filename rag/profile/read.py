@@ -2,7 +2,7 @@
 experience, spoken languages, education level and skills.
 
 Pure functions of the page texts (extract.py's reading order), optionally the first page's lines
-(records.HeadLine), and the build month, which is what "present" means. Every field may be
+(document.HeadLine), and the build month, which is what "present" means. Every field may be
 unknown (None or empty): a CV whose fields cannot be read still gets a Profile, never an error.
 The rules are heuristics tuned on CV conventions in four languages; docs/profiles.md says how
 each field fails on real CVs.
@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 
 import regex
 
-from rag.ingest.records import HeadLine
+from rag.ingest.document import HeadLine
 from rag.lexicon.vocabulary import skill_names
 from rag.profile.contact import find_email, find_phone
 from rag.profile.dates import find_periods, months_covered, parse_month

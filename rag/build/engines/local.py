@@ -16,7 +16,7 @@ from typing import Protocol
 import numpy as np
 
 from rag.ingest.discover import CvFile
-from rag.ingest.records import Document
+from rag.ingest.document import Document
 
 
 class Engine(Protocol):

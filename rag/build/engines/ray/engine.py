@@ -22,7 +22,7 @@ from rag.build.engines.ray.stages import Coordinator, Embedder, Stage, code_dige
 from rag.errors import Fix, UserError
 from rag.index.encoder import MODEL_FILES
 from rag.ingest.discover import CvFile
-from rag.ingest.records import Document
+from rag.ingest.document import Document
 
 # Input per Ray Data execution: each one costs a second or two of set-up (an embedding execution
 # starts its workers and loads the encoder), so windows are large, but bounded.
