@@ -64,7 +64,7 @@ CV_DIR_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_CV_DIR),$(CV_DIR))
 STORE_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_STORE),$(STORE))
 TRUTH_DIR_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_TRUTH_DIR),$(TRUTH_DIR))
 
-.PHONY: help index rebuild search match profile ls clean test cvs eval eval-corpora bench venv runner-ready mcp
+.PHONY: help index rebuild search match profile ls clean test cvs eval eval-corpora bench docs venv runner-ready mcp
 
 help: ## Show this help.
 	@echo "CV retrieval pipeline: index CVs, find the people in them with FAISS, BM25 and their fusion side by side."
@@ -150,7 +150,7 @@ profile: ## Show what the index read from one CV: make profile CV=cv_001 [JSON=1
 	@$(call run,rag,profile "$(CV)" --store "$(STORE_R)" $(if $(JSON),--json))
 
 # stdout is the MCP protocol from the first byte (runner-ready writes to stderr only).
-mcp: ## Serve the store to assistants over MCP on stdin/stdout (README: Serving assistants over MCP).
+mcp: ## Serve the store to assistants over MCP on stdin/stdout (docs/mcp.md).
 	@$(MAKE) --no-print-directory runner-ready
 	@$(call run,rag,mcp --store "$(STORE_R)")
 
@@ -165,10 +165,10 @@ match: ## Rank the CVs against a job description: make match JD=job.txt|.md|.pdf
 	@$(MAKE) --no-print-directory runner-ready
 	@$(call run,rag,match --store "$(STORE_R)" $(strip $(match_flags)) --jd -) $(if $(filter -,$(JD)),,< "$(JD)")
 
-cvs: runner-ready ## Generate synthetic CVs with ground truth: make cvs [N=30] [SEED=42]
+cvs: runner-ready ## Generate synthetic CVs into CV_DIR and their truth into TRUTH_DIR: make cvs [N=30] [SEED=42]
 	@$(generate_cvs)
 
-eval: runner-ready ## Score FAISS, BM25 and the fused list on the generated queries, and rag match on the generated jobs.
+eval: runner-ready ## Score FAISS, BM25, the fused list, the profiles and rag match against TRUTH_DIR (a corpus's truth).
 	@$(call run,rag,eval --store "$(STORE_R)" --truth "$(TRUTH_DIR_R)")
 
 # The two corpora eval-corpora scores: "test" is the issue's reference (N=300 SEED=42, every language
@@ -192,6 +192,9 @@ clean: runner-ready ## Remove the store in STORE, and only a store (keeps CVs, t
 
 test: venv $(VENV_RAY_STAMP) ## Run the test suite on two workers (offline model, no network; installs the ray extra).
 	HF_HUB_OFFLINE=1 $(VENV_PY) -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder tests
+
+docs: venv ## Regenerate the CLI reference in docs/cli.md from every command's --help.
+	$(VENV_PY) -m rag.cli.reference docs/cli.md
 
 bench: venv $(VENV_RAY_STAMP) ## Measure speed against the straightforward baseline; writes bench/report.{json,md}.
 	HF_HUB_OFFLINE=1 $(VENV_PY) -m bench.run

@@ -45,7 +45,7 @@ class LazyGroup(OneLineErrors, click.Group):
 
 @click.group(cls=LazyGroup, epilog="""\b
 Examples:
-  rag index --pdf-dir ~/cvs
+  rag index --cv-dir ~/cvs
   rag search "Who has experience with Jenkins?"
   rag search -q "Kubernetes" --json | jq '.lists.fused[].name'
 Run `rag COMMAND --help` for a command's options.""")

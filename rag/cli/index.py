@@ -44,14 +44,14 @@ Examples:
 @option("--batch-size", type=int, default=16, show_default=True,
         help="Chunks per embedding batch (batches group chunks of similar length).")
 @option("--encoder", "variant", type=click.Choice(VARIANTS), default="fp32", show_default=True,
-        help="Encoder weights: fp32, or int8 (faster, vectors differ slightly; see README: Performance).")
+        help="Encoder weights: fp32, or int8 (faster, vectors differ slightly; see docs/performance.md).")
 @option("--ocr", type=click.Choice(["on", "off"]), default="on", show_default=True,
         help="Read pages without a usable text layer (scans, fonts without Unicode) by OCR; off leaves them out.")
 @option("--as-of", default=None, metavar="YYYY-MM",
         help="The month \"present\" means in CV dates, for years of experience. Default: this month (kept in "
              "the manifest); pass a fixed month for figures that must not move, e.g. on generated CVs.")
 @option("--engine", type=click.Choice(ENGINES), default="local", show_default=True,
-        help="Where extraction and embedding run: this machine, or Ray (needs the ray extra; see README: Ray).")
+        help="Where extraction and embedding run: this machine, or Ray (needs the ray extra; see docs/ray.md).")
 @option("--ray-address", envvar="RAY_ADDRESS", default=None, metavar="ADDRESS",
         help="With --engine ray: the cluster, ray://host:port (Ray Client). Default: $RAY_ADDRESS, else a "
              "local Ray instance started for the build.")

@@ -43,7 +43,7 @@ Examples:
 @store_option("Store folder written by `rag index`.")
 @option("--topk", "-k", type=click.IntRange(min=1), default=DEFAULT_TOPK, show_default=True,
         help="Candidates shown.")
-@option("--json", "as_json", is_flag=True, help="One JSON document, for scripts (README: Matching a job description).")
+@option("--json", "as_json", is_flag=True, help="One JSON document, for scripts (docs/matching.md).")
 @option("--csv", "as_csv", is_flag=True, help="CSV for a spreadsheet: one row per candidate, one column per requirement.")
 @filter_options
 @option("--phrase-threshold", type=click.FloatRange(-1.0, 1.0), default=DEFAULT_PHRASE_THRESHOLD, show_default=True,

@@ -20,7 +20,7 @@ log = logging.getLogger("rag.mcp")
     cls=Command,
     epilog="""\b
 Speaks MCP on stdin/stdout; logs go to stderr. Point an MCP client at it, e.g. Claude Desktop's
-claude_desktop_config.json (README: Serving assistants over MCP):
+claude_desktop_config.json (docs/mcp.md):
   {"mcpServers": {"cv-rag": {"command": "/abs/path/.venv/bin/rag",
                              "args": ["mcp", "--store", "/abs/path/rag_store"]}}}
 """,

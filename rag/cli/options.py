@@ -118,7 +118,7 @@ FILTER_OPTIONS = (
     option("--where", default=None, metavar="EXPRESSION",
            help='Tests combined freely: "years>=5 and location=Berlin and (skill=Java or skill=Kotlin)". '
                 "Fields: years, location, language, skill, education, title; operators = != >= <= > <; "
-                "and, or, not, parentheses (README: Profiles and filters)."),
+                "and, or, not, parentheses (docs/profiles.md)."),
     option("--keep-unknown", is_flag=True,
            help="Keep candidates a filter cannot judge because their CV did not yield the field "
                 "(default: drop them and say how many)."),

@@ -53,7 +53,7 @@ Examples:
 @option("--mode", "-m", type=click.Choice(MODES), default="hybrid", show_default=True, help="Which lists to show.")
 @option("--chunks", "chunk_view", is_flag=True, help="Rank chunks instead of candidates (a CV may take several rows).")
 @fusion_options
-@option("--json", "as_json", is_flag=True, help="One JSON document with every list, for scripts (README: JSON output).")
+@option("--json", "as_json", is_flag=True, help="One JSON document with every list, for scripts (docs/json.md).")
 @filter_options
 def main(words: tuple[str, ...], query: str | None, store: Path, topk: int, mode: str, chunk_view: bool,
          fusion: FusionSettings, as_json: bool, filters: Filters) -> None:

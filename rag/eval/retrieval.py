@@ -11,7 +11,7 @@ years within ±1, country, languages and skills F1, and more. A store built with
 than the corpus's reference month gets a warning: its years are counted to another "present".
 
 --sweep scores the fused list for a grid of fusion settings instead: how the default was chosen
-(on the development corpus, never on the one it is reported on; README: Fusion).
+(on the development corpus, never on the one it is reported on; docs/search.md).
 
 --jobs DIR also scores `rag match` on the generated job descriptions there (jobs_eval.py).
 """

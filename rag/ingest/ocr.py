@@ -1,6 +1,6 @@
 """Text lines read from the picture of a page: RapidOCR (PP-OCR models in ONNX) on ONNX Runtime.
 
-Why this engine (measured against Tesseract, README "OCR"): its models ship inside its wheel, so
+Why this engine (measured against Tesseract, docs/input.md, "OCR"): its models ship inside its wheel, so
 a plain `pip install` on a fresh machine or in the image is all it needs, it runs on the ONNX
 Runtime we already ship, and it read the simulated scans as well or a little better, at about the
 same speed. The engine loads

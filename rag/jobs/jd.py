@@ -1,5 +1,5 @@
 """A job description read into requirements: must-haves and nice-to-haves, each a skill, a
-minimum of years, or a phrase (README: Matching a job description).
+minimum of years, or a phrase (docs/matching.md).
 
 - Headings cut the JD into sections, in English, Spanish, German and French ("Requirements",
   "Nice to have", "Requisitos", "Deseable", "Anforderungen", "Wünschenswert", "Profil recherché",

@@ -1,5 +1,5 @@
 """Candidates against a job description: who meets which requirement, the line that shows it,
-and the order a recruiter reads them in (README: Matching a job description).
+and the order a recruiter reads them in (docs/matching.md).
 
 - A skill is met where the CV states it, by any of its spellings (skill_mentions.py); meaning
   alone never meets a skill.
@@ -7,7 +7,7 @@ and the order a recruiter reads them in (README: Matching a job description).
   the profile read at index time (rag/profile.py), "present" meaning the build's --as-of month.
   A CV that dates no role does not meet it.
 - A phrase is met when the candidate's closest chunk has a cosine of at least the phrase
-  threshold with it (chosen on generated data; README).
+  threshold with it (chosen on generated data; docs/matching.md).
 - Order: must-haves met, then nice-to-haves met, then the fused relevance of the whole JD, which
   is the search path (Searcher.rank: FAISS, BM25 and their fusion) run on the JD as one query.
 """
@@ -30,7 +30,7 @@ from rag.search.query import Query
 from rag.search.retrieval import Searcher
 from rag.store.rows import Candidate, Chunk
 
-DEFAULT_PHRASE_THRESHOLD = 0.31  # best F1 on the dev corpus (SEED=7), README: Matching a job description
+DEFAULT_PHRASE_THRESHOLD = 0.31  # best F1 on the dev corpus (SEED=7), docs/matching.md
 DEFAULT_TOPK = 10
 _LINE = regex.compile(r"[^\n]*\p{L}[^\n]*")  # a line with words: a phrase's evidence
 _SENTENCE_WORDS = 4

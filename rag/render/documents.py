@@ -2,7 +2,7 @@
 text renderers (render/search.py, render/match.py, mcp/text.py) read them. Nothing is rendered and
 parsed back.
 
-Each document keeps its schema (README: JSON output): SCHEMA_VERSION changes when a key changes
+Each document keeps its schema (docs/json.md): SCHEMA_VERSION changes when a key changes
 meaning; keys may be added without a change.
 """
 

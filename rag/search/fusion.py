@@ -24,7 +24,7 @@ import numpy as np
 DEFAULT_RRF_K = 60
 RULES = ("convex", "rrf")
 DEFAULT_RULE = "convex"
-# Chosen on the development corpus (README: Fusion), never on the one it is tested on.
+# Chosen on the development corpus (docs/search.md), never on the one it is tested on.
 DEFAULT_WEIGHTS = {"bm25": 0.0, "faiss": 1.0}
 
 
