@@ -173,7 +173,7 @@ eval: runner-ready ## Score FAISS, BM25, the fused list, the profiles and rag ma
 
 # The two corpora eval-corpora scores: "test" is the issue's reference (N=300 SEED=42, every language
 # and layout); "dev", with another seed, without Spanish and without the classic layout, is the one
-# fusion defaults are chosen on (README: Fusion), so no default is chosen on the data it is scored on.
+# fusion defaults are chosen on (docs/search.md), so no default is chosen on the data it is scored on.
 EVAL_ROOT ?= cv_generation/data/eval
 EVAL_CORPORA = test:42:en,es,de,fr:classic,modern,sidebar,two_page dev:7:en,de,fr:modern,sidebar,two_page
 
