@@ -56,7 +56,10 @@ def main(store: Path, cv_dir: Path, host: str, port: int) -> None:
     log.info("rag %s: http://%s:%d for the store in %s (CV files in %s); Ctrl-C stops it", __version__, shown,
              bound[1], store.absolute(), cv_dir.absolute())
     server = uvicorn.Server(uvicorn.Config(app, log_config=None, access_log=True, timeout_graceful_shutdown=2))
-    server.run(sockets=[sock])
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:  # Ctrl-C: uvicorn has shut down cleanly, then passes the signal on
+        log.info("stopped")
 
 
 def listen(host: str, port: int) -> socket.socket:

@@ -120,13 +120,13 @@ def build_app(root: Path, cv_dir: Path, expected_model: str | None = None, *, lo
 
     async def http_error(request: Request, exc: HTTPException) -> Response:
         reason = _REASONS.get(exc.status_code, "Error")
-        return env.TemplateResponse(request, "error.html", {"reason": reason, "message": exc.detail},
+        return env.TemplateResponse(request, "error.html", {"reason": reason, "message": exc.detail, "error": None},
                                     status_code=exc.status_code, headers=exc.headers)
 
     async def server_error(request: Request, exc: Exception) -> Response:
         log.exception("%s %s failed", request.method, request.url.path)
         # The server-error handler runs outside the middleware: it adds the headers itself.
-        return env.TemplateResponse(request, "error.html", {"reason": "Server error", "message": (
+        return env.TemplateResponse(request, "error.html", {"reason": "Server error", "error": None, "message": (
             "the page could not be made; the server's log says why")}, status_code=500,
             headers={name.decode(): value.decode() for name, value in SECURITY_HEADERS})
 

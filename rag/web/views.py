@@ -44,6 +44,10 @@ _FORGOTTEN = ("this job description is no longer held: the server keeps pasted o
               "paste it again")
 
 
+# What a page shows only when it has it (the templates use strict undefined: a typo fails loudly).
+_OPTIONAL = {"search.html": {"doc": None}, "match.html": {"doc": None, "held": None, "pasted": ""}}
+
+
 @dataclass
 class Site:
     warm: WarmStore
@@ -251,6 +255,7 @@ class Site:
     # ---- rendering ------------------------------------------------------------------------------
 
     def page(self, request: Request, name: str, status: int = 200, **context) -> Response:
+        context = {"error": None} | _OPTIONAL.get(name, {}) | context
         return self.templates.TemplateResponse(request, name, context, status_code=status)
 
 
