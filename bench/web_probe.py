@@ -1,0 +1,154 @@
+"""Warm latency of the web pages through HTTP (`rag serve`), as one JSON line.
+
+Starts `python -m rag serve` on a store as a subprocess and asks it over one kept-alive HTTP
+connection, as a browser does, timing each request from sending it to the last byte of the answer:
+the search page (the three lists, 10 rows each, as the page asks by default) for every eval query,
+the match page for every generated job description (posted once, then the results page timed), and
+for the top candidate of each of the first queries their page (search and evidence boxes) and,
+once per page, the picture of the page holding the first evidence line, drawn (first request) and
+from the cache (second); a highlighted page is the candidate's page and that first drawing. The same searches in this process, without HTTP or HTML, are timed beside them.
+"""
+
+from __future__ import annotations
+
+import http.client
+import re
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from urllib.parse import urlencode
+
+import numpy as np
+import orjson
+
+from rag.render.documents import search_document
+from rag.search.retrieval import Searcher
+from rag.store.open import open_store
+
+TOPK = 10  # the search page's default
+PAGES = 60  # candidates' pages timed (the top candidate of as many queries)
+_FIRST_HIT = re.compile(rb'<image href="([^"]+)"[^>]*/>\s*<rect class="hit"')
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Client:
+    """One kept-alive connection; every answer must be 200 (or the 303 of a posted form)."""
+
+    def __init__(self, port: int):
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+
+    def request(self, method: str, path: str, body: bytes | None = None, headers: dict | None = None
+                ) -> tuple[float, http.client.HTTPResponse, bytes]:
+        t0 = time.perf_counter()
+        self.connection.request(method, path, body, headers or {})
+        response = self.connection.getresponse()
+        data = response.read()
+        ms = (time.perf_counter() - t0) * 1000
+        if response.status not in (200, 303):
+            raise SystemExit(f"web_probe: {method} {path[:80]} answered {response.status}: {data[:300]!r}")
+        return ms, response, data
+
+    def get(self, path: str) -> tuple[float, bytes]:
+        ms, _, data = self.request("GET", path)
+        return ms, data
+
+
+def wait_until_up(port: int, server: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            if server.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit(f"web_probe: rag serve did not start:\n{server.stderr.read()[-2000:]}") from None
+            time.sleep(0.05)
+
+
+def percentiles(times: list[float]) -> dict:
+    return {"p50": round(float(np.percentile(times, 50)), 2), "p95": round(float(np.percentile(times, 95)), 2),
+            "max": round(max(times), 2), "n": len(times)}
+
+
+def post_jd(client: Client, text: str) -> str:
+    boundary = uuid.uuid4().hex
+    body = (f'--{boundary}\r\nContent-Disposition: form-data; name="jd_text"\r\n\r\n{text}\r\n--{boundary}--\r\n'
+            ).encode()
+    _, response, _ = client.request("POST", "/match", body,
+                                    {"Content-Type": f"multipart/form-data; boundary={boundary}"})
+    return response.headers["location"]
+
+
+def measure(store: Path, cv_dir: Path, queries: list[str], jds: list[str]) -> dict:
+    port = free_port()
+    started = time.perf_counter()
+    server = subprocess.Popen([sys.executable, "-m", "rag", "serve", "--store", str(store), "--cv-dir", str(cv_dir),
+                               "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_until_up(port, server)
+        client = Client(port)
+        client.get("/status")
+        ready_s = time.perf_counter() - started
+        client.get("/?" + urlencode({"q": queries[0]}))  # one warm-up search
+        search, tops = [], []
+        for query in queries:
+            ms, page = client.get("/?" + urlencode({"q": query}))
+            search.append(ms)
+            found = re.search(rb'data-list="fused">.*?data-cv="([^"]+)"', page, re.S)
+            if found:
+                tops.append((query, found.group(1).decode()))
+        matching = []
+        for text in jds:
+            location = post_jd(client, text)
+            client.get(location)  # the first run of a JD reads its requirements' postings: warm them
+            matching.append(client.get(location)[0])
+        candidate, drawn, cached, highlighted, seen = [], [], [], [], set()
+        for query, cv_id in tops[:PAGES]:
+            ms, page = client.get("/cv?" + urlencode({"id": cv_id, "q": query}))
+            candidate.append(ms)
+            first = _FIRST_HIT.search(page)
+            image = first.group(1).decode().replace("&amp;", "&") if first else None
+            if image and image not in seen:  # the page of the first evidence line: drawn, then cached
+                seen.add(image)
+                drawn.append(client.get(image)[0])
+                cached.append(client.get(image)[0])
+                highlighted.append(ms + drawn[-1])
+    finally:
+        server.terminate()
+        server.wait(30)
+    return {"search_ms": percentiles(search), "match_ms": percentiles(matching),
+            "candidate_page_ms": percentiles(candidate), "page_png_drawn_ms": percentiles(drawn),
+            "page_png_cached_ms": percentiles(cached),
+            "highlighted_page_ms": percentiles(highlighted), "ready_s": round(ready_s, 2), "topk": TOPK}
+
+
+def in_process(store: Path, queries: list[str]) -> dict:
+    """The same searches and documents without HTTP or HTML: what the web adds is the difference."""
+    with open_store(store) as opened:
+        searcher = Searcher(opened)
+        searcher.search(queries[0], "hybrid", TOPK)
+        times = []
+        for query in queries:
+            t0 = time.perf_counter()
+            search_document(searcher.search(query, "hybrid", TOPK), opened.manifest, str(store), TOPK)
+            times.append((time.perf_counter() - t0) * 1000)
+    return percentiles(times)
+
+
+def main(store: Path, cv_dir: Path, queries_file: Path, jobs: Path) -> None:
+    queries = [orjson.loads(line)["query"] for line in queries_file.read_bytes().splitlines() if line.strip()]
+    jds = [path.read_text(encoding="utf-8") for path in sorted(jobs.glob("*.txt"))]
+    report = measure(store, cv_dir, queries, jds) | {"search_in_process_ms": in_process(store, queries)}
+    print(orjson.dumps(report).decode())
+
+
+if __name__ == "__main__":
+    main(*(Path(arg) for arg in sys.argv[1:5]))
