@@ -6,12 +6,16 @@ the search page (the three lists, 10 rows each, as the page asks by default) for
 the match page for every generated job description (posted once, then the results page timed), and
 for the top candidate of each of the first queries their page (search and evidence boxes) and,
 once per page, the picture of the page holding the first evidence line, drawn (first request) and
-from the cache (second); a highlighted page is the candidate's page and that first drawing. The same searches in this process, without HTTP or HTML, are timed beside them.
+from the cache (second); a highlighted page is the candidate's page and that first drawing. The
+same searches run in this process too, each right after its request, so that both see the same load
+on a shared machine; and the server's CPU time per request is read from /proc, which other jobs do
+not inflate.
 """
 
 from __future__ import annotations
 
 import http.client
+import os
 import re
 import socket
 import subprocess
@@ -87,6 +91,30 @@ def post_jd(client: Client, text: str) -> str:
     return response.headers["location"]
 
 
+def server_cpu_s(pid: int) -> float:
+    """CPU seconds the server process has used (user + system, every thread): unlike wall time, it
+    does not grow when other jobs on the machine take the cores."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Phase:
+    """Wall times of one kind of request, and the server's CPU time per request over the phase."""
+
+    def __init__(self, pid: int):
+        self.pid, self.times, self.cpu = pid, [], 0.0
+
+    def __enter__(self) -> Phase:
+        self._cpu = server_cpu_s(self.pid)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.cpu += server_cpu_s(self.pid) - self._cpu
+
+    def report(self) -> dict:
+        return percentiles(self.times) | {"server_cpu_ms": round(self.cpu * 1000 / max(len(self.times), 1), 2)}
+
+
 def measure(store: Path, cv_dir: Path, queries: list[str], jds: list[str]) -> dict:
     port = free_port()
     started = time.perf_counter()
@@ -98,56 +126,54 @@ def measure(store: Path, cv_dir: Path, queries: list[str], jds: list[str]) -> di
         client.get("/status")
         ready_s = time.perf_counter() - started
         client.get("/?" + urlencode({"q": queries[0]}))  # one warm-up search
-        search, tops = [], []
-        for query in queries:
-            ms, page = client.get("/?" + urlencode({"q": query}))
-            search.append(ms)
-            found = re.search(rb'data-list="fused">.*?data-cv="([^"]+)"', page, re.S)
-            if found:
-                tops.append((query, found.group(1).decode()))
-        matching = []
+        with open_store(store) as opened:
+            local = Searcher(opened)
+            local.search(queries[0], "hybrid", TOPK)
+            search, alone, tops = Phase(server.pid), [], []
+            for query in queries:  # each query through HTTP, then in this process: the same load on both
+                with search:
+                    ms, page = client.get("/?" + urlencode({"q": query}))
+                search.times.append(ms)
+                t0 = time.perf_counter()
+                search_document(local.search(query, "hybrid", TOPK), opened.manifest, str(store), TOPK)
+                alone.append((time.perf_counter() - t0) * 1000)
+                found = re.search(rb'data-list="fused">.*?data-cv="([^"]+)"', page, re.S)
+                if found:
+                    tops.append((query, found.group(1).decode()))
+        matching = Phase(server.pid)
         for text in jds:
             location = post_jd(client, text)
             client.get(location)  # the first run of a JD reads its requirements' postings: warm them
-            matching.append(client.get(location)[0])
-        candidate, drawn, cached, highlighted, seen = [], [], [], [], set()
+            with matching:
+                matching.times.append(client.get(location)[0])
+        candidate, drawn, cached = Phase(server.pid), Phase(server.pid), Phase(server.pid)
+        highlighted, seen = [], set()
         for query, cv_id in tops[:PAGES]:
-            ms, page = client.get("/cv?" + urlencode({"id": cv_id, "q": query}))
-            candidate.append(ms)
+            with candidate:
+                ms, page = client.get("/cv?" + urlencode({"id": cv_id, "q": query}))
+            candidate.times.append(ms)
             first = _FIRST_HIT.search(page)
             image = first.group(1).decode().replace("&amp;", "&") if first else None
             if image and image not in seen:  # the page of the first evidence line: drawn, then cached
                 seen.add(image)
-                drawn.append(client.get(image)[0])
-                cached.append(client.get(image)[0])
-                highlighted.append(ms + drawn[-1])
+                with drawn:
+                    drawn.times.append(client.get(image)[0])
+                with cached:
+                    cached.times.append(client.get(image)[0])
+                highlighted.append(ms + drawn.times[-1])
     finally:
         server.terminate()
         server.wait(30)
-    return {"search_ms": percentiles(search), "match_ms": percentiles(matching),
-            "candidate_page_ms": percentiles(candidate), "page_png_drawn_ms": percentiles(drawn),
-            "page_png_cached_ms": percentiles(cached),
-            "highlighted_page_ms": percentiles(highlighted), "ready_s": round(ready_s, 2), "topk": TOPK}
-
-
-def in_process(store: Path, queries: list[str]) -> dict:
-    """The same searches and documents without HTTP or HTML: what the web adds is the difference."""
-    with open_store(store) as opened:
-        searcher = Searcher(opened)
-        searcher.search(queries[0], "hybrid", TOPK)
-        times = []
-        for query in queries:
-            t0 = time.perf_counter()
-            search_document(searcher.search(query, "hybrid", TOPK), opened.manifest, str(store), TOPK)
-            times.append((time.perf_counter() - t0) * 1000)
-    return percentiles(times)
+    return {"search_ms": search.report(), "search_in_process_ms": percentiles(alone), "match_ms": matching.report(),
+            "candidate_page_ms": candidate.report(), "page_png_drawn_ms": drawn.report(),
+            "page_png_cached_ms": cached.report(), "highlighted_page_ms": percentiles(highlighted),
+            "ready_s": round(ready_s, 2), "topk": TOPK}
 
 
 def main(store: Path, cv_dir: Path, queries_file: Path, jobs: Path) -> None:
     queries = [orjson.loads(line)["query"] for line in queries_file.read_bytes().splitlines() if line.strip()]
     jds = [path.read_text(encoding="utf-8") for path in sorted(jobs.glob("*.txt"))]
-    report = measure(store, cv_dir, queries, jds) | {"search_in_process_ms": in_process(store, queries)}
-    print(orjson.dumps(report).decode())
+    print(orjson.dumps(measure(store, cv_dir, queries, jds)).decode())
 
 
 if __name__ == "__main__":

@@ -218,31 +218,35 @@ class Site:
             row, candidate = self._candidate_row(loaded, cv_id)
             profile = loaded.store.profiles().table.get([row])[row].read()
             doc = profile_document(candidate, profile, loaded.store.manifest.profiles["as_of"])
-            record = entry = None
-            requirements, highlights = [], []
-            try:
-                if held is not None:
-                    mdoc = self._match_in(loaded, matching, held.text, held.label)
-                    requirements = mdoc["jd"]["requirements"]
-                    entry = next((c for c in mdoc["candidates"] if c["cv_id"] == cv_id), None)
-                    highlights = _requirement_lines(entry, requirements) if entry else []
-                elif search.q:
-                    sdoc = self._search_in(loaded, search)
-                    record = next((r for records in sdoc["lists"].values() for r in records if r["cv_id"] == cv_id), None)
-                    highlights = _evidence_lines(record) if record else []
-            except FormError as exc:
-                raise HTTPException(400, str(exc)) from None
-            highlights = merge(highlights)
-            ocr = frozenset(next((o["pages"] for o in loaded.store.manifest.ocr_pages
-                                  if o["source"] == candidate.source), ()))
-            views = self.files.views(candidate.source, highlights, ocr) if self.files.drawn(candidate.source) else None
+            why = self._why(loaded, cv_id, search, matching, held)
+            source = candidate.source
+            ocr = frozenset(next((o["pages"] for o in loaded.store.manifest.ocr_pages if o["source"] == source), ()))
+            views = self.files.views(source, why["highlights"], ocr) if self.files.drawn(source) else None
             text = None
-            if views is None:
+            if views is None:  # a Word CV, or a file that is gone: the indexed text, marked
                 pages = read_cv(loaded.store, row).pages
-                text = [mark_lines(page, [h for h in highlights if h.page == n]) for n, page in enumerate(pages, 1)]
-        return {"doc": doc, "record": record, "entry": entry, "requirements": requirements, "highlights": highlights, "views": views, "text_pages": text,
-                "file_found": self.files.locate(candidate.source) is not None,
-                "word": not self.files.drawn(candidate.source), "cv_dir": str(self.files.cv_dir)}
+                text = [mark_lines(page, [h for h in why["highlights"] if h.page == n]) for n, page in enumerate(pages, 1)]
+        return why | {"doc": doc, "views": views, "text_pages": text, "word": not self.files.drawn(source),
+                      "file_found": self.files.locate(source) is not None, "cv_dir": str(self.files.cv_dir)}
+
+    def _why(self, loaded: Loaded, cv_id: str, search: SearchForm, matching: MatchForm, held: HeldJd | None) -> dict:
+        """Why the candidate is on the list the page was opened from: their record in the search
+        document, or their row of the match document; and the lines to highlight."""
+        record = entry = None
+        requirements, highlights = [], []
+        try:
+            if held is not None:
+                mdoc = self._match_in(loaded, matching, held.text, held.label)
+                requirements = mdoc["jd"]["requirements"]
+                entry = next((c for c in mdoc["candidates"] if c["cv_id"] == cv_id), None)
+                highlights = _requirement_lines(entry, requirements) if entry else []
+            elif search.q:
+                sdoc = self._search_in(loaded, search)
+                record = next((r for records in sdoc["lists"].values() for r in records if r["cv_id"] == cv_id), None)
+                highlights = _evidence_lines(record) if record else []
+        except FormError as exc:
+            raise HTTPException(400, str(exc)) from None
+        return {"record": record, "entry": entry, "requirements": requirements, "highlights": merge(highlights)}
 
     def _png(self, cv_id: str, number: int) -> bytes | None:
         with self.serving() as loaded:
