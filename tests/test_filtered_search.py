@@ -19,7 +19,7 @@ from rag.cli import main as rag
 from rag.errors import UserError
 from rag.search.filters import Filters
 from rag.search.retrieval import Searcher
-from rag.store.manifest import PROFILE_INDEX
+from rag.store.manifest import PROFILE_INDEX, STORE_FORMAT
 from rag.store.open import open_store
 
 AS_OF = "2025-06"
@@ -150,7 +150,7 @@ def test_profiles_are_reused_until_their_text_the_rules_or_the_month_change(peop
     folder, store = people
     first = open_store(store).manifest
     assert first.profiles["as_of"] == AS_OF and first.profiles["known"]["years_experience"] == 5
-    assert first.store_format == 3
+    assert first.store_format == STORE_FORMAT
     write_pdf(folder / "tom" / "cv.pdf", [PEOPLE["tom"].replace("2023", "2019")])
     again = build_store(folder, store, SETTINGS)
     assert (again.extracted, again.profiled) == (1, 1)

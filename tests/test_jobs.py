@@ -82,5 +82,5 @@ def test_generated_jobs_are_matched_end_to_end(tmp_path, monkeypatch):
     assert summary["read_exactly"] == 1.0 and summary["precision"] >= 0.9 and summary["recall"] >= 0.9
     result = CliRunner().invoke(rag, ["eval", "--store", str(tmp_path / "store"), "--truth", str(tmp_path / "truth")])
     assert result.exit_code == 0, result.output
-    assert "JD ranking over 24 generated jobs" in result.output
+    assert "JD ranking over 24 jobs" in result.output
     assert json.loads((tmp_path / "store" / "eval.json").read_text())["jobs"]["metrics"]["all"]["jobs"] == 24

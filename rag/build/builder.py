@@ -38,6 +38,8 @@ from rag.ingest.extract import EXTRACTOR_NAME, EXTRACTOR_VERSION, extractor_id
 from rag.lexicon.seniority import title_level
 from rag.lexicon.terms import TOKENIZER_NAME, TOKENIZER_VERSION
 from rag.profile.names import identify
+from rag.profile.people import Contact, people
+from rag.profile.quiet import quiet_ranges
 from rag.profile.read import Profile
 from rag.store.folder import StoreDir
 from rag.store.manifest import CHUNK_OFFSETS, CHUNKS, DOCUMENTS, PROFILES, STORE_FORMAT, Manifest
@@ -241,7 +243,7 @@ def make_chunks(documents: list[Document], profiles: dict[str, Profile], chunk_c
             who = identify(doc.head, doc.source)
             candidates.append(Candidate(doc.cv_id, doc.source, who.name, who.name_source, who.headline,
                                         title_level(profiles[doc.source].title), first, len(chunks) - first,
-                                        page_starts))
+                                        page_starts, [list(r) for r in quiet_ranges(doc.pages)]))
     return chunks, candidates
 
 
@@ -343,6 +345,14 @@ def _embed(chunks, keys, encoder_dir: Path, dim: int, settings: BuildSettings, c
     return vectors, len(todo), reused
 
 
+def same_people(candidates: list[Candidate], profiles: list[ProfileRecord]) -> list[int]:
+    """For each candidate, the first candidate of its person: CVs sharing an e-mail or phone whose
+    names agree (profile/people.py)."""
+    contacts = [Contact(r.profile.get("email"), r.profile.get("phone"), c.name if c.name_source == "cv" else None)
+                for c, r in zip(candidates, profiles)]
+    return people(contacts)
+
+
 def commit_generation(store: StoreDir, manifest: Manifest, chunks: list[Chunk], candidates: list[Candidate],
                       documents: list[Document], profiles: list[ProfileRecord], keyword, okapi, dense) -> Path:
     """Write every file of a generation, then make it the live one (manifest last, atomically)."""
@@ -350,7 +360,7 @@ def commit_generation(store: StoreDir, manifest: Manifest, chunks: list[Chunk], 
 
     with store.new_generation() as tmp:
         np.save(tmp / CHUNK_OFFSETS, write_jsonl(tmp / CHUNKS, (c.to_dict() for c in chunks)), allow_pickle=False)
-        write_candidates(tmp, candidates)
+        write_candidates(tmp, candidates, same_people(candidates, profiles))
         write_profiles(tmp, profiles)
         write_jsonl(tmp / DOCUMENTS, (asdict(doc) for doc in documents))
         keyword.save(tmp, okapi)

@@ -20,6 +20,7 @@ from rag.eval.profiles import format_table as format_profile_table
 from rag.eval.profiles import reference_month, score_samples, store_samples
 from rag.eval.retrieval import (
     LISTS,
+    as_people,
     format_sweep,
     format_table,
     load_queries,
@@ -67,6 +68,7 @@ def main(store: Path, truth_dir: Path, queries_path: Path | None, out: Path | No
     started = time.monotonic()
     fusions = sweep_grid(fusion) if sweep else [fusion]
     searcher = Searcher(opened)  # one, so every part of the report reads the indexes once
+    queries = as_people(searcher, queries)
     ranked = ranked_ids(searcher, queries, fusions)
     m = opened.manifest
     click.echo(f"Retrieval quality over {len(queries)} queries · {m.candidate_count} CVs · model {m.embedding_model} "
@@ -93,12 +95,12 @@ def main(store: Path, truth_dir: Path, queries_path: Path | None, out: Path | No
                        "relevant": sorted(q.relevant), "top10": row} for q, row in zip(queries, ranked)],
     }
     if jobs:
-        months = sorted({job.reference_month for job in jobs})
-        if months != [m.profiles.get("as_of")]:
+        months = sorted({job.reference_month for job in jobs if job.reference_month})
+        if months and months != [m.profiles.get("as_of")]:
             click.echo(f"warning: the store counts years of experience up to {m.profiles.get('as_of')}, the jobs' "
                        f"truth up to {', '.join(months)}; rebuild with --as-of {months[0]} for exact figures", err=True)
         scores = jobs_eval.score_jobs(searcher, jobs_dir, jobs)
-        click.echo(f"\nJD ranking over {len(jobs)} generated jobs (rag match; graded nDCG@10, and who meets every "
+        click.echo(f"\nJD ranking over {len(jobs)} jobs (rag match; graded nDCG@10, and who meets every "
                    "must-have against the truth):")
         click.echo(jobs_eval.format_table(jobs_eval.summarise(scores)))
         rule = jobs_eval.phrase_rule(searcher, [(q.query, q.relevant) for q in queries if q.kind == "paraphrase"],

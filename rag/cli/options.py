@@ -21,7 +21,7 @@ import click
 
 from rag.cli.console import option
 from rag.search.filters import Filters
-from rag.search.fusion import DEFAULT_RRF_K, DEFAULT_RULE, DEFAULT_WEIGHTS, RULES, FusionSettings
+from rag.search.fusion import DEFAULT_DESCRIBED, DEFAULT_RRF_K, DEFAULT_RULE, DEFAULT_WEIGHTS, RULES, FusionSettings
 
 DEFAULT_STORE = Path("rag_store")
 DEFAULT_CV_DIR = Path("cv_generation/data/cvs")
@@ -60,11 +60,14 @@ def cv_dir_option(help: str):
 
 FUSION_OPTIONS = (
     option("--fusion", "rule", type=click.Choice(RULES), default=DEFAULT_RULE, show_default=True,
-           help="How the fused list combines FAISS and BM25 within a coverage level."),
+           help="How the third list combines FAISS and BM25 within a coverage level: rrf (reciprocal rank "
+                "fusion) or convex (min-max normalised scores)."),
     option("--weights", default=",".join(f"{k}={v:g}" for k, v in DEFAULT_WEIGHTS.items()), show_default=True,
-           help="Weights of the convex fusion (min-max normalised scores)."),
+           help="Each list's weight in the fusion."),
     option("--rrf-k", type=click.IntRange(min=0), default=DEFAULT_RRF_K, show_default=True,
            help="RRF constant: larger values flatten the difference between top ranks."),
+    option("--described", type=click.FloatRange(0.0, 1.0), default=DEFAULT_DESCRIBED, show_default=True,
+           help="BM25's weight is multiplied by this for a query that names nothing specific (a description)."),
     option("--no-coverage", is_flag=True, help="Fuse scores alone, without putting candidates who hold more "
            "query concepts first."),
 )
@@ -92,8 +95,9 @@ def fusion_options(command):
     """Add the fusion options to a click command, which receives them as `fusion`."""
 
     @functools.wraps(command)
-    def wrapper(*args, rule, weights, rrf_k, no_coverage, **kwargs):
-        return command(*args, fusion=FusionSettings(rule, parse_weights(weights), rrf_k, not no_coverage), **kwargs)
+    def wrapper(*args, rule, weights, rrf_k, described, no_coverage, **kwargs):
+        fusion = FusionSettings(rule, parse_weights(weights), rrf_k, not no_coverage, described)
+        return command(*args, fusion=fusion, **kwargs)
 
     for add in reversed(FUSION_OPTIONS):
         wrapper = add(wrapper)

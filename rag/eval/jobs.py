@@ -33,10 +33,11 @@ class JobTruth:
     file: str
     language: str
     layout: str
-    reference_month: str
-    must: tuple[dict, ...]  # {"kind": "skill", "skills": [...]} or {"kind": "years", "min_years": n}
+    reference_month: str | None  # what "present" means in the truth's years (None: the truth counts no years)
+    must: tuple[dict, ...]  # {"kind": "skill", "skills": [...]} or {"kind": "years", "min_years": n}; () when
+    # the truth does not say what the must-haves are (real postings: only which skills they name)
     meets_all: frozenset[str]
-    grades: dict[str, int]
+    grades: dict[str, float]
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,7 @@ class JobScore:
     truth: JobTruth
     ndcg: float
     shown_meeting_all: frozenset[str]
-    read_exactly: bool  # the must-haves read are the ones the job states
+    read_exactly: bool | None  # the must-haves read are the ones the job states (None: the truth does not say)
     top: tuple[str, ...]
 
 
@@ -56,8 +57,9 @@ def load_truth(folder: Path) -> list[JobTruth]:
     for number, line in enumerate(path.read_bytes().splitlines(), start=1):
         try:
             raw = orjson.loads(line)
-            jobs.append(JobTruth(raw["job_id"], raw["file"], raw["language"], raw["layout"], raw["reference_month"],
-                                 tuple(raw["must"]), frozenset(raw["meets_all"]), dict(raw["grades"])))
+            jobs.append(JobTruth(raw["job_id"], raw["file"], raw.get("language", "?"), raw.get("layout", "?"),
+                                 raw.get("reference_month"), tuple(raw.get("must", ())), frozenset(raw["meets_all"]),
+                                 dict(raw["grades"])))
         except (ValueError, KeyError, TypeError) as exc:
             raise UserError(f"{path}, line {number}: not a job record ({type(exc).__name__}: {exc})") from None
     if not jobs:
@@ -76,7 +78,8 @@ def score_jobs(searcher: Searcher, folder: Path, jobs: list[JobTruth]) -> list[J
         read = {_key(r.kind, r.skills, r.min_years, r.label) for r in jd.requirements if r.must}
         stated = {_key(m["kind"], tuple(canonical(s) or s for s in m.get("skills", ())), m.get("min_years"), "")
                   for m in job.must}
-        scores.append(JobScore(job, graded_ndcg_at_k(top, job.grades, DEPTH), shown, read == stated, top))
+        scores.append(JobScore(job, graded_ndcg_at_k(top, job.grades, DEPTH), shown,
+                               read == stated if job.must else None, top))
     return scores
 
 
@@ -98,9 +101,10 @@ def summarise(scores: list[JobScore]) -> dict[str, dict[str, float]]:
         hits = sum(len(s.shown_meeting_all & s.truth.meets_all) for s in members)
         shown = sum(len(s.shown_meeting_all) for s in members)
         truth = sum(len(s.truth.meets_all) for s in members)
+        judged = [s.read_exactly for s in members if s.read_exactly is not None]
         out[name] = {"jobs": len(members), "nDCG@10": float(np.mean([s.ndcg for s in members])),
                      "precision": hits / shown if shown else 0.0, "recall": hits / truth if truth else 0.0,
-                     "read_exactly": sum(s.read_exactly for s in members) / len(members)}
+                     "read_exactly": sum(judged) / len(judged) if judged else None}
     return out
 
 
@@ -108,8 +112,9 @@ def format_table(summary: dict[str, dict[str, float]]) -> str:
     header = f"{'jobs':<18}{'n':>4}{'nDCG@10':>10}{'precision':>11}{'recall':>8}{'read exactly':>14}"
     lines = [header, "-" * len(header)]
     for name, row in summary.items():
+        exact = "-" if row["read_exactly"] is None else f"{row['read_exactly']:.3f}"
         lines.append(f"{name:<18}{row['jobs']:>4}{row['nDCG@10']:>10.3f}{row['precision']:>11.3f}"
-                     f"{row['recall']:>8.3f}{row['read_exactly']:>14.3f}")
+                     f"{row['recall']:>8.3f}{exact:>14}")
     return "\n".join(lines)
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import numpy as np
 import orjson
 
 from rag.errors import Fix, UserError
@@ -67,8 +68,20 @@ def load_queries(path: Path) -> list[Query]:
     return queries
 
 
+def as_people(searcher: Searcher, queries: list[Query]) -> list[Query]:
+    """The queries with each relevant CV named by its person's first CV, as the lists name a
+    person with several CVs (one row each): a person is relevant when any of their CVs is."""
+    people = searcher.store.people
+    if (people == np.arange(len(people))).all():
+        return queries
+    cv_ids = [c.cv_id for c in searcher.store.candidates.all()]
+    first = {cv_ids[i]: cv_ids[p] for i, p in enumerate(people.tolist())}
+    return [replace(q, relevant=frozenset(first.get(cv, cv) for cv in q.relevant)) for q in queries]
+
+
 def ranked_ids(searcher: Searcher, queries: list[Query], fusions: list[FusionSettings]) -> list[dict]:
-    """Per query: the top 10 cv_ids of FAISS, BM25 and each fusion setting's fused list."""
+    """Per query: the top 10 cv_ids of FAISS, BM25 and each fusion setting's fused list (a person
+    with several CVs by their first)."""
     cv_ids = [c.cv_id for c in searcher.store.candidates.all()]
     out = []
     for q in queries:
@@ -118,9 +131,12 @@ def format_table(summary: dict) -> str:
 
 
 def sweep_grid(base: FusionSettings) -> list[FusionSettings]:
-    grid = [replace(base, rule="convex", weights={"bm25": w, "faiss": 1.0 - w}) for w in SWEEP_WEIGHTS]
-    grid += [replace(base, rule="rrf", rrf_k=k) for k in (10, 30, 60, 100)]
-    return grid + [replace(f, coverage=not base.coverage) for f in grid]
+    """The settings `rag eval --sweep` scores: RRF over k, BM25's weight and its weight for a
+    description; convex over BM25's weight; and each without coverage."""
+    grid = [replace(base, rule="rrf", rrf_k=k, weights={"bm25": w, "faiss": 1.0}, described=d)
+            for k in (10, 30, 60) for w in (0.5, 1.0, 1.5) for d in (0.1, 0.25, 0.5, 1.0)]
+    grid += [replace(base, rule="convex", weights={"bm25": w, "faiss": 1.0 - w}) for w in SWEEP_WEIGHTS]
+    return grid + [replace(base, coverage=not base.coverage), replace(base, rule="convex", coverage=not base.coverage)]
 
 
 def format_sweep(queries: list[Query], ranked: list[dict], fusions: list[FusionSettings]) -> str:

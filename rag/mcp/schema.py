@@ -20,6 +20,11 @@ class Evidence(TypedDict):
     terms: Annotated[list[str], Field(description="The query concepts this line holds.")]
 
 
+class CvFile(TypedDict):
+    cv_id: str
+    source: str
+
+
 class CandidateRecord(TypedDict):
     rank: int
     score: Annotated[float, Field(description="This list's score: higher is better; scales differ by list.")]
@@ -27,11 +32,15 @@ class CandidateRecord(TypedDict):
     name: str
     name_source: Annotated[str, Field(description='"cv": read from the CV; "file name": none was found there.')]
     source: Annotated[str, Field(description="The CV's file, relative to the indexed folder.")]
+    files: Annotated[list[CvFile], Field(description=(
+        "Every CV of this person (CVs sharing an e-mail or phone, names agreeing), this one first."))]
     headline: str | None
     seniority: str | None
     ranks: Annotated[dict[str, int], Field(description="Where each list (faiss, bm25, fused) placed the candidate.")]
     scores: dict[str, float]
     matched_terms: Annotated[list[str], Field(description="Query concepts the CV holds, across all its text.")]
+    weak: Annotated[bool, Field(description=(
+        "Holds no query concept and is far from it in meaning (under the model's calibrated floor): likely unrelated."))]
     evidence: list[Evidence]
     profile: Annotated[dict[str, Any], Field(description=(
         "The profile fields a filter or the query touched (years, location, languages, ...), as read at index "
@@ -43,6 +52,7 @@ class Fusion(TypedDict):
     weights: dict[str, float]
     rrf_k: int
     coverage: bool
+    described: Annotated[float, Field(description="BM25's weight is multiplied by this for a query naming nothing specific.")]
 
 
 class FiltersSummary(TypedDict):
@@ -72,6 +82,7 @@ class SearchOutput(TypedDict):
     topk: int
     terms: Annotated[list[str], Field(description="The BM25 terms the query was reduced to.")]
     concepts: Annotated[dict[str, int], Field(description="Each query concept and how many CVs hold it.")]
+    excluded: Annotated[dict[str, int], Field(description="Each NOT / -term concept and how many CVs it left out.")]
     seniority: str | None
     fusion: Fusion
     store: StoreSummary

@@ -53,17 +53,18 @@ READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_worl
 
 Query = Annotated[str, Field(min_length=1, max_length=4000, description=(
     'What to look for, in any language: skills, a role, or a question ("Who has experience with Jenkins?", '
-    '"senior data engineer with Spark"). Known aliases count as the same skill (K8s = Kubernetes); '
-    'words that stand together ("cost accounting") must stand together in the CV; framing words '
-    '("Who has experience with") are ignored.'))]
+    '"senior data engineer with Spark"). Known aliases count as the same skill (K8s = Kubernetes); a name '
+    'of several words ("Rest Assured") is looked for as written; role words ("developer") are never '
+    'required; "quoted words" must stand together; A OR B takes either; NOT X or -X leaves out whoever '
+    'holds X. Framing words ("Who has experience with") are ignored.'))]
 TopK = Annotated[int, Field(ge=1, le=MAX_TOPK, description="How many candidates each list returns.")]
 Mode = Annotated[Literal[MODES], Field(description=(
-    "fused: one list combining meaning and keywords, candidates who hold every query skill first (best "
-    "for most questions); hybrid: the faiss, bm25 and fused lists side by side; faiss: meaning only "
+    "fused: one list combining meaning and keywords, candidates who hold more of the query's skills first "
+    "(best for most questions); hybrid: the faiss, bm25 and fused lists side by side; faiss: meaning only "
     "(finds paraphrases); bm25: exact terms and known aliases only."))]
 Rule = Annotated[Literal[RULES], Field(description=(
-    "How the fused list combines the two retrievers: convex (weighted normalised scores, the default) "
-    "or rrf (reciprocal rank fusion)."))]
+    "How the fused list combines the two retrievers: rrf (reciprocal rank fusion, the default) or convex "
+    "(weighted normalised scores)."))]
 CvId = Annotated[str, Field(min_length=1, max_length=500, description="A cv_id, as search_candidates returns it.")]
 Years = Annotated[int | None, Field(ge=0, le=80, description="Years of professional experience, from the CV's dated roles.")]
 Texts = Annotated[list[str], Field(max_length=20)]
@@ -145,7 +146,7 @@ def build_server(root: Path, expected_model: str | None = None) -> MCPServer:
     server = CvServer("cv-rag", version=__version__, instructions=INSTRUCTIONS, lifespan=warm_store)
 
     @server.tool(annotations=READ_ONLY)
-    def search_candidates(query: Query, topk: TopK = 10, mode: Mode = "fused", fusion: Rule = "convex",
+    def search_candidates(query: Query, topk: TopK = 10, mode: Mode = "fused", fusion: Rule = "rrf",
                           min_years: Years = None, max_years: Years = None, locations: Locations = [],
                           languages: Languages = [], skills: Skills = [], where: Where = None,
                           keep_unknown: KeepUnknown = False) -> Annotated[CallToolResult, SearchOutput]:

@@ -6,7 +6,7 @@ no layout for a terminal: a few lines an assistant can quote.
 
 from __future__ import annotations
 
-from rag.render.search import LIST_NAMES
+from rag.render.search import list_name
 from rag.render.terminal import clip, display
 
 EVIDENCE_CHARS = 160
@@ -20,7 +20,7 @@ def search_text(doc: dict) -> str:
              f"Looking for: {held or 'nothing but framing words (a meaning search)'}",
              f"Store: {store['candidate_count']} CVs, {store['chunk_count']} chunks, model {store['embedding_model']}"]
     for name, records in doc["lists"].items():
-        lines += ["", f"{LIST_NAMES[name]}:"]
+        lines += ["", f"{list_name(name, doc['fusion']['rule'])}:"]
         if not records:
             lines.append("  no candidates" + (": no CV holds any query term" if name == "bm25" else ""))
         for r in records:

@@ -9,7 +9,11 @@ from rag.render.terminal import bold, clip, display, highlight, plural, terminal
 from rag.search.filters import describe_outcome
 from rag.search.fusion import describe_fusion
 
-LIST_NAMES = {"faiss": "FAISS (dense)", "bm25": "BM25 (keywords)", "fused": "Fused"}
+
+def list_name(name: str, rule: str) -> str:
+    """How a list is headed: the fused list by its rule, RRF (the default) or convex."""
+    return {"faiss": "FAISS (dense)", "bm25": "BM25 (keywords)"}.get(name) or ("RRF" if rule == "rrf" else
+                                                                               "Fused (convex)")
 _SCORE_NOTES = {
     "faiss": "cosine of the query and the closest chunk",
     "bm25": "BM25, each query term from the chunk where it weighs most",
@@ -28,6 +32,8 @@ def search_text(doc: dict) -> str:
         f"Store: {store['path']} · {store['candidate_count']} CVs · {store['chunk_count']} chunks · "
         f"{store['embedding_model']}",
     ]
+    if doc["excluded"]:
+        lines.append("Leaving out: " + ", ".join(f"{label} ({plural(n, unit)})" for label, n in doc["excluded"].items()))
     if filters:
         lines.append(f"Filters: {describe_filters(filters, store['candidate_count'])}")
     lines.append("")
@@ -36,11 +42,15 @@ def search_text(doc: dict) -> str:
     terms = set(doc["terms"])
     for name, records in doc["lists"].items():
         note = describe_fusion(**doc["fusion"]) if name == "fused" else _SCORE_NOTES[name]
-        lines.append(bold(LIST_NAMES[name]) + f"  ({note})")
+        lines.append(bold(list_name(name, doc["fusion"]["rule"])) + f"  ({note})")
         if not records:
             lines.append("  no results" + (": no CV that passes the filters" if filters and not filters["passed"]
                                            else ": no CV holds any query term" if name == "bm25" else ""))
+        apart = False
         for record in records:
+            if record["weak"] and not apart and name != "bm25":
+                lines.append("  -- below: no query term held, and far from the query in meaning (likely unrelated) --")
+                apart = True
             lines += _record_lines(name, record, doc, terms, width)
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
@@ -59,7 +69,7 @@ def _label(record: dict) -> str:
 def _side_by_side(doc: dict, width: int) -> list[str]:
     lists = doc["lists"]
     cell = (width - 5) // len(lists)
-    header = "  # " + "".join(f" {LIST_NAMES[name]:<{cell - 1}}" for name in lists)
+    header = "  # " + "".join(f" {list_name(name, doc['fusion']['rule']):<{cell - 1}}" for name in lists)
     rows = [bold(header.rstrip())]
     depth = max((len(records) for records in lists.values()), default=0)
     for i in range(depth):
@@ -78,9 +88,13 @@ def _side_by_side(doc: dict, width: int) -> list[str]:
 def _record_lines(name: str, r: dict, doc: dict, terms: set[str], width: int) -> list[str]:
     chunk = r.get("chunk")
     where = display(r["source"]) + (f" · chunk {chunk['chunk_index']} · p.{chunk['page']}" if chunk else "")
-    ranks = " · ".join(f"{LIST_NAMES[n].split()[0]} #{rank}" for n, rank in r["ranks"].items() if n != name)
+    rule = doc["fusion"]["rule"]
+    ranks = " · ".join(f"{list_name(n, rule).split()[0]} #{rank}" for n, rank in r["ranks"].items() if n != name)
     head = f"  {r['rank']:>2}. {_score(name, r['score'])}  {bold(display(r['name']))}  {where}"
     lines = [head + (f"   [{ranks}]" if ranks else "")]
+    others = [display(f["source"]) for f in r["files"] if f["cv_id"] != r["cv_id"]]
+    if others:
+        lines.append("      also: " + ", ".join(others) + "  (the same person: same e-mail or phone)")
     about = [r["headline"] or ""]
     if r["name_source"] != "cv":
         about.append("(name taken from the file name)")
@@ -91,6 +105,8 @@ def _record_lines(name: str, r: dict, doc: dict, terms: set[str], width: int) ->
         lines.append("      " + display(f"profile: {row_text(r['profile'], skills)}")[: width - 6])
     held = r["matched_terms"]
     lines.append("      " + ("holds: " + ", ".join(held) if held else "holds no query term: a meaning match"))
+    if not r["evidence"] and not held:
+        lines.append("      (no content line to show)")
     for ev in r["evidence"]:
         text = clip(display(ev["text"]), width - 14)
         lines.append(f"      p.{ev['page']:<3} {highlight(text, terms) if ev['terms'] else text}")

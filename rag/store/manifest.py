@@ -15,7 +15,7 @@ from rag.files import sha256_file
 from rag.index import dense as dense_index
 from rag.index import keyword as keyword_index
 
-STORE_FORMAT = 3  # 3: profiles.jsonl and profiles.index.npz
+STORE_FORMAT = 4  # 3: profiles.jsonl and profiles.index.npz; 4: people in candidates.index.npz
 
 MANIFEST = "manifest.json"
 CHUNKS = "chunks.jsonl"

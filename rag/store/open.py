@@ -49,6 +49,7 @@ class OpenStore:
     candidates: JsonlTable[Candidate]
     starts: np.ndarray  # first chunk of each candidate, then the chunk count
     seniority: np.ndarray  # per candidate: index into seniority.LEVELS, -1 when unknown
+    people: np.ndarray  # per candidate: the first candidate of its person (several CVs, one person)
     encoder_dir: Path
     lock: int | None = None  # the shared lock on the generation, held while the store is open
     _profiles: object = field(default=None, repr=False)
@@ -174,7 +175,8 @@ def _open_generation(store: StoreDir, generation: Path, lock: int | None) -> Ope
         verify_checksum(root, generation, manifest, name)
     offsets = np.load(generation / CHUNK_OFFSETS, allow_pickle=False)
     with np.load(generation / CANDIDATE_INDEX, allow_pickle=False) as table:
-        candidate_offsets, starts, seniority = table["offsets"], table["starts"], table["seniority"]
+        candidate_offsets, starts, seniority, people = (table["offsets"], table["starts"], table["seniority"],
+                                                        table["people"])
     counts = {
         "chunk lines": len(offsets) - 1,
         "chunks owned by candidates": int(starts[-1]) if len(starts) else 0,
@@ -183,7 +185,8 @@ def _open_generation(store: StoreDir, generation: Path, lock: int | None) -> Ope
     for what, count in counts.items():
         if count != manifest.chunk_count:
             raise damaged(root, f"{what}: {count}, but the manifest counts {manifest.chunk_count} chunks")
-    if not (len(candidate_offsets) == len(starts) == len(seniority) + 1 == manifest.candidate_count + 1):
+    if not (len(candidate_offsets) == len(starts) == len(seniority) + 1 == len(people) + 1
+            == manifest.candidate_count + 1):
         raise damaged(root, f"{CANDIDATE_INDEX} does not describe {manifest.candidate_count} candidates")
     for name, table_offsets in ((CHUNKS, offsets), (CANDIDATES, candidate_offsets)):
         if int(table_offsets[-1]) != (generation / name).stat().st_size:
@@ -196,5 +199,5 @@ def _open_generation(store: StoreDir, generation: Path, lock: int | None) -> Ope
     if exported != manifest.embedding_model:
         raise damaged(root, f"the manifest names the model {manifest.embedding_model}, its encoder holds {exported}")
     return OpenStore(root, generation, manifest, JsonlTable(generation / CHUNKS, offsets, Chunk, root),
-                     JsonlTable(generation / CANDIDATES, candidate_offsets, Candidate, root), starts, seniority,
+                     JsonlTable(generation / CANDIDATES, candidate_offsets, Candidate, root), starts, seniority, people,
                      encoder_dir, lock)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from bisect import bisect_right
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -43,6 +44,12 @@ class Candidate:
     first_chunk: int
     chunk_count: int
     page_starts: list[int]  # where each page starts in the CV's text (chunk char offsets count from 0)
+    quiet: list[list[int]] = field(default_factory=list)  # [start, end) ranges never quoted as evidence
+
+    def is_quiet(self, start: int, end: int) -> bool:
+        """Whether the CV's text from start to end touches a line never quoted (profile/quiet.py)."""
+        i = bisect_right(self.quiet, [start, float("inf")]) - 1
+        return any(a < end and start < b for a, b in self.quiet[max(i, 0) : i + 2])
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -52,10 +59,11 @@ class Candidate:
         return page_at(offset, self.page_starts)
 
 
-def write_candidates(folder: Path, candidates: list[Candidate]) -> None:
-    """candidates.jsonl and the arrays search reads for every candidate at once."""
+def write_candidates(folder: Path, candidates: list[Candidate], people: list[int]) -> None:
+    """candidates.jsonl and the arrays search reads for every candidate at once; people[i] is the
+    first candidate of candidate i's person (profile/people.py)."""
     offsets = write_jsonl(folder / CANDIDATES, (c.to_dict() for c in candidates))
     starts = np.asarray([c.first_chunk for c in candidates] + [sum(c.chunk_count for c in candidates)], np.int64)
     seniority = np.asarray([LEVELS.index(c.seniority) if c.seniority else -1 for c in candidates], np.int8)
     with (folder / CANDIDATE_INDEX).open("wb") as f:
-        np.savez(f, offsets=offsets, starts=starts, seniority=seniority)
+        np.savez(f, offsets=offsets, starts=starts, seniority=seniority, people=np.asarray(people, np.int64))
