@@ -65,7 +65,7 @@ def test_the_search_page_shows_the_lists_of_the_search_document_side_by_side(sit
         name: [(r["cv_id"], r["name"], [f"p.{e['page']} {e['text']}" for e in r["evidence"]]) for r in records]
         for name, records in doc["lists"].items()}
     dom = parse(page.text)
-    assert [h.text for h in dom.find_all("h2")] == ["FAISS (dense)", "BM25 (keywords)", "Fused"]
+    assert [h.text for h in dom.find_all("h2")] == ["FAISS (dense)", "BM25 (keywords)", "RRF"]
     assert {r[0] for r in shown_lists(page.text)["bm25"]} == {"alice", "frank"}  # K8s and Kubernetes alike
     first = dom.find("section", data_list="fused").find("li", "row")
     # The name opens the candidate's page with the same question; the file is served by cv_id only.
@@ -80,7 +80,7 @@ def test_filters_apply_and_a_bad_value_is_a_400_with_one_line(site):
     for params, message in (({"min_years": "five"}, "min years must be a whole number"),
                             ({"where": "years >= "}, "invalid filters"),
                             ({"topk": "0"}, "rows per list must be a whole number from 1 to 50"),
-                            ({"fusion": "magic"}, "fusion must be one of convex, rrf")):
+                            ({"fusion": "magic"}, "fusion must be one of rrf, convex")):
         page = fetch(f"{site.url}/?" + urlencode({"q": "Kubernetes"} | params))
         assert page.status == 400, params
         error = parse(page.text).find("p", "error").text
@@ -120,6 +120,21 @@ def test_a_candidate_not_on_the_lists_is_shown_without_highlights_and_says_so(si
     profile = {row.find("th").text: row.find("td").text for row in dom.find("table", "profile").find_all("tr")}
     assert list(profile) == ["title", "experience", "location", "skills", "languages", "education", "email", "phone"]
     assert "Tableau" in profile["skills"]
+
+
+def test_a_person_with_two_files_is_one_row_and_each_file_shows_its_own_lines(site):
+    row = parse(fetch(f"{site.url}/?q=Docker").text).find("section", data_list="fused").find("li", "row")
+    files = row.find_all("a", "file")
+    assert [(a.text, a.attrs["href"]) for a in files] == [("fay/cv.pdf", "/cv/file?id=fay"),
+                                                          ("fay_qa/cv.pdf", "/cv/file?id=fay_qa")]
+    assert "the same person in 2 files" in row.text
+    qa = parse(fetch(f"{site.url}/cv?id=fay_qa&q=Docker").text)
+    assert [h.attrs["data-text"] for h in qa.find_all("rect", "hit")] == [
+        "Manual and automated testing; Docker for test rigs."]
+    other = parse(fetch(f"{site.url}/cv?id=fay&q=Docker").text)  # the line is in the other file
+    assert not other.find_all("rect", "hit")
+    assert "in another file of this person" in other.find("p", "note").text
+    assert other.find("a", "other").attrs["href"] == "/cv?id=fay_qa&q=Docker"
 
 
 def test_a_word_cv_shows_its_text_with_the_same_lines_marked(site):
@@ -162,7 +177,7 @@ def test_files_are_served_by_cv_id_only(site):
 def test_an_unknown_cv_is_a_404_naming_the_closest_ids(site):
     answer = fetch(f"{site.url}/cv?id=alise")
     assert answer.status == 404 and "Traceback" not in answer.text
-    assert "no CV with cv_id 'alise' in the store (8 CVs); did you mean alice" in parse(answer.text).find("p", "error").text
+    assert "no CV with cv_id 'alise' in the store (10 CVs); did you mean alice" in parse(answer.text).find("p", "error").text
 
 
 def post_jd(url: str, text: str = "", topk: int = 3, upload: tuple[str, bytes] | None = None, **filters):
@@ -225,7 +240,7 @@ def test_the_status_page_says_what_is_indexed_and_what_is_not(site):
     dom = parse(fetch(f"{site.url}/status").text)
     facts = {row.find("th").text: row.find("td").text for row in dom.find("table", "facts").find_all("tr")}
     assert facts["Folder"] == str(site.store)
-    assert facts["Files"] == "9 files found, 8 CVs indexed, 1 not indexed"
+    assert facts["Files"] == "11 files found, 10 CVs indexed, 1 not indexed"
     assert facts["Model"].startswith(MODEL) and facts["CV files"] == str(site.cv_dir)
     skipped = [[td.text for td in row.find_all("td")] for row in dom.find("table", "skipped").find_all("tr")[1:]]
     assert skipped == [["broken/cv.pdf", skipped[0][1]]] and "not a readable PDF" in skipped[0][1]
@@ -308,12 +323,13 @@ def test_rag_serve_serves_until_stopped_and_a_busy_port_is_one_line(tmp_path, ha
 
 
 def test_forms_read_and_write_their_parameters():
-    form = SearchForm.checked({"q": " Kafka ", "topk": "7", "fusion": "rrf", "location": "Berlin, Munich ,",
+    form = SearchForm.checked({"q": " Kafka ", "topk": "7", "fusion": "convex", "location": "Berlin, Munich ,",
                                "keep_unknown": "on"})
-    assert (form.q, form.topk, form.fusion) == ("Kafka", 7, "rrf")
+    assert (form.q, form.topk, form.fusion) == ("Kafka", 7, "convex")
     assert form.filters.compile().text == "location=Berlin or location=Munich"
     assert SearchForm.checked(form.params()) == form
-    assert form.query_string() == "q=Kafka&topk=7&fusion=rrf&location=Berlin%2C+Munich+%2C&keep_unknown=1"
+    assert form.query_string() == "q=Kafka&topk=7&fusion=convex&location=Berlin%2C+Munich+%2C&keep_unknown=1"
+    assert SearchForm.checked({"q": "Kafka"}).query_string() == "q=Kafka"  # defaults stay out of links
     with pytest.raises(FormError, match="max years must be a whole number"):
         SearchForm.checked({"q": "x", "max_years": "-1"}).filters.compile()
 

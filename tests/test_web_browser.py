@@ -72,7 +72,7 @@ def test_a_search_then_a_candidate_shows_the_evidence_boxed_on_the_drawn_page(br
     query.submit()
     fused = wait_for(browser, 'section.list[data-list="fused"]')
     assert [h.text for h in browser.find_elements(By.CSS_SELECTOR, "section.list h2")] == [
-        "FAISS (dense)", "BM25 (keywords)", "Fused"]
+        "FAISS (dense)", "BM25 (keywords)", "RRF"]
     first = fused.find_element(By.CSS_SELECTOR, "li.row")
     evidence = [e.text.split(" ", 1)[1] for e in first.find_elements(By.CSS_SELECTOR, "p.evidence")]
     name = first.find_element(By.CSS_SELECTOR, "a.name")

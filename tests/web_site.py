@@ -30,15 +30,20 @@ HOSTILE = ("Mallory Mark — Jenkins Engineer <script>window.pwned = 'script'</s
            "Skills: Jenkins, Groovy")
 FRANK = ["Frank Moreau — Site Reliability Engineer, Lyon\nOn call for Kafka clusters.",
          "Certifications: CKA (Kubernetes administrator)\nRan Jenkins on Kubernetes for 30 teams.\nLanguages: French"]
+# Two CVs of one person (the same name and e-mail): one row listing both files.
+FAY = {"fay": "Fay Lund\nfay.lund@mail.org\nQA Engineer (SE version)\nTest automation with Selenium and Groovy.",
+       "fay_qa": "Fay Lund\nfay.lund@mail.org\nQA Engineer (QA version)\nManual and automated testing; Docker for test rigs."}
 JD = "DevOps Engineer\n\nRequirements:\n- Jenkins\n- Kubernetes\n\nNice to have:\n- Python\n"
 
 
 def write_corpus(folder: Path) -> Path:
     """The test CVs: four one-page PDFs, a two-page PDF, a Word CV, a hostile PDF and a hostile Word
-    CV, and a file that is not a PDF (skipped)."""
+    CV, two versions of one person's CV, and a file that is not a PDF (skipped)."""
     for cv_id, text in CVS.items():
         write_pdf(folder / cv_id / "cv.pdf", [text])
     write_pdf(folder / "frank" / "cv.pdf", FRANK)
+    for cv_id, text in FAY.items():
+        write_pdf(folder / cv_id / "cv.pdf", [text])
     write_docx(folder / "grace" / "cv.docx", "Grace Hopper",
                ["Compiler engineer, Arlington", "Built release pipelines in Jenkins for the COBOL toolchain."],
                [["Skills", "Jenkins, COBOL"]])

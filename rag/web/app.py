@@ -30,7 +30,8 @@ from starlette.templating import Jinja2Templates
 
 from rag.errors import Fix, UserError, rag_words
 from rag.render.profile import LABELS, field_text, row_text
-from rag.render.search import LIST_NAMES, describe_filters
+from rag.render.search import describe_filters, list_name
+from rag.search.fusion import RULES
 from rag.search.warm import WarmStore
 from rag.web.forms import MAX_TOPK, MatchForm, SearchForm
 from rag.web.memory import JdMemory
@@ -46,11 +47,6 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self';
 SECURITY_HEADERS = [(b"content-security-policy", CSP.encode()), (b"x-content-type-options", b"nosniff"),
                     (b"referrer-policy", b"no-referrer"), (b"x-frame-options", b"DENY")]
 _REASONS = {400: "Bad request", 404: "Not found", 405: "Not allowed", 413: "Too large", 503: "Store unavailable"}
-
-
-def list_label(name: str) -> str:
-    """A list's heading: FAISS (dense), BM25 (keywords), Fused, or the name of a list added since."""
-    return LIST_NAMES.get(name, name.upper())
 
 
 def score_text(name: str, score: float) -> str:
@@ -73,7 +69,7 @@ def file_link(cv_id: str) -> str:
 def templates() -> Jinja2Templates:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
-    env.globals |= {"list_label": list_label, "score_text": score_text, "row_text": row_text,
+    env.globals |= {"list_name": list_name, "fusion_rules": RULES, "score_text": score_text, "row_text": row_text,
                     "describe_filters": describe_filters, "field_text": field_text, "field_labels": LABELS,
                     "max_topk": MAX_TOPK, "meaning": MEANING, "candidate_link": candidate_link,
                     "page_link": page_link, "file_link": file_link}

@@ -23,6 +23,7 @@ class Highlight:
     text: str
     page: int
     labels: tuple[str, ...]
+    chunk_id: int = -1  # the chunk the line was read from, which tells whose file it is in
 
 
 @dataclass(frozen=True)
@@ -73,8 +74,8 @@ def mark_lines(text: str, highlights: Iterable[Highlight]) -> list[Segment]:
 def merge(highlights: Iterable[Highlight]) -> list[Highlight]:
     """One highlight per line and page, its labels gathered from every list or requirement that
     named it, in first-seen order."""
-    merged: dict[tuple[str, int], list[str]] = {}
+    merged: dict[tuple[str, int], tuple[list[str], int]] = {}
     for h in highlights:
-        labels = merged.setdefault((h.text, h.page), [])
+        labels, _ = merged.setdefault((h.text, h.page), ([], h.chunk_id))
         labels += [label for label in h.labels if label not in labels]
-    return [Highlight(text, page, tuple(labels)) for (text, page), labels in merged.items()]
+    return [Highlight(text, page, tuple(labels), chunk) for (text, page), (labels, chunk) in merged.items()]

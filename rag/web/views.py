@@ -31,6 +31,7 @@ from rag.render.match import match_csv
 from rag.render.profile import profile_document
 from rag.search.warm import Loaded, WarmStore
 from rag.store.cv_text import read_cv
+from rag.store.rows import Candidate
 from rag.web.forms import FormError, MatchForm, SearchForm, jd_text
 from rag.web.highlight import Highlight, mark_lines, merge
 from rag.web.memory import HeldJd, JdMemory
@@ -218,7 +219,7 @@ class Site:
             row, candidate = self._candidate_row(loaded, cv_id)
             profile = loaded.store.profiles().table.get([row])[row].read()
             doc = profile_document(candidate, profile, loaded.store.manifest.profiles["as_of"])
-            why = self._why(loaded, cv_id, search, matching, held)
+            why = self._why(loaded, candidate, search, matching, held)
             source = candidate.source
             ocr = frozenset(next((o["pages"] for o in loaded.store.manifest.ocr_pages if o["source"] == source), ()))
             views = self.files.views(source, why["highlights"], ocr) if self.files.drawn(source) else None
@@ -229,24 +230,29 @@ class Site:
         return why | {"doc": doc, "views": views, "text_pages": text, "word": not self.files.drawn(source),
                       "file_found": self.files.locate(source) is not None, "cv_dir": str(self.files.cv_dir)}
 
-    def _why(self, loaded: Loaded, cv_id: str, search: SearchForm, matching: MatchForm, held: HeldJd | None) -> dict:
+    def _why(self, loaded: Loaded, candidate: Candidate, search: SearchForm, matching: MatchForm,
+             held: HeldJd | None) -> dict:
         """Why the candidate is on the list the page was opened from: their record in the search
-        document, or their row of the match document; and the lines to highlight."""
+        document (a person's record lists every file of theirs), or their row of the match document;
+        and the lines to highlight, those of this file's chunks."""
+        cv_id = candidate.cv_id
         record = entry = None
         requirements, highlights = [], []
         try:
             if held is not None:
                 mdoc = self._match_in(loaded, matching, held.text, held.label)
                 requirements = mdoc["jd"]["requirements"]
-                entry = next((c for c in mdoc["candidates"] if c["cv_id"] == cv_id), None)
+                entry = next((c for c in mdoc["candidates"] if _is_of(c, cv_id)), None)
                 highlights = _requirement_lines(entry, requirements) if entry else []
             elif search.q:
                 sdoc = self._search_in(loaded, search)
-                record = next((r for records in sdoc["lists"].values() for r in records if r["cv_id"] == cv_id), None)
+                record = next((r for records in sdoc["lists"].values() for r in records if _is_of(r, cv_id)), None)
                 highlights = _evidence_lines(record) if record else []
         except FormError as exc:
             raise HTTPException(400, str(exc)) from None
-        return {"record": record, "entry": entry, "requirements": requirements, "highlights": merge(highlights)}
+        chunks = range(candidate.first_chunk, candidate.first_chunk + candidate.chunk_count)
+        return {"record": record, "entry": entry, "requirements": requirements,
+                "highlights": merge(h for h in highlights if h.chunk_id in chunks)}
 
     def _png(self, cv_id: str, number: int) -> bytes | None:
         with self.serving() as loaded:
@@ -263,10 +269,16 @@ class Site:
         return self.templates.TemplateResponse(request, name, context, status_code=status)
 
 
+def _is_of(record: dict, cv_id: str) -> bool:
+    """Whether a record (a search row or a match candidate) is the CV's, or its person's."""
+    return cv_id in {f["cv_id"] for f in record.get("files") or [record]}
+
+
 def _evidence_lines(record: dict) -> list[Highlight]:
-    return [Highlight(ev["text"], ev["page"], tuple(ev["terms"]) or (MEANING,)) for ev in record["evidence"]]
+    return [Highlight(ev["text"], ev["page"], tuple(ev["terms"]) or (MEANING,), ev["chunk_id"])
+            for ev in record["evidence"]]
 
 
 def _requirement_lines(candidate: dict, requirements: list[dict]) -> list[Highlight]:
-    return [Highlight(o["evidence"]["text"], o["evidence"]["page"], (req["label"],))
+    return [Highlight(o["evidence"]["text"], o["evidence"]["page"], (req["label"],), o["evidence"]["chunk_id"])
             for o, req in zip(candidate["requirements"], requirements) if o["met"] and o["evidence"]]
