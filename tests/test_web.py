@@ -358,3 +358,16 @@ def test_scanned_pages_are_drawn_without_boxes(tmp_path):
     assert [v.scanned for v in scanned] == [False, True] and scanned[1].boxes == () and scanned[1].unplaced == tuple(wanted)
     (tmp_path / "scan" / "cv.pdf").write_bytes(b"replaced by something else")
     assert files.views("scan/cv.pdf", wanted, frozenset()) is None  # cannot be opened: the text is shown instead
+
+
+def test_boxes_follow_a_page_shown_turned(tmp_path):
+    path = write_pdf(tmp_path / "turned" / "cv.pdf", ["Kim Lee\nRan Kafka clusters for payments."])
+    with pymupdf.open(path) as doc:
+        doc[0].set_rotation(90)  # a scan saved sideways and turned upright by the viewer
+        doc.saveIncr()
+    view = CvFiles(tmp_path).views("turned/cv.pdf", [Highlight("Ran Kafka clusters for payments.", 1, ())],
+                                   frozenset())[0]
+    assert (view.width, view.height) == (842, 595)  # as drawn: landscape
+    (box,) = view.boxes
+    assert box.rect.height > 5 * box.rect.width  # the line runs down the drawn page
+    assert box.rect.x + box.rect.width <= view.width and box.rect.y + box.rect.height <= view.height
