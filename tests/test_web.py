@@ -28,6 +28,7 @@ from rag.render.documents import match_document, search_document
 from rag.render.match import match_csv
 from rag.search.retrieval import Searcher
 from rag.store.open import open_store
+from rag.web.app import templates
 from rag.web.forms import FormError, SearchForm
 from rag.web.highlight import Highlight, Rect, core, find_lines, mark_lines, merge
 from rag.web.pages import DPI, CvFiles
@@ -71,6 +72,20 @@ def test_the_search_page_shows_the_lists_of_the_search_document_side_by_side(sit
     # The name opens the candidate's page with the same question; the file is served by cv_id only.
     assert first.find("a", "name").attrs["href"] == f"/cv?id={first.attrs['data-cv']}&q=Kubernetes&topk=3"
     assert first.find("a", "file").attrs["href"] == f"/cv/file?id={first.attrs['data-cv']}"
+
+
+def test_meaning_only_rows_far_from_the_query_are_set_apart(site):
+    # The hashing encoder has no meaning floor, so no row is weak here: the real model's are made so.
+    doc = search_doc(site.store, "Kubernetes", 4)
+    page = templates().get_template("search.html")
+    request = SimpleNamespace(url=SimpleNamespace(path="/"))
+    for weak_from in (0, 2):
+        for i, record in enumerate(doc["lists"]["faiss"]):
+            record["weak"] = i >= weak_from
+        faiss = parse(page.render(request=request, form=SearchForm(q="Kubernetes"), doc=doc, error=None)).find(
+            "section", data_list="faiss")
+        items = [li.attrs["class"] for li in faiss.find("ol").children if getattr(li, "tag", None) == "li"]
+        assert items == ["row"] * weak_from + ["apart"] + ["row"] * (4 - weak_from)
 
 
 def test_filters_apply_and_a_bad_value_is_a_400_with_one_line(site):
