@@ -2,7 +2,7 @@
 
 Starts `python -m rag serve` on a store as a subprocess and asks it over one kept-alive HTTP
 connection, as a browser does, timing each request from sending it to the last byte of the answer:
-the search page (the three lists, 10 rows each, as the page asks by default) for every eval query,
+the search page (the three lists, as many rows as the page shows by default) for every eval query,
 the match page for every generated job description (posted once, then the results page timed), and
 for the top candidate of each of the first queries their page (search and evidence boxes) and,
 once per page, the picture of the page holding the first evidence line, drawn (first request) and
@@ -31,8 +31,9 @@ import orjson
 from rag.render.documents import search_document
 from rag.search.retrieval import Searcher
 from rag.store.open import open_store
+from rag.web.forms import SEARCH_TOPK
 
-TOPK = 10  # the search page's default
+TOPK = SEARCH_TOPK  # the search page's default rows per list
 PAGES = 60  # candidates' pages timed (the top candidate of as many queries)
 _FIRST_HIT = re.compile(rb'<image href="([^"]+)"[^>]*/>\s*<rect class="hit"')
 

@@ -18,7 +18,7 @@ from rag.search.filters import CompiledFilters, Filters
 from rag.search.fusion import DEFAULT_RULE, RULES, FusionSettings
 
 MAX_TOPK = 50
-SEARCH_TOPK = 10
+SEARCH_TOPK = 5  # as `rag search` shows by default
 MATCH_TOPK = 10
 MAX_QUERY = 4000  # characters, as the MCP tool allows
 MAX_JD = 50_000
