@@ -157,10 +157,10 @@ mcp: ## Serve the store to assistants over MCP on stdin/stdout (docs/mcp.md).
 # The job description goes in on standard input, so that a file anywhere on the host reaches the
 # container too; TOPK is passed on only when given (match shows 10 by default, search 5).
 match_flags = $(if $(filter command environment,$(origin TOPK)),--topk "$(TOPK)") $(if $(JSON),--json) \
-	$(if $(CSV),--csv) $(if $(PHRASE_THRESHOLD),--phrase-threshold "$(PHRASE_THRESHOLD)") $(filter_flags)
+	$(if $(CSV),--csv) $(if $(PHRASE_THRESHOLD),--phrase-threshold "$(PHRASE_THRESHOLD)") $(if $(MIN_SCORE),--min-score "$(MIN_SCORE)") $(filter_flags)
 
 match: ## Rank the CVs against a job description: make match JD=job.txt|.md|.pdf [TOPK=10] [JSON=1|CSV=1] ...
-	@if [ -z "$(JD)" ]; then echo 'usage: make match JD=path/to/job.txt|.md|.pdf [TOPK=10] [JSON=1|CSV=1] [PHRASE_THRESHOLD=0.31] [the filters of make search]' >&2; exit 2; fi
+	@if [ -z "$(JD)" ]; then echo 'usage: make match JD=path/to/job.txt|.md|.pdf [TOPK=10] [JSON=1|CSV=1] [PHRASE_THRESHOLD=0.31] [MIN_SCORE=60] [the filters of make search]' >&2; exit 2; fi
 	@if [ "$(JD)" != - ] && [ ! -f "$(JD)" ]; then echo "error: no job description at $(JD)" >&2; exit 1; fi
 	@$(MAKE) --no-print-directory runner-ready
 	@$(call run,rag,match --store "$(STORE_R)" $(strip $(match_flags)) --jd -) $(if $(filter -,$(JD)),,< "$(JD)")

@@ -24,17 +24,21 @@ STDIN_LABEL = "standard input"
     cls=Command,
     epilog="""\b
 Reads the job description's requirements (must-haves and nice-to-haves from its headings, in
-English, Spanish, German or French; skills by the skill vocabulary; a minimum of years; other
-requirement lines as phrases), prints what it understood, then ranks every indexed CV: must-haves
-met first, then nice-to-haves, then relevance to the whole JD, with the line of the CV that shows
-each requirement and its page.
+English, Spanish, German or French, or from a job board's "Experience:" / "Education:" blocks;
+one requirement per clause: "X, Y or Z", "X such as Y", "X with Y" are one; skills by the skill
+vocabulary and names it does not know as written; a minimum of years, of a skill when it names
+one; a degree; a language and its level; other requirement lines as phrases), prints what it
+understood, then ranks every indexed CV by an overall score from 0 to 100: must-haves met,
+nice-to-haves met, the share of the JD's named skills the CV states, years against the minimum
+asked, and relevance to the whole JD. Degrees and languages are judged from each CV's profile.
 
 \b
 Examples:
   rag match --jd job.txt
   rag match --jd job.pdf --topk 20
   rag match --jd job.md --csv > shortlist.csv
-  rag match --jd job.txt --json | jq '.candidates[] | {name, must_met, meets_all_must}'
+  rag match --jd job.txt --json | jq '.candidates[] | {name, score, must_met, meets_all_must}'
+  rag match --jd job.txt --min-score 60
   pbpaste | rag match --jd -
 """,
 )
@@ -48,8 +52,10 @@ Examples:
 @filter_options
 @option("--phrase-threshold", type=click.FloatRange(-1.0, 1.0), default=DEFAULT_PHRASE_THRESHOLD, show_default=True,
         help="Cosine a CV passage needs with a phrase requirement to meet it.")
+@option("--min-score", type=click.FloatRange(0.0, 100.0), default=0.0, show_default=True,
+        help="Show only candidates whose overall score (0-100) is at least this.")
 def main(jd_path: str, store: Path, topk: int, as_json: bool, as_csv: bool, phrase_threshold: float,
-         filters: Filters) -> None:
+         min_score: float, filters: Filters) -> None:
     """Rank the indexed CVs against a job description, with per-requirement evidence."""
     if as_json and as_csv:
         raise click.UsageError("give --json or --csv, not both")
@@ -60,7 +66,7 @@ def main(jd_path: str, store: Path, topk: int, as_json: bool, as_csv: bool, phra
                         "(5+ years) or requirement lines under a heading such as Requirements")
     compiled = filters.compile()
     opened = open_searchable(store)
-    result = match(Searcher(opened), jd, MatchSettings(topk, phrase_threshold), compiled)
+    result = match(Searcher(opened), jd, MatchSettings(topk, phrase_threshold, min_score), compiled)
     doc = match_document(result, opened.manifest, str(store), label)
     if as_json:
         click.echo(to_json(doc))

@@ -58,6 +58,9 @@ def language_of(name: str) -> str | None:
     return _names()[0].get(tuple(t.term for t in raw_tokens(name)))
 
 
+_COMPOUND = regex.compile(r"(\p{L}+?)(?:sprach)?kenntniss?e?n?")  # "Englischkenntnisse"
+
+
 def _languages_in(item: str) -> list[str]:
     table, longest = _names()
     terms = [t.term for t in raw_tokens(item)]
@@ -71,8 +74,12 @@ def _languages_in(item: str) -> list[str]:
                 i += n
                 break
         else:
+            compound = _COMPOUND.fullmatch(terms[i])  # German: "Englischkenntnisse"
+            if compound and table.get((compound.group(1),)):
+                found.append(table[(compound.group(1),)])
             i += 1
     return found
+
 
 
 def _level(item: str) -> str | None:
@@ -97,3 +104,8 @@ def parse_languages(lines: list[str], *, need_level: bool = False) -> list[Spoke
                 if found.get(name) is None:
                     found[name] = level
     return [SpokenLanguage(name, level) for name, level in found.items()]
+
+
+def languages_in(text: str) -> list[str]:
+    """English names of the languages a text names, each once, in order."""
+    return list(dict.fromkeys(_languages_in(text)))

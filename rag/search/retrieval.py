@@ -216,6 +216,10 @@ class Searcher:
         needed = [*terms, *(s[0] for c in concepts for s in c.spellings if len(s) == 1)]
         return {t: self.keyword.postings(t) for t in dict.fromkeys(needed)}
 
+    def literal_chunks(self, words: tuple[str, ...]) -> np.ndarray:
+        """The chunks holding a name as written (folded words side by side), ascending."""
+        return self._chunks(Concept(" ".join(words), (words,)), {words[0]: self.keyword.postings(words[0])})
+
     def _chunks(self, concept: Concept, postings: dict) -> np.ndarray:
         """The chunks holding one of the concept's spellings (a one-word spelling as an index
         term, a longer one with its words side by side), ascending."""
