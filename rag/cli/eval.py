@@ -13,6 +13,7 @@ from rag.cli.console import Command, open_searchable, option
 from rag.cli.fixes import word
 from rag.cli.options import fusion_options, store_option
 from rag.errors import Fix
+from rag.files import json_bytes
 from rag.eval import jobs as jobs_eval
 from rag.eval.profile_score import TARGETS, failures
 from rag.eval.profile_score import summarise as summarise_profiles
@@ -107,7 +108,7 @@ def main(store: Path, truth_dir: Path, queries_path: Path | None, out: Path | No
         report["jobs"] = jobs_eval.report(scores) | {"phrase_rule": rule}
     out = out or store / EVAL_REPORT
     tmp = out.with_name(out.name + ".tmp")
-    tmp.write_bytes(orjson.dumps(report, option=orjson.OPT_INDENT_2))
+    tmp.write_bytes(json_bytes(report, option=orjson.OPT_INDENT_2))
     tmp.replace(out)
     click.echo(f"wrote {out}")
 

@@ -1,0 +1,14 @@
+"""Text from outside (file names, CV text, arguments) made safe to show on a terminal.
+
+A file name may hold escape sequences that retitle the window, erase a line or ring the bell,
+and a newline that starts a line of its own ("error: ..."); shown raw they can hide or spoof
+output. Every string that reaches a terminal goes through display(), here at the bottom so that
+the build's notes, the renderers and the command line all use the same one.
+"""
+
+from __future__ import annotations
+
+
+def display(text: str) -> str:
+    """Control characters (a newline in a file name, say) shown escaped, never acted on."""
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode() for ch in text)
