@@ -34,6 +34,7 @@ from rag.search.fusion import FusionSettings
 from rag.search.retrieval import Searcher
 from rag.store.manifest import EVAL_REPORT
 from rag.store.open import OpenStore
+from rag.text import display
 
 
 @click.command(
@@ -110,7 +111,7 @@ def main(store: Path, truth_dir: Path, queries_path: Path | None, out: Path | No
     tmp = out.with_name(out.name + ".tmp")
     tmp.write_bytes(json_bytes(report, option=orjson.OPT_INDENT_2))
     tmp.replace(out)
-    click.echo(f"wrote {out}")
+    click.echo(display(f"wrote {out}"))
 
 
 
@@ -120,7 +121,8 @@ def profile_report(store: OpenStore, truth_dir: Path) -> dict | None:
     (None, with a note, when the folder holds no truth for them)."""
     samples = store_samples(store, truth_dir)
     if not samples:
-        click.echo(f"Profiles: no <cv_id>.json in {truth_dir} for the store's CVs, so their accuracy is not scored")
+        click.echo(display(f"Profiles: no <cv_id>.json in {truth_dir} for the store's CVs, so their accuracy is "
+                           "not scored"))
         return None
     as_of = store.manifest.profiles.get("as_of")
     months = sorted({reference_month(s.truth) for s in samples})

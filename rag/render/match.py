@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import unicodedata
 
 from rag.jobs.jd import PHRASE, YEARS
 from rag.lexicon.terms import fold
@@ -21,7 +22,7 @@ def match_text(doc: dict) -> str:
     width = terminal_width()
     jd, store, filters = doc["jd"], doc["store"], doc["filters"]
     reqs = jd["requirements"]
-    lines = [bold(f"Job description: {display(jd['title'] or '(no title found)')}") + f"  ({jd['source']})",
+    lines = [bold(f"Job description: {display(jd['title'] or '(no title found)')}") + f"  ({display(jd['source'])})",
              ("Requirements, from its headings:" if jd["sectioned"]
               else "Requirements (no requirement heading found: read from the whole text):")]
     names = [display(_named(req))[:_NAME] for req in reqs]
@@ -36,10 +37,10 @@ def match_text(doc: dict) -> str:
     kinds = {r["kind"] for r in reqs}
     considered = filters["passed"] if filters else store["candidate_count"]
     lines += [
-        f"Store: {store['path']} · {store['candidate_count']} CVs · {store['embedding_model']}"
+        f"Store: {display(store['path'])} · {store['candidate_count']} CVs · {store['embedding_model']}"
         + (f" · years as of {doc['settings']['as_of']}" if YEARS in kinds else "")
         + (f" · phrases met at cosine ≥ {doc['settings']['phrase_threshold']:g}" if PHRASE in kinds else ""),
-        *([f"Filters: {describe_filters(filters, store['candidate_count'])}"] if filters else []),
+        *([display(f"Filters: {describe_filters(filters, store['candidate_count'])}")] if filters else []),
         (f"Meet every must-have: {doc['meets_all_must']} of {considered} CVs" if musts
          else "No must-haves: candidates are ordered by nice-to-haves, then relevance"),
         "",
@@ -137,4 +138,14 @@ def match_csv(doc: dict) -> str:
 
 
 def _cell(text: str) -> str:
-    return "'" + text if text.startswith(_FORMULA_START) else text
+    """A cell that a spreadsheet would run as a formula, prefixed with a quote. Spreadsheets skip
+    leading blanks and invisible characters and read a fullwidth "＝" as "=", so they are skipped
+    and folded (NFKC) before the first character is looked at."""
+    first = next((ch for ch in text if not _invisible(ch)), "")
+    formula = text.startswith(("\t", "\r")) or unicodedata.normalize("NFKC", first).startswith(_FORMULA_START)
+    return "'" + text if formula else text
+
+
+def _invisible(ch: str) -> bool:
+    """Blank or invisible: spaces of every width, zero-width and format characters, controls."""
+    return ch.isspace() or unicodedata.category(ch) in ("Cf", "Cc", "Zs")
