@@ -10,5 +10,12 @@ from __future__ import annotations
 
 
 def display(text: str) -> str:
-    """Control characters (a newline in a file name, say) shown escaped, never acted on."""
-    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode() for ch in text)
+    """Control characters (a newline in a file name, say) shown escaped, never acted on; a byte
+    that is not UTF-8 (a surrogate, as Python keeps it) as \\xNN, as in a cv_id."""
+    return "".join(ch if ch.isprintable() else _escaped(ch) for ch in text)
+
+
+def _escaped(ch: str) -> str:
+    if "\udc80" <= ch <= "\udcff":
+        return f"\\x{ord(ch) - 0xDC00:02x}"
+    return ch.encode("unicode_escape").decode()

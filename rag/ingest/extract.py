@@ -128,9 +128,10 @@ def special_file(mode: int) -> str:
     return "a folder" if stat.S_ISDIR(mode) else "a special file"
 
 
-def too_large(found: str, limit: str, option: str) -> ExtractionFailed:
+def too_large(found: str, limit: str | None, option: str) -> ExtractionFailed:
     """A file over one of the limits: what it holds, the limit, and the option that raises it."""
-    return ExtractionFailed("too large", f"too large: {found} (the limit is {limit}; {option} raises it)")
+    why = f"the limit is {limit}; {option} raises it" if limit else f"{option} raises the limit"
+    return ExtractionFailed("too large", f"too large: {found} ({why})")
 
 
 def extract_pdf(source: Path | bytes, ocr: bool = True, limits: FileLimits = FileLimits()) -> Extracted:
@@ -179,8 +180,8 @@ def check_pages(count: int, limits: FileLimits) -> None:
 def check_text(pages: list[str], limits: FileLimits) -> None:
     """Stop reading a file once its text is more than its chunks may hold."""
     if sum(map(len, pages)) > limits.chars:
-        raise too_large(f"more than {limits.chars:,} characters of text",
-                        "what the chunk limit holds", "--max-chunks")
+        raise too_large(f"more than {limits.chars:,} characters of text, more than its chunks may hold", None,
+                        "--max-chunks")
 
 
 def _text_layer(page: pymupdf.Page) -> tuple[list[_Line], str | None]:

@@ -15,7 +15,7 @@ from rag.render.terminal import bold, clip, display, plural, terminal_width
 
 _CELL = 12  # widest must-have column in the table
 _NAME = 40  # widest requirement name in the list of requirements
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_FORMULA_START = ("=", "+", "-", "@")
 
 
 def match_text(doc: dict) -> str:
@@ -138,14 +138,9 @@ def match_csv(doc: dict) -> str:
 
 
 def _cell(text: str) -> str:
-    """A cell that a spreadsheet would run as a formula, prefixed with a quote. Spreadsheets skip
-    leading blanks and invisible characters and read a fullwidth "＝" as "=", so they are skipped
-    and folded (NFKC) before the first character is looked at."""
-    first = next((ch for ch in text if not _invisible(ch)), "")
-    formula = text.startswith(("\t", "\r")) or unicodedata.normalize("NFKC", first).startswith(_FORMULA_START)
-    return "'" + text if formula else text
-
-
-def _invisible(ch: str) -> bool:
-    """Blank or invisible: spaces of every width, zero-width and format characters, controls."""
-    return ch.isspace() or unicodedata.category(ch) in ("Cf", "Cc", "Zs")
+    """A text cell: control and invisible characters (a tab, a zero-width space) shown escaped, as
+    on a terminal, where CSV goes as often as to a file; then, if a spreadsheet would run it as a
+    formula, prefixed with a quote. Spreadsheets skip leading spaces and read a fullwidth "＝" as
+    "=", so the first character after the spaces is looked at folded (NFKC)."""
+    text = display(text)
+    return "'" + text if unicodedata.normalize("NFKC", text.lstrip(" ")[:1]) in _FORMULA_START else text
