@@ -197,8 +197,9 @@ class _Worker:
         return self.process.is_alive() and doc.skip_kind != "out of memory"
 
     def stop(self) -> None:
-        if self.process.is_alive():
-            self.process.kill()
+        """Kill the worker and wait for it: it holds copies of the parent's open files (a store's
+        lock among them), which must not outlive the build."""
+        self.process.kill()
         self.process.join()
         self.conn.close()
 
