@@ -32,16 +32,18 @@ def json_bytes(value, option: int = 0) -> bytes:
     try:
         return orjson.dumps(value, option=option)
     except orjson.JSONEncodeError:
-        return orjson.dumps(_escaped(value), option=option)
+        return orjson.dumps(json_safe(value), option=option)
 
 
-def _escaped(value):
+def json_safe(value):
+    """The value with every string in it valid Unicode (escape_surrogates), for a JSON writer of
+    its own (the MCP SDK's)."""
     if isinstance(value, str):
         return escape_surrogates(value)
     if isinstance(value, dict):
-        return {_escaped(k): _escaped(v) for k, v in value.items()}
+        return {json_safe(k): json_safe(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_escaped(v) for v in value]
+        return [json_safe(v) for v in value]
     return value
 
 

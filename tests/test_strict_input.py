@@ -58,6 +58,15 @@ def test_a_store_folder_named_in_latin1_indexes_and_searches_in_every_mode(store
     assert code == 0 and orjson.loads(output)["store"]["path"].endswith("st\\xf6re")
 
 
+def test_mcp_answers_from_a_store_folder_named_in_latin1(store, hash_model):
+    async def status():
+        return await build_server(store).call_tool("store_status", {})
+
+    result = anyio.run(status)
+    assert result.structured_content["path"].endswith("st\\xf6re") and "st\\xf6re" in result.content[0].text
+    assert orjson.loads(result.model_dump_json())  # as the SDK writes it to the client
+
+
 def test_arguments_holding_undecodable_bytes_are_written_to_json_escaped(store, hash_model, tmp_path):
     place = os.fsdecode(LATIN1)
     code, output = run("search", "Python", "--store", store, "--json", "--where", f"location={place}",

@@ -28,6 +28,7 @@ from pydantic import Field, ValidationError
 
 from rag import __version__
 from rag.errors import UserError, short_reason
+from rag.files import json_safe
 from rag.jobs.jd import parse_jd
 from rag.jobs.matching import MatchSettings, match
 from rag.mcp.schema import CvOutput, MatchOutput, SearchOutput, StatusOutput
@@ -126,7 +127,8 @@ def serving(warm: WarmStore) -> Iterator[Loaded]:
 
 
 def answer(doc: dict, text: str) -> CallToolResult:
-    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=doc)
+    """The result as the SDK writes it in JSON: a store folder's undecodable bytes escaped."""
+    return CallToolResult(content=[TextContent(type="text", text=json_safe(text))], structured_content=json_safe(doc))
 
 
 def build_server(root: Path, expected_model: str | None = None) -> MCPServer:

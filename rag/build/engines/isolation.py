@@ -123,6 +123,8 @@ def extract_isolated(files: list[CvFile], extractor: str, plan: Plan, workers: i
                      memory_bytes: int) -> Iterator[Document]:
     """One Document per file, in order, each file read by a worker under the plan's limits, within
     `seconds`, in at most `memory_bytes` of address space more than the worker started with."""
+    if not files:
+        return
     pool = [_Worker(extractor, memory_bytes) for _ in range(max(1, min(workers, len(files))))]
     finished: dict[int, Document] = {}
     sent = shown = 0
@@ -132,9 +134,7 @@ def extract_isolated(files: list[CvFile], extractor: str, plan: Plan, workers: i
                 if worker.slot is None and sent < len(files) and (limits := plan.limits(sent)) is not None:
                     worker.send(sent, files[sent], limits, seconds)
                     sent += 1
-            busy = [w for w in pool if w.slot is not None]
-            if not busy:
-                break  # never: a plan waits only on files being read
+            busy = [w for w in pool if w.slot is not None]  # never none: a plan waits only on files being read
             ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy],
                          max(0.0, min(w.deadline for w in busy) - time.monotonic()))
             for i, worker in enumerate(pool):
