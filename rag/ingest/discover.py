@@ -4,7 +4,7 @@ Two layouts, mixable: `<dir>/<cv_id>/cv.pdf` (the folder names the CV; also cv.d
 and `<dir>/<name>.pdf` (the file stem names it, spaces and punctuation included). CVs are PDFs,
 Word .docx files and scanned images. Nothing is dropped in silence: every other file, every
 unreadable folder and every folder reached twice through links comes back as a Skipped with its
-kind and reason. Symlinked folders are followed after the real tree, each folder read once, so a
+kind and reason. Linked folders are followed after the real tree, each folder read once, so a
 link loop ends and a real path is preferred to a linked one. Hidden files and folders are ignored.
 
 Only what lies inside the CV folder is read: a link that leads out of it (to ~/.ssh, to /dev/zero)
@@ -62,8 +62,8 @@ def discover_cvs(cv_dir: Path, follow_links: bool = False, file_bytes: int = Lim
         raise UserError(f"CV folder not found: {cv_dir}")
     if not cv_dir.is_dir():
         raise UserError(f"not a folder: {cv_dir}")
-    paths, skipped = _walk(cv_dir, follow_links)
     inside = _Inside(cv_dir, follow_links)
+    paths, skipped = _walk(cv_dir, inside)
     found: list[CvFile] = []
     owner: dict[str, str] = {}
     files_seen: dict[tuple[int, int], str] = {}
@@ -142,7 +142,7 @@ def link_target(path: Path) -> str:
         return "a place that cannot be read"
 
 
-def _walk(root: Path, follow_links: bool) -> tuple[list[Path], list[Skipped]]:
+def _walk(root: Path, inside: _Inside) -> tuple[list[Path], list[Skipped]]:
     """Every non-hidden file under root, sorted by relative path; and the folders not read, with why.
 
     The real tree is read first and linked folders afterwards, breadth first, so a folder reached
@@ -153,7 +153,6 @@ def _walk(root: Path, follow_links: bool) -> tuple[list[Path], list[Skipped]]:
     skipped: list[Skipped] = []
     read: dict[tuple[int, int], str] = {}
     links: list[Path] = []
-    inside = _Inside(root, follow_links)
 
     def visit(folder: Path) -> None:
         label = printable(folder.relative_to(root).as_posix()) + "/"
