@@ -14,6 +14,7 @@ pages never depends on which worker finished first.
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import os
 import signal
@@ -120,12 +121,15 @@ class Given:
 
 
 def extract_isolated(files: list[CvFile], extractor: str, plan: Plan, workers: int, seconds: float,
-                     memory_bytes: int) -> Iterator[Document]:
+                     memory_bytes: int, cores: int = 1) -> Iterator[Document]:
     """One Document per file, in order, each file read by a worker under the plan's limits, within
-    `seconds`, in at most `memory_bytes` of address space more than the worker started with."""
+    `seconds`, in at most `memory_bytes` of address space more than the worker started with; the
+    workers share `cores` for OCR."""
     if not files:
         return
-    pool = [_Worker(extractor, memory_bytes) for _ in range(max(1, min(workers, len(files))))]
+    workers = max(1, min(workers, len(files)))
+    start = functools.partial(_Worker, extractor, memory_bytes, max(1, cores // workers))
+    pool = [start() for _ in range(workers)]
     finished: dict[int, Document] = {}
     sent = shown = 0
     try:
@@ -145,7 +149,7 @@ def extract_isolated(files: list[CvFile], extractor: str, plan: Plan, workers: i
                 finished[slot] = doc
                 if not worker.usable(doc):
                     worker.stop()
-                    pool[i] = _Worker(extractor, memory_bytes)
+                    pool[i] = start()
             while shown in finished:
                 yield finished.pop(shown)
                 shown += 1
@@ -157,10 +161,10 @@ def extract_isolated(files: list[CvFile], extractor: str, plan: Plan, workers: i
 class _Worker:
     """One forked process reading one file at a time; the parent keeps its file and deadline."""
 
-    def __init__(self, extractor: str, memory_bytes: int):
+    def __init__(self, extractor: str, memory_bytes: int, threads: int):
         context = multiprocessing.get_context("fork")
         self.conn, theirs = context.Pipe()
-        self.process = context.Process(target=_serve, args=(theirs, extractor, memory_bytes), daemon=True)
+        self.process = context.Process(target=_serve, args=(theirs, extractor, memory_bytes, threads), daemon=True)
         self.process.start()
         theirs.close()
         self.slot: int | None = None
@@ -224,9 +228,12 @@ def skipped_document(f: CvFile, extractor: str, kind: str, reason: str) -> Docum
     return Document(f.source, f.cv_id, f.size, f.mtime_ns, extractor, skipped=reason, skip_kind=kind)
 
 
-def _serve(conn: Connection, extractor: str, memory_bytes: int) -> None:
-    """A worker: read files until told to stop (None) or killed. Ctrl-C is the parent's to handle."""
+def _serve(conn: Connection, extractor: str, memory_bytes: int, threads: int) -> None:
+    """A worker: read files until the parent is gone or kills it. Ctrl-C is the parent's to handle."""
+    from rag.ingest.ocr import share_cores
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    share_cores(threads)
     _cap_memory(memory_bytes)
     while True:
         try:

@@ -38,9 +38,10 @@ class LocalEngine:
 
         # Each file is read in a worker process that may die (isolation.py); more workers only
         # when there is enough work to repay starting them.
-        workers = max(1, min(available_cores(), len(files) // 8))
+        cores = available_cores()
+        workers = max(1, min(cores, len(files) // 8))
         plan = FilePlan(limits.for_file(chunk_chars), OcrShares(limits.ocr_pages, limits.build_ocr_pages))
-        yield from extract_isolated(files, extractor, plan, workers, limits.seconds, limits.memory_bytes)
+        yield from extract_isolated(files, extractor, plan, workers, limits.seconds, limits.memory_bytes, cores)
 
     def embed(self, texts: list[str], encoder_dir: Path, variant: str, batch_size: int,
               advance: Callable[[int], None]) -> np.ndarray:
