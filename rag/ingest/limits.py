@@ -32,7 +32,7 @@ class Limits:
 
     def validate(self) -> None:
         for name, value in asdict(self).items():
-            if not value >= (0 if "ocr" in name else 1):  # OCR limits may be 0: no OCR at all
+            if not (value >= 0 if "ocr" in name else value > 0):  # OCR limits may be 0: no OCR at all
                 raise UsageError(f"the {name.replace('_', ' ')} limit must be positive, got {value}")
 
     def for_file(self, chunk_chars: int, ocr_pages: int | None = None) -> FileLimits:

@@ -20,7 +20,7 @@ import os
 import signal
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection, wait
 from typing import Protocol
 
@@ -101,7 +101,7 @@ class FilePlan:
 
     def limits(self, slot: int) -> FileLimits | None:
         share = self.shares.take(slot)
-        return None if share is None else FileLimits(self.base.file_bytes, self.base.pages, share, self.base.chars)
+        return None if share is None else replace(self.base, ocr_pages=share)
 
     def done(self, slot: int, doc: Document) -> None:
         self.shares.finish(slot, len(doc.ocr_pages))
@@ -217,11 +217,20 @@ class _Worker:
         if code == -signal.SIGKILL:
             return self._skipped("out of memory", "out of memory: the worker reading it was killed (SIGKILL), as "
                                                   "the system does when memory runs out (--file-memory-mb)")
-        how = signal.Signals(-code).name if code is not None and code < 0 else f"exit status {code}"
-        return self._skipped("crashed", f"crashed the reader ({how})")
+        return self._skipped("crashed", f"crashed the reader ({_how(code)})")
 
     def _skipped(self, kind: str, reason: str) -> Document:
         return skipped_document(self.file, self.extractor, kind, reason)
+
+
+def _how(exitcode: int | None) -> str:
+    """How a process ended: "SIGSEGV", "signal 40", "exit status 1"."""
+    if exitcode is None or exitcode >= 0:
+        return f"exit status {exitcode}"
+    try:
+        return signal.Signals(-exitcode).name
+    except ValueError:
+        return f"signal {-exitcode}"
 
 
 def skipped_document(f: CvFile, extractor: str, kind: str, reason: str) -> Document:
@@ -241,7 +250,12 @@ def _serve(conn: Connection, extractor: str, memory_bytes: int, threads: int) ->
         except EOFError:  # the parent is gone
             return
         f, limits = job
-        conn.send(extract_document(f, extractor, limits))
+        doc = extract_document(f, extractor, limits)
+        try:
+            conn.send(doc)
+        except MemoryError:  # read, but no memory left to send it
+            conn.send(skipped_document(f, extractor, "out of memory", "out of memory sending its text "
+                                                                     "(--file-memory-mb raises the limit)"))
 
 
 def _cap_memory(extra: int) -> None:
