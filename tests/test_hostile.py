@@ -12,7 +12,9 @@ import os
 import signal
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
+import numpy as np
 import orjson
 import pymupdf
 import pytest
@@ -25,9 +27,13 @@ from pdfs import scanned_pdf, write_pdf
 import rag.ingest.extract as extract_module
 from rag.build.builder import BuildSettings, within_chunk_limit
 from rag.build.engines.isolation import OcrShares
+from rag.build.engines.local import LocalEngine
+from rag.build.engines.ray.cluster import RaySettings
+from rag.build.engines.ray.engine import RayEngine
 from rag.cli import main as rag
+from rag.ingest.discover import discover_cvs
 from rag.ingest.document import Document
-from rag.ingest.extract import ExtractionFailed, extract_pdf, read_bytes
+from rag.ingest.extract import ExtractionFailed, extract_pdf, extractor_id, read_bytes
 from rag.ingest.limits import MB, FileLimits, Limits
 from rag.render.match import match_csv
 from rag.store.open import open_store
@@ -133,6 +139,27 @@ def test_a_worker_that_is_killed_crashes_or_hangs_costs_its_file_only(tmp_path, 
     assert kinds["c-crash.pdf"] == ("crashed", "crashed the reader (SIGSEGV)")
     assert kinds["d-hangs.pdf"][0] == "timed out" and "1.5 s" in kinds["d-hangs.pdf"][1]
     assert result.manifest.candidate_count == 2
+
+
+def test_the_ray_engine_skips_hostile_files_as_a_local_build_does(cv_dir, monkeypatch):
+    """The engine's side (files read up to the limit, OCR shares fixed per window) and the stage's
+    (files read by a worker under the limits), the stage run here rather than on a cluster."""
+    write(cv_dir / "cycle.pdf", page_tree_cycle())
+    write(cv_dir / "pages.pdf", pages_sharing_one_image(150))
+    write(cv_dir / "empty.pdf", b"")
+    files, _ = discover_cvs(cv_dir)
+    limits, extractor = Limits(), extractor_id(True)
+    engine = RayEngine(RaySettings())
+    monkeypatch.setattr(engine, "_connect", lambda: SimpleNamespace(workers=1))
+
+    def run_here(stage, rows):  # one batch, as Ray Data would hand it to the stage's function
+        yield stage.udf({key: np.array([row[key] for row in rows], dtype=object) for key in rows[0]}, **stage.kwargs)
+
+    monkeypatch.setattr(engine, "_run", run_here)
+    on_ray = [(d.source, d.skip_kind, d.skipped) for d in engine.extract(files, extractor, limits, 500)]
+    assert on_ray == [(d.source, d.skip_kind, d.skipped) for d in LocalEngine().extract(files, extractor, limits, 500)]
+    assert {source: kind for source, kind, _ in on_ray if kind} == {
+        "cycle.pdf": "corrupt", "empty.pdf": "empty", "pages.pdf": "too large"}
 
 
 def test_a_fifo_or_a_device_is_never_read(tmp_path):

@@ -10,25 +10,19 @@ import socket
 import tomllib
 from dataclasses import replace
 from pathlib import Path
-from types import SimpleNamespace
 
 import numpy as np
 import orjson
 import pytest
 from builds import build_store
 from click.testing import CliRunner
-from hostile_files import drawing_bomb, pages_sharing_one_image, page_tree_cycle, write
 from pdfs import write_pdf
 
 from rag.build.builder import BuildSettings
-from rag.build.engines.local import LocalEngine
 from rag.cli import index as build_index
 from rag.cli import search
 from rag.errors import UserError
 from rag.index.encoder import Encoder, length_batches
-from rag.ingest.discover import discover_cvs
-from rag.ingest.extract import extractor_id
-from rag.ingest.limits import MB, Limits
 from rag.store.open import open_store
 
 pytest.importorskip("ray", reason="the ray extra is not installed (make test installs it)")
@@ -144,28 +138,6 @@ def test_a_worker_that_keeps_dying_fails_the_build_in_one_line_and_keeps_the_sto
     assert "\n" not in message and "the Ray build failed" in message and "died" in message
     assert (os.readlink(store_dir / "current"), (store_dir / "manifest.json").read_bytes()) == before
     assert [p.name for p in (store_dir / "generations").iterdir()] == [Path(before[0]).name]
-
-
-def test_hostile_files_are_skipped_on_ray_as_in_a_local_build(cv_dir, monkeypatch):
-    """The engine's side (files read up to the limit, OCR shares fixed per window) and the stage's
-    (files read by a worker under the limits), with the stage run here rather than on a cluster."""
-    write(cv_dir / "cycle.pdf", page_tree_cycle())
-    write(cv_dir / "pages.pdf", pages_sharing_one_image(150))
-    write(cv_dir / "bomb.pdf", drawing_bomb(depth=6))
-    write(cv_dir / "empty.pdf", b"")
-    files, _ = discover_cvs(cv_dir)
-    limits, extractor = Limits(memory_bytes=128 * MB), extractor_id(True)
-    engine = RayEngine(RaySettings())
-    monkeypatch.setattr(engine, "_connect", lambda: SimpleNamespace(workers=1))
-
-    def run_here(stage, rows):  # one batch, as Ray Data would hand it to the stage's function
-        yield stage.udf({key: np.array([row[key] for row in rows], dtype=object) for key in rows[0]}, **stage.kwargs)
-
-    monkeypatch.setattr(engine, "_run", run_here)
-    on_ray = [(d.source, d.skip_kind, d.skipped) for d in engine.extract(files, extractor, limits, 500)]
-    assert on_ray == [(d.source, d.skip_kind, d.skipped) for d in LocalEngine().extract(files, extractor, limits, 500)]
-    assert {source: kind for source, kind, _ in on_ray if kind} == {
-        "bomb.pdf": "out of memory", "cycle.pdf": "corrupt", "empty.pdf": "empty", "pages.pdf": "too large"}
 
 
 def unused_port() -> int:
