@@ -13,6 +13,7 @@ from rag.cli.console import Command, open_searchable, option
 from rag.cli.fixes import word
 from rag.cli.options import fusion_options, store_option
 from rag.errors import Fix
+from rag.files import json_bytes
 from rag.eval import jobs as jobs_eval
 from rag.eval.profile_score import TARGETS, failures
 from rag.eval.profile_score import summarise as summarise_profiles
@@ -34,6 +35,7 @@ from rag.search.fusion import FusionSettings
 from rag.search.retrieval import Searcher
 from rag.store.manifest import EVAL_REPORT
 from rag.store.open import OpenStore
+from rag.text import display
 
 
 @click.command(
@@ -109,9 +111,9 @@ def main(store: Path, truth_dir: Path, queries_path: Path | None, out: Path | No
         report["jobs"] = jobs_eval.report(scores) | {"phrase_rule": rule}
     out = out or store / EVAL_REPORT
     tmp = out.with_name(out.name + ".tmp")
-    tmp.write_bytes(orjson.dumps(report, option=orjson.OPT_INDENT_2))
+    tmp.write_bytes(json_bytes(report, option=orjson.OPT_INDENT_2))
     tmp.replace(out)
-    click.echo(f"wrote {out}")
+    click.echo(display(f"wrote {out}"))
 
 
 
@@ -121,7 +123,8 @@ def profile_report(store: OpenStore, truth_dir: Path) -> dict | None:
     (None, with a note, when the folder holds no truth for them)."""
     samples = store_samples(store, truth_dir)
     if not samples:
-        click.echo(f"Profiles: no <cv_id>.json in {truth_dir} for the store's CVs, so their accuracy is not scored")
+        click.echo(display(f"Profiles: no <cv_id>.json in {truth_dir} for the store's CVs, so their accuracy is "
+                           "not scored"))
         return None
     as_of = store.manifest.profiles.get("as_of")
     months = sorted({reference_month(s.truth) for s in samples})

@@ -10,6 +10,7 @@ import click
 from rag.cli.console import Command, open_searchable, option
 from rag.cli.options import filter_options, store_option
 from rag.errors import UserError
+from rag.ingest.limits import JD_BYTES, MB, size_text
 from rag.jobs.jd import parse_jd
 from rag.jobs.matching import DEFAULT_PHRASE_THRESHOLD, DEFAULT_TOPK, MatchSettings, match
 from rag.render.documents import match_document, to_json
@@ -54,13 +55,15 @@ Examples:
         help="Cosine a CV passage needs with a phrase requirement to meet it.")
 @option("--min-score", type=click.FloatRange(0.0, 100.0), default=0.0, show_default=True,
         help="Show only candidates whose overall score (0-100) is at least this.")
+@option("--max-jd-mb", type=click.FloatRange(min=0, min_open=True), default=JD_BYTES / MB, show_default=True,
+        help="Largest job description read, in MB (a file, or what standard input holds).")
 def main(jd_path: str, store: Path, topk: int, as_json: bool, as_csv: bool, phrase_threshold: float,
-         min_score: float, filters: Filters) -> None:
+         min_score: float, max_jd_mb: float, filters: Filters) -> None:
     """Rank the indexed CVs against a job description, with per-requirement evidence."""
     if as_json and as_csv:
         raise click.UsageError("give --json or --csv, not both")
     label = STDIN_LABEL if jd_path == "-" else jd_path
-    jd = parse_jd(read_jd(jd_path))
+    jd = parse_jd(read_jd(jd_path, round(max_jd_mb * MB)))
     if not jd.requirements:
         raise UserError(f"{label}: no requirements found; name skills (Python, SQL), a minimum of years "
                         "(5+ years) or requirement lines under a heading such as Requirements")
@@ -76,11 +79,12 @@ def main(jd_path: str, store: Path, topk: int, as_json: bool, as_csv: bool, phra
         click.echo(match_text(doc), nl=False)
 
 
-def read_jd(path: str) -> str:
+def read_jd(path: str, limit: int = JD_BYTES) -> str:
     """The job description's text: a text or Markdown file (UTF-8), a PDF (told by its first bytes
-    or its name), or standard input ("-"), which may hold either."""
+    or its name), or standard input ("-"), which may hold either. At most `limit` bytes are read,
+    whatever the file is (`--jd /dev/zero` would otherwise read until memory runs out)."""
     label = STDIN_LABEL if path == "-" else path
-    data = sys.stdin.buffer.read() if path == "-" else _read_file(Path(path))
+    data = _bounded(sys.stdin.buffer, limit, label) if path == "-" else _read_file(Path(path), limit)
     if b"%PDF-" in data[:1024] or path.lower().endswith(".pdf"):
         from rag.ingest.extract import ExtractionFailed, extract_pdf  # PyMuPDF takes a tenth of a second to import
 
@@ -98,15 +102,24 @@ def read_jd(path: str) -> str:
     return text
 
 
-def _read_file(path: Path) -> bytes:
+def _read_file(path: Path, limit: int) -> bytes:
     if not path.exists():
         raise UserError(f"no job description at {path}")
     if path.is_dir():
         raise UserError(f"{path} is a folder; give a job description file")
     try:
-        return path.read_bytes()
+        with path.open("rb") as f:  # a pipe too: --jd <(pbpaste)
+            return _bounded(f, limit, str(path))
     except OSError as exc:
         raise UserError(f"cannot read {path} ({exc.strerror})") from None
+
+
+def _bounded(stream, limit: int, label: str) -> bytes:
+    data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise UserError(f"{label} holds more than {size_text(limit)}, more than a job description "
+                        "(--max-jd-mb raises the limit)")
+    return data
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ for one release, with a note on stderr.
 from __future__ import annotations
 
 import functools
+import math
 from pathlib import Path
 
 import click
@@ -83,7 +84,7 @@ def parse_weights(text: str) -> dict[str, float]:
             weight = float(value)
         except ValueError:
             weight = -1.0
-        if name not in weights or not weight >= 0:
+        if name not in weights or not 0 <= weight < math.inf:  # NaN and inf would make every score NaN
             raise click.BadParameter(f"expected LIST=WEIGHT pairs for bm25 and faiss, e.g. bm25=0.3,faiss=0.7; got {part!r}")
         weights[name] = weight
     if sum(weights.values()) <= 0:

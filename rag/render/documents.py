@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import orjson
 
+from rag.files import json_bytes
 from rag.jobs.jd import Requirement
 from rag.jobs.matching import SCORE_WEIGHTS, CandidateMatch, MatchResult
 from rag.render.profile import field_json
@@ -21,7 +22,7 @@ SCHEMA_VERSION = 1
 
 def to_json(doc: dict) -> bytes:
     """A document as `--json` prints it."""
-    return orjson.dumps(doc, option=orjson.OPT_INDENT_2)
+    return json_bytes(doc, option=orjson.OPT_INDENT_2)
 
 
 def search_document(result: SearchResult, manifest: Manifest, store_path: str, topk: int) -> dict:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import unicodedata
 
 from rag.jobs.jd import PHRASE, YEARS
 from rag.lexicon.terms import fold
@@ -14,7 +15,7 @@ from rag.render.terminal import bold, clip, display, plural, terminal_width
 
 _CELL = 12  # widest must-have column in the table
 _NAME = 40  # widest requirement name in the list of requirements
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_FORMULA_START = ("=", "+", "-", "@")
 _PART_NAMES = {"must": "must-haves", "nice": "nice-to-haves", "skills": "skills named", "years": "years",
                "relevance": "relevance"}
 
@@ -23,7 +24,7 @@ def match_text(doc: dict) -> str:
     width = terminal_width()
     jd, store, filters = doc["jd"], doc["store"], doc["filters"]
     reqs = jd["requirements"]
-    lines = [bold(f"Job description: {display(jd['title'] or '(no title found)')}") + f"  ({jd['source']})",
+    lines = [bold(f"Job description: {display(jd['title'] or '(no title found)')}") + f"  ({display(jd['source'])})",
              ("Requirements, from its headings:" if jd["sectioned"]
               else "Requirements (no requirement heading found: read from the whole text):")]
     names = [display(_named(req))[:_NAME] for req in reqs]
@@ -38,10 +39,10 @@ def match_text(doc: dict) -> str:
     kinds = {r["kind"] for r in reqs}
     considered = filters["passed"] if filters else store["candidate_count"]
     lines += [
-        f"Store: {store['path']} · {store['candidate_count']} CVs · {store['embedding_model']}"
+        f"Store: {display(store['path'])} · {store['candidate_count']} CVs · {store['embedding_model']}"
         + (f" · years as of {doc['settings']['as_of']}" if YEARS in kinds else "")
         + (f" · phrases met at cosine ≥ {doc['settings']['phrase_threshold']:g}" if PHRASE in kinds else ""),
-        *([f"Filters: {describe_filters(filters, store['candidate_count'])}"] if filters else []),
+        *([display(f"Filters: {describe_filters(filters, store['candidate_count'])}")] if filters else []),
         (f"Meet every must-have: {doc['meets_all_must']} of {considered} CVs" if musts
          else "No must-haves: candidates are ordered by nice-to-haves, then relevance"),
         "",
@@ -145,4 +146,9 @@ def match_csv(doc: dict) -> str:
 
 
 def _cell(text: str) -> str:
-    return "'" + text if text.startswith(_FORMULA_START) else text
+    """A text cell: control and invisible characters (a tab, a zero-width space) shown escaped, as
+    on a terminal, where CSV goes as often as to a file; then, if a spreadsheet would run it as a
+    formula, prefixed with a quote. Spreadsheets skip leading spaces and read a fullwidth "＝" as
+    "=", so the first character after the spaces is looked at folded (NFKC)."""
+    text = display(text)
+    return "'" + text if unicodedata.normalize("NFKC", text.lstrip(" ")[:1]) in _FORMULA_START else text

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, is_dataclass
 
 from rag.profile.read import SHOWN_FIELDS, Profile
-from rag.render.terminal import bold
+from rag.render.terminal import bold, display
 from rag.store.rows import Candidate
 
 LABELS = {"title": "title", "years_experience": "experience", "location": "location", "languages": "languages",
@@ -66,11 +66,12 @@ def profile_document(candidate: Candidate, profile: Profile, as_of: str) -> dict
 
 
 def profile_text(doc: dict) -> str:
-    """`rag profile`: the name and file, then one line per field."""
+    """`rag profile`: the name and file, then one line per field, each shown escaped (all of it was
+    read from the CV or its file name)."""
     name_note = "" if doc["name_source"] == "cv" else "  (from the file name: none found on the CV)"
-    lines = [bold(doc["name"]) + f"  {doc['source']}{name_note}"]
+    lines = [bold(display(doc["name"])) + f"  {display(doc['source'])}{name_note}"]
     if doc["headline"]:
-        lines.append(f"  {'headline':<11} {doc['headline']}")
+        lines.append(f"  {'headline':<11} {display(doc['headline'])}")
     fields, months = doc["profile"], doc["profile"]["experience_months"]
     for name in SHOWN_FIELDS:
         text = field_text(name, fields[name])
@@ -78,5 +79,5 @@ def profile_text(doc: dict) -> str:
             text += f" ({months} months of dated roles, present = {doc['as_of']})"
         if name == "title" and doc["seniority"]:
             text += f"  [seniority: {doc['seniority']}]"
-        lines.append(f"  {LABELS[name]:<11} {text}")
+        lines.append(f"  {LABELS[name]:<11} {display(text)}")
     return "\n".join(lines)

@@ -250,7 +250,7 @@ def _resolve(node: Node) -> Resolved:
 
 
 def _years(op: str, value: str) -> Years:
-    if not value.isdigit():
+    if not (value.isascii() and value.isdigit()):  # "²" and "٣" are digits to str.isdigit, not to int()
         raise UsageError(f"years takes a whole number of years, got {value!r}")
     return Ordered("years", op, int(value))
 

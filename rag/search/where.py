@@ -9,7 +9,8 @@ FIELD is years, location, language, skill, education or title (and a few synonym
 OP is =, !=, >=, <=, > or <. VALUE is a number, a "quoted" or 'quoted' string, or bare words up
 to the next and/or/parenthesis ("location=New York and years>=5"). Keywords are case-blind.
 Parsing is a small recursive descent over tokens: nothing is evaluated as code. A malformed
-expression is a UsageError that says what was expected where.
+expression is a UsageError that says what was expected where; so is one nested deeper than
+MAX_DEPTH brackets or nots, which no one writes and which would otherwise exhaust the stack.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ FIELDS = {
     "title": "title",
 }
 OPERATORS = ("!=", ">=", "<=", "=", ">", "<")
+MAX_DEPTH = 32  # brackets and nots inside each other
 _KEYWORDS = {"and", "or", "not"}
 _TOKEN = re.compile(r"""\s*(?:(?P<paren>[()])|(?P<op>!=|>=|<=|=|>|<)|(?P<quoted>"[^"]*"|'[^']*')|(?P<word>[^\s()=<>!"']+)
                         |(?P<bad>\S))""", re.VERBOSE)
@@ -80,6 +82,7 @@ class _Parser:
     def __init__(self, text: str):
         self.tokens = _tokens(text)
         self.at = 0
+        self.depth = 0
 
     def peek(self) -> _Token:
         return self.tokens[self.at]
@@ -114,16 +117,21 @@ class _Parser:
         return factors[0] if len(factors) == 1 else AllOf(tuple(factors))
 
     def factor(self) -> Node:
+        if self.peek().text.lower() not in ("not", "("):
+            return self.clause()
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise UsageError(f"--where: nested more than {MAX_DEPTH} deep at column {self.peek().column}")
         if self.keyword("not"):
-            return Not(self.factor())
-        if self.peek().text == "(":
+            node = Not(self.factor())
+        else:
             self.take()
-            inner = self.expression()
+            node = self.expression()
             if self.peek().text != ")":
                 raise self.fail('")"')
             self.take()
-            return inner
-        return self.clause()
+        self.depth -= 1
+        return node
 
     def clause(self) -> Clause:
         token = self.peek()

@@ -11,7 +11,7 @@ from pathlib import Path
 import orjson
 
 from rag.errors import Fix, UserError
-from rag.files import sha256_file
+from rag.files import json_bytes, sha256_file
 from rag.index import dense as dense_index
 from rag.index import keyword as keyword_index
 
@@ -67,7 +67,7 @@ class Manifest:
     store_format: int = STORE_FORMAT
 
     def to_json(self) -> bytes:
-        return orjson.dumps(asdict(self), option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS)
+        return json_bytes(asdict(self), option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS)
 
     @classmethod
     def from_json(cls, data: bytes) -> Manifest:
