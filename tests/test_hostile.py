@@ -231,7 +231,7 @@ def test_spreadsheet_formulas_hidden_behind_blanks_or_lookalikes_are_quoted_or_s
     names = [" =1+1", "\uff1dcmd|' /C calc'!A0", "\ufe66SUM(1)", "Ana =1", "\u200b=HYPERLINK(\"http://x\")", "\t@SUM(1)"]
     doc = {"jd": {"requirements": []},
            "candidates": [{"rank": i, "name": name, "cv_id": name, "source": name, "meets_all_must": True,
-                           "must_met": 0, "nice_met": 0, "scores": {"fused": 0.5}, "requirements": []}
+                           "must_met": 0, "nice_met": 0, "score": 50.0, "scores": {"fused": 0.5}, "requirements": []}
                           for i, name in enumerate(names, 1)]}
     rows = list(csv.reader(io.StringIO(match_csv(doc))))[1:]
     assert [row[1] for row in rows] == ["' =1+1", "'\uff1dcmd|' /C calc'!A0", "'\ufe66SUM(1)", "Ana =1",
