@@ -24,7 +24,7 @@ import orjson
 from rag import __version__
 from rag.build.engines.local import Engine, LocalEngine
 from rag.build.fingerprint import fingerprint
-from rag.build.notes import not_indexed_lines, ocr_pages, warning_lines
+from rag.build.notes import hidden_pages, not_indexed_lines, ocr_pages, warning_lines
 from rag.build.profiling import cached_profiles, check_month, current_month, known_counts, profile_documents
 from rag.build.profiling import settings as profile_settings
 from rag.errors import DamagedFile, UserError
@@ -147,7 +147,8 @@ def _build(pdf_dir: Path, out_dir: Path, settings: BuildSettings, force: bool, r
     model_name, explicit = requested_model(settings.model)
     files, discovery_skips = discover_cvs(pdf_dir)
     identity = settings_identity(settings, model_name)
-    fp = fingerprint([(f.source, f.mtime_ns, f.size) for f in files] + [(s.source, 0, 0) for s in discovery_skips], identity)
+    fp = fingerprint([(f.source, f.mtime_ns, f.size) for f in files] + [(s.source, 0, 0) for s in discovery_skips],
+                     identity | {"cv_dir": str(pdf_dir.resolve())})  # a store remembers its folder
     store = StoreDir(out_dir)
     store.claim()
     live = store.live_manifest()
@@ -211,6 +212,8 @@ def _build(pdf_dir: Path, out_dir: Path, settings: BuildSettings, force: bool, r
             skipped=[asdict(s) for s in skipped],
             warnings=[{"source": d.source, "warning": w} for d in documents for w in d.warnings],
             ocr_pages=ocr_pages(documents),
+            hidden_pages=hidden_pages(documents),
+            cv_dir=str(pdf_dir.resolve()),
             profiles=identity["profiles"] | {
                 "known": known_counts([profiled.profiles[c.source] for c in candidates])},
         )

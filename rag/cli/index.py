@@ -11,7 +11,7 @@ from click.core import ParameterSource
 
 from rag.build.builder import VARIANTS, BuildResult, BuildSettings, build_store
 from rag.build.engines.local import LocalEngine
-from rag.build.notes import ocr_summary
+from rag.build.notes import hidden_summary, ocr_summary
 from rag.cli.console import Command, TerminalReporter, option
 from rag.cli.fixes import word
 from rag.cli.options import cv_dir_option, store_option
@@ -130,9 +130,7 @@ def summary(result: BuildResult, out_dir: Path) -> str:
              f"  extracted {result.extracted} files, profiled {result.profiled} as of {m.profiles['as_of']} and "
              f"embedded {result.embedded} chunks{reuse}",
              f"  model {m.embedding_model} [{m.encoder['variant']}], dim {m.dim}, fingerprint {m.fingerprint[:12]}"]
-    ocr_line = ocr_summary(m.ocr_pages)
-    if ocr_line:
-        lines.insert(1, f"  {ocr_line}")
+    lines[1:1] = [f"  {line}" for line in (ocr_summary(m.ocr_pages), hidden_summary(m.hidden_pages)) if line]
     return "\n".join(lines)
 
 

@@ -45,6 +45,8 @@ class Document:
     head: list[HeadLine] = field(default_factory=list)  # first-page lines, for the name
     skip_kind: str | None = None  # Skipped.kind, when skipped
     ocr_pages: list[int] = field(default_factory=list)  # 1-based pages whose text came from OCR
+    hidden_pages: list[int] = field(default_factory=list)  # 1-based pages whose hidden text was left out
+    file_date: str | None = None  # "YYYY-MM" the file says it was last modified: a clue to the CV's present
 
     @classmethod
     def from_dict(cls, raw: dict) -> Document:

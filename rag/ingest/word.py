@@ -15,6 +15,7 @@ from pathlib import Path
 from rag.errors import short_reason
 from rag.ingest.document import HeadLine
 from rag.ingest.extract import HEAD_LINES, Extracted, ExtractionFailed, normalize_text, read_bytes
+from rag.ingest.file_date import docx_month
 
 _ENCRYPTED = b"\xd0\xcf\x11\xe0"  # a password-protected .docx is an OLE container, not a zip
 _DEFAULT_SIZE = 10.0  # points: Word's size when neither runs, styles nor defaults give one
@@ -39,6 +40,7 @@ def extract_docx(path: Path) -> Extracted:
         paragraphs = [(p, normalize_text(p.text)) for block in blocks for p in _paragraphs(block, Paragraph, Table)]
         paragraphs = [(p, line) for p, line in paragraphs if line]
         default_size = _default_size(document)
+        written = docx_month(document.core_properties)
         # No pages, so `top` is the paragraph's place in the text and `left` is unknown (0).
         head = [HeadLine(" ".join(line.split()), _size(p, default_size), _bold(p), round(i / len(paragraphs), 4), 0.0)
                 for i, (p, line) in enumerate(paragraphs[:HEAD_LINES])]
@@ -47,7 +49,7 @@ def extract_docx(path: Path) -> Extracted:
     if not paragraphs:
         raise ExtractionFailed("empty", "no text (a Word file holding only pictures?)")
     text = normalize_text("\n".join(line for _, line in paragraphs))
-    return Extracted([text], head=head)
+    return Extracted([text], head=head, file_date=written)
 
 
 def _paragraphs(block, paragraph_type, table_type) -> Iterator:

@@ -49,7 +49,7 @@ def extract_document(f: CvFile, extractor: str) -> Document:
         doc.skipped, doc.skip_kind = str(exc), exc.kind
     else:
         doc.pages, doc.warnings, doc.head = extracted.pages, extracted.warnings, extracted.head
-        doc.ocr_pages = extracted.ocr_pages
+        doc.ocr_pages, doc.hidden_pages, doc.file_date = extracted.ocr_pages, extracted.hidden_pages, extracted.file_date
     return doc
 
 
