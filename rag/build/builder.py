@@ -35,7 +35,6 @@ from rag.ingest.chunking import chunk_spans, document_text, page_at, validate_ch
 from rag.ingest.discover import CvFile, discover_cvs
 from rag.ingest.document import Document, Skipped
 from rag.ingest.extract import EXTRACTOR_NAME, EXTRACTOR_VERSION, extractor_id
-from rag.lexicon.seniority import title_level
 from rag.lexicon.terms import TOKENIZER_NAME, TOKENIZER_VERSION
 from rag.profile.names import identify
 from rag.profile.read import Profile
@@ -227,8 +226,8 @@ def make_chunks(documents: list[Document], profiles: dict[str, Profile], chunk_c
                 ) -> tuple[list[Chunk], list[Candidate]]:
     """Chunks in document order, and one Candidate per document with text, owning its chunks.
 
-    The name and the headline come from page 1 (names.py); the seniority from the profile's
-    current title (seniority.py), the one place a title is read."""
+    The name and the headline come from page 1 (names.py); the seniority from the profile (its
+    current title, else its years: read.py)."""
     chunks: list[Chunk] = []
     candidates: list[Candidate] = []
     for doc in documents:
@@ -243,7 +242,7 @@ def make_chunks(documents: list[Document], profiles: dict[str, Profile], chunk_c
         if len(chunks) > first:
             who = identify(doc.head, doc.source)
             candidates.append(Candidate(doc.cv_id, doc.source, who.name, who.name_source, who.headline,
-                                        title_level(profiles[doc.source].title), first, len(chunks) - first,
+                                        profiles[doc.source].seniority, first, len(chunks) - first,
                                         page_starts))
     return chunks, candidates
 

@@ -7,13 +7,15 @@ phone, skills, each possibly null. A field is scored on the CVs whose truth has 
 field's mean is over those CVs alone (its own n). Per CV, each field scores between 0 and 1:
 - name: 1 when the candidate's name (names.py, kept beside the profile) is the truth's, exactly
   after case folding and collapsing white space;
-- years: 1 when the profile's whole years are within ±1 of the truth (unknown scores 0), and
-  years_exact when they are equal; the truth is a number (the generator) or {"years", "phrase"}
-  (what the CV states, external corpora);
+- years: 1 when the profile's years are within ±1 of the truth (unknown scores 0), and
+  years_exact when they are equal. The generator's truth is a number counted from the CV's dated
+  roles, and is compared with the profile's years; an external corpus's is {"years", "phrase"},
+  what the CV states in words, and is compared with the figure the profile read from the words
+  (years_stated), else its years;
 - country: 1 when the ISO country code matches (only a truth that names the code); city: the
   place as written, compared folded: the truth's city, else the first part of its location that
-  is no street ("Bangalore" of "Bangalore, Karnataka"), against the profile's city, else the
-  country as written;
+  is no street, without a postcode ("Bangalore" of "Bangalore, Karnataka"), against the
+  profile's city (alone, or followed by its country as written: "Anytown USA"), else its country;
 - languages: F1 of the sets of English language names;
 - skills: F1 of canonical skill sets, counted only over the skills the truth can label (its
   vocabulary, mapped to ours): a skill outside it ("Code Review" in a bullet) is neither right
@@ -75,21 +77,25 @@ def set_f1(predicted: Iterable[str], truth: Iterable[str]) -> tuple[float, float
 
 
 _STREET = regex.compile(r"\d")
+_POSTCODE = regex.compile(r"[\s-]*\d{4,6}$")
 
 
 def truth_place(truth: dict) -> tuple[str, str | None]:
     """(city as written, country code or None) of a truth record: the generator's city and code,
     else the first part of the location that holds no number (no street), and the code of a
     country the location ends with."""
-    parts = [p.strip() for p in truth["location"].split(",") if p.strip()]
+    parts = [_POSTCODE.sub("", p).strip() for p in truth["location"].split(",") if p.strip()]
     city = truth.get("city") or next((p for p in parts if not _STREET.search(p)), parts[0] if parts else "")
     return city, truth.get("country_code") or (country_code(parts[-1]) if len(parts) > 1 else None)
 
 
-def truth_years(truth: dict) -> int:
-    """The truth's years of experience: the generator's number, or the figure a CV states."""
+def compared_years(profile: Profile, truth: dict) -> tuple[float | None, float]:
+    """(the profile's figure, the truth's): years from dated roles against the generator's number,
+    the stated figure (else years) against what a CV states."""
     value = truth["years_experience"]
-    return value["years"] if isinstance(value, dict) else value
+    if isinstance(value, dict):
+        return (profile.years_experience if profile.years_stated is None else profile.years_stated), value["years"]
+    return profile.years_experience, value
 
 
 def truth_education(truth: dict) -> str | None:
@@ -108,16 +114,17 @@ def score_cv(profile: Profile, truth: dict, labelled: frozenset[str], name: str 
     if _held(truth, "name"):
         fields["name"] = float(name is not None and _normal(name).casefold() == _normal(truth["name"]).casefold())
     if _held(truth, "years_experience"):
-        years, expected = profile.years_experience, truth_years(truth)
+        years, expected = compared_years(profile, truth)
         fields["years"] = float(years is not None and abs(years - expected) <= 1)
         fields["years_exact"] = float(years == expected)
     if _held(truth, "location"):
         place = profile.location
         city, code = truth_place(truth)
-        written = place and (place.city or place.country_written)
+        written = {fold(" ".join(filter(None, (place.city, place.country_written)))),
+                   fold(place.city or place.country_written or "")} if place else set()
         if code is not None:
             fields["country"] = float(place is not None and place.code == code)
-        fields["city"] = float(bool(written) and fold(written) == fold(city))
+        fields["city"] = float(fold(city) in written - {""})
     if _held(truth, "spoken_languages"):
         fields["languages"] = set_f1((s.language for s in profile.languages),
                                      (s["language"] for s in truth["spoken_languages"]))[2]

@@ -68,7 +68,7 @@ def profile_corpus(cvs: Path, truth_dir: Path) -> tuple[list[Sample], float]:
         except ExtractionFailed as exc:
             raise UserError(f"{folder / 'cv.pdf'}: {exc}") from None
         started = time.perf_counter()
-        profile = build_profile(extracted.pages, reference_month(truth), extracted.head)
+        profile = build_profile(extracted.pages, reference_month(truth), extracted.head, extracted.file_date)
         spent += time.perf_counter() - started
         samples.append(Sample(identify(extracted.head, f"{folder.name}/cv.pdf").name, profile, truth))
     return samples, spent
