@@ -9,7 +9,8 @@ every line down to the next entry; its title is the most job-like piece of its f
 
 Stated years ("7 years of experience", "5+ years", "Experience: 3 years", "10 años de
 experiencia", "8 Jahre Berufserfahrung", "6 ans d'expérience") are read from the header and the
-summary, where CVs state them; a figure in an experience bullet ("3 years of experience with
+summary, where CVs state them, and from an experience heading's first line when that is all it
+holds ("Experience" over "5 years"); a figure in an experience bullet ("3 years of experience with
 Kafka") is about a skill, not a career.
 """
 
@@ -112,15 +113,18 @@ _STATED = regex.compile(
     )""",
     regex.IGNORECASE | regex.VERBOSE,
 )
+_ONLY_YEARS = regex.compile(rf"^{_N}\s*\+?\s*(?:years?|yrs?|jahre|años|ans)$", regex.IGNORECASE)
 
 
 def stated_years(sections: list[Section]) -> float | None:
     """The years of experience the header or summary states, the first figure written; None when
     they state none."""
-    for section in of_kind(sections, HEADER) + of_kind(sections, "profile"):
-        found = _STATED.search(section.text)
-        if found:
-            number = found.group("n").lower().replace(",", ".")
-            value = _WORDS[number] if number in _WORDS else float(number)
-            return int(value) if value == int(value) else value
-    return None
+    found = next((m for s in of_kind(sections, HEADER) + of_kind(sections, "profile") if (m := _STATED.search(s.text))),
+                 None)
+    found = found or next((m for s in of_kind(sections, "experience") if s.lines and (m := _ONLY_YEARS.match(s.lines[0]))),
+                          None)
+    if found is None:
+        return None
+    number = found.group("n").lower().replace(",", ".")
+    value = _WORDS[number] if number in _WORDS else float(number)
+    return int(value) if value == int(value) else value
