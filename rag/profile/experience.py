@@ -16,7 +16,9 @@ Kafka") is about a skill, not a career.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
+from itertools import accumulate
 
 import regex
 
@@ -51,18 +53,30 @@ def role_sections(sections: list[Section]) -> list[Section]:
         s for s in sections if s.kind not in (HEADER, "education", "languages", "contact")]
 
 
-def find_roles(sections: list[Section], today: int | None = None) -> list[tuple[Period, str | None, list[str]]]:
-    """(period, title, lines) of every dated range of the role sections, in order; `today` is what
-    "present" means (None: the dates as written, an open range reaching far ahead)."""
+@dataclass(frozen=True)
+class Entry:
+    """An entry of the role sections: its dated line, its title and all its lines."""
+
+    dated: str
+    title: str | None
+    body: tuple[str, ...]
+
+    def periods(self, today: int | None = None) -> list[Period]:
+        """Its date ranges, "present" being `today` (None: as written, an open range reaching far ahead)."""
+        return find_periods(self.dated, _FAR if today is None else today)
+
+
+def find_entries(sections: list[Section]) -> list[Entry]:
+    """Every entry with a date range in the role sections, in order."""
     found = []
     for section in role_sections(sections):
         lines = section.lines
-        dated = [(i, periods) for i, line in enumerate(lines) if (periods := find_periods(line, today or _FAR))]
-        starts = [_entry_start(lines, i, dated[k - 1][0] if k else -1) for k, (i, _) in enumerate(dated)]
-        for k, (i, periods) in enumerate(dated):
-            body = list(lines[starts[k] : starts[k + 1] if k + 1 < len(starts) else len(lines)])
-            title = pick_title(_heading(body))
-            found += [(period, title, body) for period in periods]
+        starts_at = list(accumulate((len(line) + 1 for line in lines), initial=0))  # where each line starts
+        dated = sorted({bisect_right(starts_at, p.span[0]) - 1 for p in find_periods(section.text, _FAR)})
+        starts = [_entry_start(lines, i, dated[k - 1] if k else -1) for k, i in enumerate(dated)]
+        for k, i in enumerate(dated):
+            body = lines[starts[k] : starts[k + 1] if k + 1 < len(starts) else len(lines)]
+            found.append(Entry(lines[i], pick_title(_heading(body)), body))
     return found
 
 
@@ -74,7 +88,7 @@ def _entry_start(lines: tuple[str, ...], dated: int, previous: int) -> int:
     return start
 
 
-def _heading(body: list[str]) -> list[str]:
+def _heading(body: tuple[str, ...]) -> list[str]:
     """An entry's first lines, before its bullets, with their dates cut out: where its title is."""
     heading = []
     for line in body[:ENTRY_LINES]:
@@ -90,9 +104,9 @@ def without_dates(line: str) -> str:
     return line
 
 
-def make_role(period: Period, title: str | None, body: list[str]) -> Role:
-    terms = sorted({t.term for t in raw_tokens("\n".join(body)) if t.term not in STOPWORDS and not t.term.isdigit()})
-    return Role(month_label(period.start), month_label(period.end), period.ongoing, title, tuple(terms))
+def make_role(period: Period, entry: Entry) -> Role:
+    terms = sorted({t.term for t in raw_tokens("\n".join(entry.body)) if t.term not in STOPWORDS and not t.term.isdigit()})
+    return Role(month_label(period.start), month_label(period.end), period.ongoing, entry.title, tuple(terms))
 
 
 _WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,

@@ -23,7 +23,7 @@ from rag.lexicon.vocabulary import skill_names
 from rag.profile.contact import find_email, find_phone
 from rag.profile.dates import months_covered, parse_month
 from rag.profile.education import highest_level
-from rag.profile.experience import BULLET, ENTRY_LINES, Role, find_roles, make_role, stated_years, without_dates
+from rag.profile.experience import BULLET, ENTRY_LINES, Role, find_entries, make_role, stated_years, without_dates
 from rag.profile.places import Location, find_location
 from rag.profile.present import cv_present
 from rag.profile.sections import HEADER, Section, of_kind, split_sections
@@ -80,9 +80,10 @@ def build_profile(pages: Sequence[str], build_month: str, head: Sequence[HeadLin
     sections = split_sections(list(pages))
     contact_lines = _contact_lines(sections, head)
     text = "\n".join(pages)
-    present = cv_present([period for period, _, _ in find_roles(sections)], text, file_date, build_month)
-    found = find_roles(sections, parse_month(present.month))
-    months = months_covered(period for period, _, _ in found) if found else None
+    entries = find_entries(sections)
+    present = cv_present([period for entry in entries for period in entry.periods()], text, file_date, build_month)
+    found = [(period, entry) for entry in entries for period in entry.periods(parse_month(present.month))]
+    months = months_covered(period for period, _ in found) if found else None
     stated = stated_years(sections)
     years = months // 12 if months is not None else None if stated is None else int(stated)
     title = _title(sections)

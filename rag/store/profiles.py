@@ -114,8 +114,8 @@ class ProfileColumns:
     @classmethod
     def from_profiles(cls, profiles: Sequence[Profile]) -> ProfileColumns:
         """The columns of profiles in candidate order: what a build stores, and what tests filter."""
-        from rag.profile.education import LEVELS as EDUCATION_LEVELS
         from rag.profile.dates import parse_month
+        from rag.profile.education import LEVELS as EDUCATION_LEVELS
 
         arrays = {
             "years": np.asarray([-1 if p.years_experience is None else p.years_experience for p in profiles],
