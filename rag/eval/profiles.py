@@ -16,6 +16,7 @@ from pathlib import Path
 
 import orjson
 
+from rag.build.profiling import current_month
 from rag.errors import Fix, UserError
 from rag.eval.profile_score import TARGETS, CvScore, score_cv
 from rag.ingest.extract import ExtractionFailed, extract_pdf
@@ -49,9 +50,10 @@ class Sample:
     truth: dict
 
 
-def reference_month(truth: dict) -> str:
-    """The month "present" means in a generated CV's dates."""
-    return truth.get("generator", {}).get("reference_month", "2025-06")
+def reference_month(truth: dict) -> str | None:
+    """The month "present" means in a generated CV's dates (its truth names its template); None for
+    a truth that holds what the text states rather than counting dates (an external corpus)."""
+    return truth.get("generator", {}).get("reference_month", "2025-06") if "template" in truth else None
 
 
 def profile_corpus(cvs: Path, truth_dir: Path) -> tuple[list[Sample], float]:
@@ -68,7 +70,8 @@ def profile_corpus(cvs: Path, truth_dir: Path) -> tuple[list[Sample], float]:
         except ExtractionFailed as exc:
             raise UserError(f"{folder / 'cv.pdf'}: {exc}") from None
         started = time.perf_counter()
-        profile = build_profile(extracted.pages, reference_month(truth), extracted.head, extracted.file_date)
+        month = reference_month(truth) or current_month()
+        profile = build_profile(extracted.pages, month, extracted.head, extracted.file_date)
         spent += time.perf_counter() - started
         samples.append(Sample(identify(extracted.head, f"{folder.name}/cv.pdf").name, profile, truth))
     return samples, spent
