@@ -65,7 +65,7 @@ _TITLE_LEVELS: dict[tuple[str, ...], str] = {
     ("principal",): "principal",
     ("head",): "head", ("director",): "head", ("directora",): "head", ("directeur",): "head",
     ("directrice",): "head", ("direktor",): "head", ("direktorin",): "head", ("leiter",): "head",
-    ("leiterin",): "head", ("jefe",): "head", ("jefa",): "head", ("chief",): "head", ("vp",): "head",
+    ("leiterin",): "head", ("chief",): "head", ("vp",): "head",
 }
 _LONGEST = max(len(k) for k in _TITLE_LEVELS)
 
