@@ -12,7 +12,8 @@ says so.
 
 Two clues outside the page body check the choice: the e-mail's local part and the file name.
 When they agree on a name word ("pasindu.perera@..." and "Pasindu_Perera_CV.pdf") and the chosen
-line holds none of their words, the line that does is taken, else the file name. A name written
+line, in Latin letters, holds none of their words, the line that does is taken, else the file name
+(a name in another script is not compared with a transliteration). A name written
 in capitals is shown in title case, as the person writes it: "VAN DER BERG" is "van der Berg"
 after the first word, "MCDONALD" is "McDonald", "O'NEILL" is "O'Neill".
 """
@@ -82,8 +83,16 @@ def identify(head: list[HeadLine], source: str) -> Identity:
 
 
 def _best_name(head: list[HeadLine], clue: frozenset[str]) -> tuple[int, str, str | None] | None:
-    """The largest name-like line near the top; with a clue, the largest one that agrees with it
-    (then a name in lower case will do), and None when none does."""
+    """The largest name-like line near the top. With a clue it contradicts (and a name in Latin
+    letters, which a clue can be compared with), the largest line that agrees, a name in lower
+    case or capitals being enough then; None when none does."""
+    found = _largest(head, clue=frozenset())
+    if not clue or (found is not None and (_agrees(found[1], clue) or not fold(found[1]).isascii())):
+        return found
+    return _largest(head, clue)
+
+
+def _largest(head: list[HeadLine], clue: frozenset[str]) -> tuple[int, str, str | None] | None:
     best = None
     for i, line in enumerate(head):
         if line.top > TOP_SHARE:
