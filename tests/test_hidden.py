@@ -17,6 +17,10 @@ def _page_with_hidden_text(doc: pymupdf.Document) -> None:
     page.draw_rect(pymupdf.Rect(60, 235, 400, 260), color=None, fill=(0.98, 0.98, 0.98))
     page.insert_text((72, 250), "Shown: written over the shape", fontsize=11)
     page.insert_text((72, 900), "Off the page: Kubernetes", fontsize=11)
+    page.insert_text((72, 300), "Under a picture: Kotlin", fontsize=11)
+    picture = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 8, 8), False)
+    picture.clear_with(120)
+    page.insert_image(pymupdf.Rect(60, 285, 400, 310), pixmap=picture)
 
 
 def test_invisible_same_colour_covered_and_off_page_text_is_left_out():

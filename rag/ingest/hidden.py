@@ -12,7 +12,8 @@ does not go. A character is hidden when it is:
   counted here so the build can say so).
 
 MuPDF numbers everything a page paints in one sequence: texttrace spans, drawings and the
-bounding-box log share it, which is what "before" and "after" mean here.
+bounding-box log share it, which is what "before" and "after" mean here. It costs about 2 ms a page
+(the page's text and drawings are read a second time, with their painting order).
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ import pymupdf
 COVERED = 0.9  # share of a span's box a later shape must cover to hide it
 SAME_COLOUR = 0.06  # largest difference of any RGB channel (0..1) between text and what is under it
 INVISIBLE_MODES = (3, 7)  # text render modes that neither fill nor stroke
+OFF_PAGE = "outside the page"
+
+
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1
 
 
 @dataclass(frozen=True)
@@ -32,7 +37,7 @@ class _Paint:
     """A filled shape or an image, in painting order."""
 
     seqno: int
-    rect: pymupdf.Rect
+    box: Box
     colour: tuple[float, float, float] | None  # None: an image or a shading, whose colour is not judged
     opaque: bool
 
@@ -64,17 +69,16 @@ def find_hidden(page: pymupdf.Page) -> HiddenText:
     trace = page.get_texttrace()
     if not trace:
         return found
-    paints = _paints(page)
-    for span in trace:
-        reason = _reason(span, paints, page.rect)
-        if reason is None:
-            target = found._shown
-        else:
-            found.reasons[reason] += 1
-            target = found._hidden
-        for unicode, _, origin, _ in span["chars"]:
-            x, y = _spot(origin)
-            target.update(((x, y), (x, y, chr(unicode))))
+    paints = _paints(page, trace)
+    grounds = [(1.0, 1.0, 1.0)] + [p.colour for p in paints if p.colour is not None]
+    reasons = [_reason(span, paints, grounds, tuple(page.rect)) for span in trace]
+    found.reasons.update(r for r in reasons if r)
+    if any(r and r != OFF_PAGE for r in reasons):  # off-page text is clipped by extraction already
+        for span, reason in zip(trace, reasons):
+            target = found._shown if reason is None else found._hidden
+            for unicode, _, origin, _ in span["chars"]:
+                x, y = _spot(origin)
+                target.update(((x, y), (x, y, chr(unicode))))
     return found
 
 
@@ -109,42 +113,58 @@ def _spot(origin) -> tuple[float, float]:
     return round(origin[0], 1), round(origin[1], 1)
 
 
-def _paints(page: pymupdf.Page) -> list[_Paint]:
-    """Filled shapes and images in painting order."""
+def _paints(page: pymupdf.Page, trace: list[dict]) -> list[_Paint]:
+    """Filled shapes and images in painting order. Images and shadings come from the page's
+    bounding-box log, read only when the page has images or paints something that is neither text
+    nor a path (a gap in the sequence numbers of the two)."""
+    paths = page.get_cdrawings()
+    paints = [_Paint(path["seqno"], tuple(path["rect"]), _rgb(path["fill"]), (path.get("fill_opacity") or 1.0) >= 0.99)
+              for path in paths if path.get("fill") is not None]
+    numbered = {span["seqno"] for span in trace} | {path["seqno"] for path in paths}
+    if not page.get_images() and len(numbered) == max(numbered) + 1:
+        return paints
     log = page.get_bboxlog()
-    paints = []
-    if any(kind == "fill-path" for kind, _ in log):
-        for path in page.get_cdrawings():
-            if path.get("fill") is not None:
-                paints.append(_Paint(path["seqno"], pymupdf.Rect(path["rect"]), _rgb(path["fill"]),
-                                     (path.get("fill_opacity") or 1.0) >= 0.99))
-    images = {_box(i["bbox"]): not i["has-mask"] for i in page.get_image_info()} if any(
+    images = {_rounded(i["bbox"]): not i["has-mask"] for i in page.get_image_info()} if any(
         kind == "fill-image" for kind, _ in log) else {}
-    for seqno, (kind, rect) in enumerate(log):
+    for seqno, (kind, box) in enumerate(log):
         if kind in ("fill-image", "fill-shade"):
-            paints.append(_Paint(seqno, pymupdf.Rect(rect), None, kind == "fill-image" and images.get(_box(rect), False)))
+            paints.append(_Paint(seqno, tuple(box), None, kind == "fill-image" and images.get(_rounded(box), False)))
     return sorted(paints, key=lambda p: p.seqno)
 
 
-def _box(rect) -> tuple[int, ...]:
-    return tuple(round(v) for v in rect)
+def _rounded(box) -> tuple[int, ...]:
+    return tuple(round(v) for v in box)
 
 
-def _reason(span: dict, paints: list[_Paint], page_box: pymupdf.Rect) -> str | None:
-    box = pymupdf.Rect(span["bbox"])
-    if not box.intersects(page_box):
-        return "outside the page"
-    centre = (box.tl + box.br) / 2
-    below = [p for p in paints if p.seqno < span["seqno"] and centre in p.rect]
+def _reason(span: dict, paints: list[_Paint], grounds: list[tuple[float, float, float]], page: Box) -> str | None:
+    box, seqno = span["bbox"], span["seqno"]
+    if not (box[0] < page[2] and box[2] > page[0] and box[1] < page[3] and box[3] > page[1]):
+        return OFF_PAGE
+    centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
     if span["type"] in INVISIBLE_MODES or span["opacity"] == 0:
-        return None if any(p.colour is None for p in below) else "invisible"
-    area = abs(box) or 1.0
-    if any(p.seqno > span["seqno"] and p.opaque and abs(box & p.rect) >= COVERED * area for p in paints):
+        return None if any(p.colour is None and p.seqno < seqno and _holds(p.box, centre) for p in paints) \
+            else "invisible"
+    area = max((box[2] - box[0]) * (box[3] - box[1]), 1e-6)
+    if any(p.seqno > seqno and p.opaque and _overlap(box, p.box) >= COVERED * area for p in paints):
         return "covered"
+    colour = _rgb(span["color"])
+    if not any(_same(colour, ground) for ground in grounds):
+        return None  # no colour on the page it could vanish into
+    below = [p for p in paints if p.seqno < seqno and _holds(p.box, centre)]
     ground = below[-1].colour if below else (1.0, 1.0, 1.0)
-    if ground is not None and max(abs(a - b) for a, b in zip(_rgb(span["color"]), ground)) <= SAME_COLOUR:
-        return "the colour of the background"
-    return None
+    return "the colour of the background" if ground is not None and _same(colour, ground) else None
+
+
+def _holds(box: Box, point: tuple[float, float]) -> bool:
+    return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
+
+
+def _overlap(a: Box, b: Box) -> float:
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+def _same(a: tuple[float, float, float], b: tuple[float, float, float]) -> bool:
+    return max(abs(x - y) for x, y in zip(a, b)) <= SAME_COLOUR
 
 
 def _rgb(colour) -> tuple[float, float, float]:
