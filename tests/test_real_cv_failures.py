@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from pdfs import write_layout, write_pdf
 
 from rag.cli import main as rag
+from rag.errors import UsageError
 from rag.ingest.extract import extract_pdf
 from rag.lexicon.seniority import title_level, years_level
 from rag.profile.names import identify, person_case
@@ -182,3 +183,20 @@ def test_a_store_remembers_its_folder_and_never_swaps_it_silently(tmp_path, hash
     assert f"in {real.resolve()}: 1 CVs indexed" in output
     assert run("index", "--cv-dir", demo, "--store", store, "--replace", "--quiet")[0] == 0
     assert f"in {demo.resolve()}: 1 CVs indexed" in run("ls", "--store", store)[1]
+
+    manifest = store / "manifest.json"  # a store built before the folder was recorded
+    manifest.write_bytes(orjson.dumps({k: v for k, v in orjson.loads(manifest.read_bytes()).items() if k != "cv_dir"}))
+    code, output = run("index", "--store", store)
+    assert code == 1 and "does not record the folder its CVs came from" in output
+    assert run("index", "--cv-dir", real, "--store", store, "--quiet")[0] == 0  # named once, and recorded
+    assert f"in {real.resolve()}: 1 CVs indexed" in run("ls", "--store", store)[1]
+
+
+@pytest.mark.parametrize("where,message", [
+    ("years_in>=3", 'expected "(" after \'years_in\''), ("years_in()>=3", "a concept inside years_in(...)"),
+    ("years_in(backend>=3", 'expected ")"'), ("years_in(backend)=x", "whole number of years"),
+])
+def test_a_malformed_years_in_is_one_usage_error(where, message):
+    with pytest.raises(UsageError) as raised:
+        Filters(where=where).compile()
+    assert message in str(raised.value)
