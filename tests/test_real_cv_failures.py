@@ -75,9 +75,11 @@ def _template_cv(path):
 
 def test_a_hidden_template_block_reaches_no_chunk_no_profile_and_no_filter(tmp_path, hash_model):
     folder, store = tmp_path / "cvs", tmp_path / "store"
-    _template_cv((folder / "ana").mkdir(parents=True) or folder / "ana" / "cv.pdf")
-    write_pdf(folder / "bea" / "cv.pdf", ["Bea Ruiz\nBackend Developer\nExperience\nBackend Developer, Beta\n"
-                                          "2018 – present\nEducation\nMSc Informatics\nLanguages\nSpanish (native)"])
+    (folder / "ana").mkdir(parents=True)
+    _template_cv(folder / "ana" / "cv.pdf")
+    bea = ("Bea Ruiz\nBackend Developer\nExperience\nBackend Developer, Beta\n2018 – present\nEducation\n"
+           "MSc Informatics\nLanguages\nSpanish (native)")
+    write_pdf(folder / "bea" / "cv.pdf", [bea])
     code, output = run("index", "--cv-dir", folder, "--store", store, "--as-of", AS_OF)
     assert code == 0 and "left out on 1 page: ana/cv.pdf (page 2)" in output, output
     ana = orjson.loads(run("profile", "ana", "--store", store, "--json")[1])["profile"]
@@ -153,8 +155,9 @@ def test_languages_under_additional_information_and_a_town_in_the_contact_block(
 
 
 def test_years_in_counts_only_the_roles_that_hold_the_concept():
-    designer = build_profile(["Experience\nBackend Developer, Acme\nJan 2023 – Present\n• Go APIs\n"
-                              "Graphic Designer, Studio\n2018 – 2022\n• Freelance graphic design"], AS_OF)
+    roles = ("Experience\nBackend Developer, Acme\nJan 2023 – Present\n• Go APIs\n"
+             "Graphic Designer, Studio\n2018 – 2022\n• Freelance graphic design")
+    designer = build_profile([roles], AS_OF)
     backend = build_profile(["Experience\nBack-end Engineer, Beta\n2019 – present\n• Kubernetes clusters"], AS_OF)
     columns = ProfileColumns.from_profiles([designer, backend, build_profile(["Summary\nNo dates."], AS_OF)])
 
