@@ -115,7 +115,7 @@ def test_an_external_truth_is_scored_on_the_fields_it_holds() -> None:
     fields = score_cv(profile, EXTERNAL, frozenset({"Python"}), "Jane Smith").fields
     assert fields == {"years": 1.0, "years_exact": 1.0, "city": 1.0, "skills": 1.0, "skills_precision": 1.0,
                       "skills_recall": 1.0}
-    summary = summarise([score_cv(profile, EXTERNAL, frozenset(), "x"),
-                         score_cv(Profile(), EXTERNAL | {"cv_id": "ext_0004", "name": "Jane Smith"}, frozenset(), "JANE SMITH")])
+    named = EXTERNAL | {"cv_id": "ext_0004", "name": "Jane Smith"}
+    summary = summarise([score_cv(profile, EXTERNAL, frozenset(), "x"), score_cv(Profile(), named, frozenset(), "JANE SMITH")])
     assert summary["all"]["n"] == 2 and summary["all"]["n:name"] == 1 and summary["all"]["name"] == 1.0
     assert summary["all"]["years"] == 0.5 and "country" not in summary["all"] and "template:plain" in summary

@@ -36,9 +36,10 @@ def test_a_school_above_the_name_is_no_name_and_capitals_become_title_case(tmp_p
     assert (found.name, found.name_source, found.headline) == ("Nadeesha Kumari de Silva", "cv", "Accounting Intern")
 
 
-@pytest.mark.parametrize("written,shown", [("JOHAN VAN DER BERG", "Johan van der Berg"), ("MARY MCDONALD", "Mary McDonald"),
-                                           ("SEAN O'NEILL", "Sean O'Neill"), ("Jean-Luc DUPONT", "Jean-Luc Dupont"),
-                                           ("Ana de la Cruz", "Ana de la Cruz"), ("J. R. SMITH", "J. R. Smith")])
+@pytest.mark.parametrize("written,shown", [
+    ("JOHAN VAN DER BERG", "Johan van der Berg"), ("MARY MCDONALD", "Mary McDonald"), ("SEAN O'NEILL", "Sean O'Neill"),
+    ("Jean-Luc DUPONT", "Jean-Luc Dupont"), ("Ana de la Cruz", "Ana de la Cruz"), ("J. R. SMITH", "J. R. Smith"),
+])
 def test_names_in_capitals_are_shown_in_the_persons_case(written, shown):
     assert person_case(written) == shown
 
@@ -93,7 +94,8 @@ def test_a_hidden_template_block_reaches_no_chunk_no_profile_and_no_filter(tmp_p
 
 
 @pytest.mark.parametrize("title,level", [
-    ("Software Engineering Intern", "intern"), ("Marketing Internship", "intern"), ("Praktikantin Controlling", "intern"),
+    ("Software Engineering Intern", "intern"), ("Marketing Internship", "intern"),
+    ("Praktikantin Controlling", "intern"),
     ("Becario de desarrollo", "intern"), ("Stagiaire développeur", "intern"), ("Graduate Engineer", "graduate"),
     ("Associate Consultant", "associate"), ("Trainee Accountant", "trainee"), ("Auszubildender Kaufmann", "apprentice"),
     ("Principal Engineer", "principal"), ("Head of Data", "head"), ("Directora de Marketing", "head"),

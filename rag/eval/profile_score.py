@@ -139,7 +139,8 @@ def score_cv(profile: Profile, truth: dict, labelled: frozenset[str], name: str 
     if _held(truth, "email"):
         fields["email"] = float(_same_text(profile.email, truth["email"]))
     if _held(truth, "phone"):
-        fields["phone"] = float(profile.phone is not None and phone_digits(profile.phone) == phone_digits(truth["phone"]))
+        fields["phone"] = float(profile.phone is not None
+                                and phone_digits(profile.phone) == phone_digits(truth["phone"]))
     if _held(truth, "education"):
         fields["education"] = float(profile.education == truth_education(truth))
     return CvScore(truth["cv_id"], truth.get("template") or truth.get("layout") or "", truth.get("language") or "",

@@ -3,7 +3,7 @@ the years of experience it states in words.
 
 Roles are what years of experience are counted from: all of them for --min-years, those whose
 title or lines hold a concept for years_in(...) ("years_in(backend)>=3": four years of graphic
-design do not count for a backend search). An entry is the dated line, up to ENTRY_BACK lines
+design do not count for a backend search). An entry is the dated line, up to _ENTRY_BACK lines
 above it that read as its heading (title, company: short lines, no bullet, no full stop), and
 every line down to the next entry; its title is the most job-like piece of its first lines.
 
@@ -17,6 +17,7 @@ Kafka") is about a skill, not a career.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -27,10 +28,10 @@ from rag.profile.dates import Period, find_periods, month_label, parse_month
 from rag.profile.sections import HEADER, Section, of_kind
 from rag.profile.titles import pick_title
 
-ENTRY_BACK = 2  # lines above its dates an entry's title and company may stand
-ENTRY_LINES = 4  # an entry's title, company and dates come before its bullets
+_ENTRY_BACK = 2  # lines above its dates an entry's title and company may stand
+_ENTRY_LINES = 4  # an entry's title, company and dates come before its bullets
 _PROSE = 90  # a longer line is a description, not an entry's heading
-BULLET = regex.compile(r"^\s*[•·*▪►‣◦-]\s")
+_BULLET = regex.compile(r"^\s*[•·*▪►‣◦-]\s")
 _FAR = parse_month("2100-01")  # "present" when only the dates as written are wanted
 
 
@@ -76,36 +77,37 @@ def find_entries(sections: list[Section]) -> list[Entry]:
         starts = [_entry_start(lines, i, dated[k - 1] if k else -1) for k, i in enumerate(dated)]
         for k, i in enumerate(dated):
             body = lines[starts[k] : starts[k + 1] if k + 1 < len(starts) else len(lines)]
-            found.append(Entry(lines[i], pick_title(_heading(body)), body))
+            found.append(Entry(lines[i], pick_title(entry_heading(body)), body))
     return found
 
 
 def _entry_start(lines: tuple[str, ...], dated: int, previous: int) -> int:
     start = dated
-    while (start - 1 > previous and dated - (start - 1) <= ENTRY_BACK and not BULLET.match(lines[start - 1])
+    while (start - 1 > previous and dated - (start - 1) <= _ENTRY_BACK and not _BULLET.match(lines[start - 1])
            and len(lines[start - 1]) <= _PROSE and not lines[start - 1].rstrip().endswith((".", ";"))):
         start -= 1
     return start
 
 
-def _heading(body: tuple[str, ...]) -> list[str]:
+def entry_heading(body: Sequence[str]) -> list[str]:
     """An entry's first lines, before its bullets, with their dates cut out: where its title is."""
     heading = []
-    for line in body[:ENTRY_LINES]:
-        if BULLET.match(line):
+    for line in body[:_ENTRY_LINES]:
+        if _BULLET.match(line):
             break
-        heading.append(without_dates(line))
+        heading.append(_without_dates(line))
     return heading
 
 
-def without_dates(line: str) -> str:
+def _without_dates(line: str) -> str:
     for start, end in reversed([p.span for p in find_periods(line, _FAR)]):
         line = line[:start] + line[end:]
     return line
 
 
 def make_role(period: Period, entry: Entry) -> Role:
-    terms = sorted({t.term for t in raw_tokens("\n".join(entry.body)) if t.term not in STOPWORDS and not t.term.isdigit()})
+    terms = sorted({t.term for t in raw_tokens("\n".join(entry.body))
+                    if t.term not in STOPWORDS and not t.term.isdigit()})
     return Role(month_label(period.start), month_label(period.end), period.ongoing, entry.title, tuple(terms))
 
 
@@ -118,7 +120,8 @@ _WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven
 _N = rf"(?P<n>\d{{1,2}}(?:[.,]5)?|{'|'.join(sorted(_WORDS, key=len, reverse=True))})"
 _STATED = regex.compile(
     rf"""(?<![\p{{L}}\p{{N}}.,])
-    (?: (?:years\s+of\s+experience|experience|berufserfahrung|experiencia|exp[ée]rience)\s*[:\-–]\s*{_N}\s*\+?\s*(?:years?|yrs?|jahre|años|ans)\b
+    (?: (?:years\s+of\s+experience|experience|berufserfahrung|experiencia|exp[ée]rience)\s*[:\-–]\s*
+        {_N}\s*\+?\s*(?:years?|yrs?|jahre|años|ans)\b
       | {_N}\s*\+\s*(?:years?|yrs?)\b
       | {_N}\s*(?:years?|yrs?)['’]?\s+(?:of\s+)?(?:[\p{{L}}-]+\s+){{0,3}}?(?:experience|expertise)\b
       | {_N}\s*\+?\s*años\s+de\s+experiencia
@@ -135,8 +138,8 @@ def stated_years(sections: list[Section]) -> float | None:
     they state none."""
     found = next((m for s in of_kind(sections, HEADER) + of_kind(sections, "profile") if (m := _STATED.search(s.text))),
                  None)
-    found = found or next((m for s in of_kind(sections, "experience") if s.lines and (m := _ONLY_YEARS.match(s.lines[0]))),
-                          None)
+    found = found or next((m for s in of_kind(sections, "experience")
+                           if s.lines and (m := _ONLY_YEARS.match(s.lines[0]))), None)
     if found is None:
         return None
     number = found.group("n").lower().replace(",", ".")

@@ -33,10 +33,11 @@ from rag.profile.sections import heading_kind
 TOP_SHARE = 0.45  # the name is in the upper part of page 1 (lower lines only rank font sizes)
 
 _SEPARATORS = re.compile(r"\s+[—–|·•]\s+|\s+-\s+|,\s*|\t+")
-_LABEL = re.compile(r"^\s*(?:name|full name|candidate name|nombre|nombre completo|nom|nom complet|vor- und nachname)\s*:\s*(.+)$",
-                    re.IGNORECASE)
+_LABEL = re.compile(r"^\s*(?:name|full name|candidate name|nombre|nombre completo|nom|nom complet|vor- und nachname)"
+                    r"\s*:\s*(.+)$", re.IGNORECASE)
+# The next field on a "Name:" line: "Name: Jane Roe   Experience: 4 years".
 _NEXT_LABEL = re.compile(r"\s+(?=(?:years of experience|experience|location|address|e-?mail|phone|mobile|contact|title|"
-                         r"position|role|linkedin|nationality|date of birth)\s*:)", re.IGNORECASE)  # "... Experience: 4 years"
+                         r"position|role|linkedin|nationality|date of birth)\s*:)", re.IGNORECASE)
 _HANDLE = re.compile(r"^\S*[a-z][A-Z]\S*$|linkedin|github|https?:|www\.|/in/")  # "PasinduTY", a profile link
 _CONTACT_FIELD = re.compile(r"^\s*(?:e-?mail|phone|mobile|tel|telephone|contact|address|linkedin|github|website)\b",
                             re.IGNORECASE)

@@ -23,7 +23,7 @@ from rag.lexicon.vocabulary import skill_names
 from rag.profile.contact import find_email, find_phone
 from rag.profile.dates import months_covered, parse_month
 from rag.profile.education import highest_level
-from rag.profile.experience import BULLET, ENTRY_LINES, Role, find_entries, make_role, stated_years, without_dates
+from rag.profile.experience import Role, entry_heading, find_entries, make_role, stated_years
 from rag.profile.places import Location, find_location
 from rag.profile.present import cv_present
 from rag.profile.sections import HEADER, Section, of_kind, split_sections
@@ -123,12 +123,7 @@ def _contact_lines(sections: list[Section], head: Sequence[HeadLine]) -> list[st
 def _title(sections: list[Section]) -> str | None:
     """The title in the first entry of the experience section, else in the header's first lines."""
     for section in of_kind(sections, "experience"):
-        entry: list[str] = []
-        for line in section.lines:
-            if BULLET.match(line) or len(entry) == ENTRY_LINES:
-                break
-            entry.append(without_dates(line))
-        title = pick_title(entry)
+        title = pick_title(entry_heading(section.lines))
         if title:
             return title
     header = [line for s in of_kind(sections, HEADER) for line in s.lines[:4] if "@" not in line]

@@ -33,7 +33,8 @@ def field_text(name: str, value) -> str:
     if name == "years_experience":
         return f"{value} year{'s' if value != 1 else ''}"
     if name == "location":
-        return ", ".join(p for p in (value["city"], value["country"]) if p) + (f" ({value['code']})" if value["code"] else "")
+        code = f" ({value['code']})" if value["code"] else ""  # a town without its country has none
+        return ", ".join(p for p in (value["city"], value["country"]) if p) + code
     if name == "languages":
         return ", ".join(f"{s['language']} ({s['level']})" if s["level"] else s["language"] for s in value)
     if name == "skills":

@@ -172,7 +172,8 @@ class YearsIn:
         plain = [v.replace("-", "") for v in terms.values]
         holds = np.zeros(len(terms.indptr) - 1, dtype=bool)
         for spelling in self.spellings:
-            holds |= np.logical_and.reduce([terms.rows_with(terms.entries_of([i for i, v in enumerate(plain) if v == t]))
+            holds |= np.logical_and.reduce([terms.rows_with(terms.entries_of([i for i, v in enumerate(plain)
+                                                                              if v == t]))
                                             for t in spelling])
         indptr, starts, ends = c.arrays["roles.indptr"], c.arrays["roles.start"], c.arrays["roles.end"]
         years = np.zeros(c.count, dtype=np.int32)

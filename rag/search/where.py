@@ -191,7 +191,9 @@ def describe(node: Node) -> str:
         bare = re.fullmatch(r"[^\s()=<>!\"']+", node.value) and node.value.lower() not in _KEYWORDS
         quote = "'" if '"' in node.value else '"'
         value = node.value if bare else f"{quote}{node.value}{quote}"
-        concept = node.concept if node.concept is None or re.fullmatch(r"[\w .+-]+", node.concept) else f'"{node.concept}"'
+        concept = node.concept
+        if concept is not None and not re.fullmatch(r"[\w .+-]+", concept):
+            concept = f'"{concept}"'
         field = f"{node.field}({concept})" if concept is not None else node.field
         return f"{field}{node.op}{value}"
     if isinstance(node, Not):
