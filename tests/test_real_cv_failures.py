@@ -154,6 +154,10 @@ def test_languages_under_additional_information_and_a_town_in_the_contact_block(
     profile = build_profile([text], AS_OF)
     assert [s.language for s in profile.languages] == ["English", "Sinhala", "Tamil"]
     assert (profile.location.city, profile.location.code) == ("Maharagama", None)
+    columns = ProfileColumns.from_profiles([profile])
+    assert Filters(locations=("Maharagama",)).compile().apply(columns).keep.tolist() == [True]
+    outcome = Filters(locations=("Sri Lanka",)).compile().apply(columns)  # its country is not written: unknown
+    assert outcome.keep.tolist() == [False] and outcome.unknown == {"location": 1}
 
 
 def test_years_in_counts_only_the_roles_that_hold_the_concept():

@@ -207,9 +207,9 @@ _POSTCODE_AFTER = regex.compile(
     r"|\s*-\s*\d{6}$")  # UK, IE, CA; an Indian PIN after a hyphen
 _STATE_ZIP = regex.compile(r"^([A-Z]{2})(?:\s+\d{5}(?:-\d{4})?)?$")
 _PARENS = regex.compile(r"^(.+?)\s*\((.+)\)$")
-_LABEL = regex.compile(r"^(?:address|location|current location|residence|city|based in|lives in|dirección|direccion|"
-                       r"domicilio|ubicación|residencia|ciudad|adresse|anschrift|wohnort|standort|stadt|lieu|"
-                       r"localisation|résidence|ville)\s*:?\s*", regex.IGNORECASE)
+_LABEL = regex.compile(r"^(?:(?P<phrase>based in|lives in)|address|location|current location|residence|city|dirección|"
+                       r"direccion|domicilio|ubicación|residencia|ciudad|adresse|anschrift|wohnort|standort|stadt|"
+                       r"lieu|localisation|résidence|ville)(?![\p{L}])\s*(?P<colon>:)?\s*", regex.IGNORECASE)
 _HOUSE_NUMBER = regex.compile(r"^(?:no\.?\s*)?\d", regex.IGNORECASE)
 _STREET_WORDS = regex.compile(
     r"(?<![\p{L}])(?:road|rd|street|st|lane|ln|avenue|ave|drive|boulevard|blvd|mawatha|marg|floor|flat|apartment|apt|"
@@ -290,6 +290,7 @@ def _location_in(segment: str, told: bool = False) -> Location | None:
     """
     city = written = city_code = written_code = None
     state = False
+    unknown_at_city = 0
     unknown: list[str] = []
     for part in (p.strip() for p in segment.split(",")):
         place_city, place_country, code = _place_in(part)
@@ -302,6 +303,7 @@ def _location_in(segment: str, told: bool = False) -> Location | None:
             city, city_code = place_city, city_country(place_city)
             if _without_postcode(part) != part.strip():
                 unknown.clear()  # what came before a "postcode city" part is its street
+            unknown_at_city = len(unknown)
         if place_city or place_country:
             continue
         state_zip = _STATE_ZIP.match(part)
@@ -309,8 +311,9 @@ def _location_in(segment: str, told: bool = False) -> Location | None:
             state = True
         elif (bare := _without_postcode(part)) and not regex.search(r"\d", bare):
             unknown.append(bare)
-    if city is not None and all(_REGION.match(u) for u in unknown):
-        unknown.clear()
+    before_city = unknown[:unknown_at_city] if city is not None else unknown
+    if city is not None and not before_city and all(_REGION.match(u) for u in unknown):
+        unknown.clear()  # "Pune, Maharashtra": a region after its city
     if unknown:
         towns = [u for u in unknown if not _STREET_WORDS.search(u)]
         if told and city is None and towns:
@@ -330,7 +333,8 @@ def find_location(lines: list[str]) -> Location | None:
     for line in lines:
         labelled = _LABEL.match(line.strip())
         line = line.strip()[labelled.end():] if labelled else line.strip()
-        told = bool(labelled and labelled.group()) or bool(_HOUSE_NUMBER.match(line) and "," in line)
+        told = bool(labelled and (labelled.group("colon") or labelled.group("phrase"))) or bool(
+            _HOUSE_NUMBER.match(line) and "," in line)
         for segment in _STRONG.split(line):
             if segment and "@" not in segment:
                 found = _location_in(segment.strip(" ,;"), told)
