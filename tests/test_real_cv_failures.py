@@ -14,6 +14,7 @@ from rag.errors import UsageError
 from rag.ingest.extract import extract_pdf
 from rag.lexicon.seniority import title_level, years_level
 from rag.profile.names import identify, person_case
+from rag.profile.places import find_location
 from rag.profile.read import build_profile
 from rag.render.profile import profile_text
 from rag.search.filters import Filters
@@ -209,3 +210,15 @@ def test_a_malformed_years_in_is_one_usage_error(where, message):
     with pytest.raises(UsageError) as raised:
         Filters(where=where).compile()
     assert message in str(raised.value)
+
+
+@pytest.mark.parametrize("line,city,code", [
+    ("Location: Nagpur", "Nagpur", "IN"), ("Location: Kochi, Kerala", "Kochi", None),
+    ("Location: Coimbatore-641012", "Coimbatore", None), ("Pune, Maharashtra", "Pune", "IN"),
+    ("Address: 456 Main Street, Anytown USA", "Anytown", "US"),
+    ("36737 Andrews Mountains, Seattle, IL 40354", "Seattle", "US"),
+    ("Citygroup Inc, Mumbai", None, None), ("Reading, writing and hiking", None, None),
+])
+def test_towns_of_labelled_lines_and_addresses(line, city, code):
+    found = find_location([line])
+    assert (found.city, found.code) == (city, code) if city else found is None

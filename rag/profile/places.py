@@ -309,8 +309,8 @@ def _location_in(segment: str, told: bool = False) -> Location | None:
         state_zip = _STATE_ZIP.match(part)
         if state_zip and state_zip.group(1) in US_STATES:
             state = True
-        elif (bare := _without_postcode(part)) and not regex.search(r"\d", bare):
-            unknown.append(bare)
+        elif (bare := _POSTCODE_AFTER.sub("", part).strip()) and not regex.search(r"\d", bare):
+            unknown.append(bare)  # a town, perhaps with its postcode after it; a number before it is a street
     before_city = unknown[:unknown_at_city] if city is not None else unknown
     if city is not None and not before_city and all(_REGION.match(u) for u in unknown):
         unknown.clear()  # "Pune, Maharashtra": a region after its city
