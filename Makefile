@@ -75,7 +75,7 @@ help: ## Show this help.
 	@echo "Variables: CV_DIR=$(CV_DIR) STORE=$(STORE) TOPK=$(TOPK) MODE=$(MODE) N=$(N) SEED=$(SEED) OCR=$(OCR) RUNNER=$(RUNNER) JD=$(JD)"
 	@echo "  search also takes CHUNKS=1 FUSION=convex|rrf WEIGHTS=bm25=0,faiss=1 RRF_K=60 COVERAGE=off JSON=1"
 	@echo "  and the filters MIN_YEARS MAX_YEARS LOCATION LANGUAGE SKILL WHERE KEEP_UNKNOWN=1;"
-	@echo "  index takes AS_OF=YYYY-MM and ENGINE=$(ENGINE) (local or ray) RAY_ADDRESS=$(RAY_ADDRESS) RAY_WORKERS=$(RAY_WORKERS),"
+	@echo "  index takes AS_OF=YYYY-MM, REPLACE=1 (another CV_DIR into a STORE) and ENGINE=$(ENGINE) (local or ray) RAY_ADDRESS=$(RAY_ADDRESS) RAY_WORKERS=$(RAY_WORKERS),"
 	@echo "  FOLLOW_LINKS=1 and LIMITS=\"--max-pages 300 --file-timeout 600\" (docs/input.md, Limits);"
 	@echo "  cvs takes LANGUAGES=en,de TEMPLATES=sidebar,two_page; ls takes VERIFY=1"
 	@echo "Environment: EMBEDDING_MODEL (default intfloat/multilingual-e5-small)"
@@ -108,9 +108,10 @@ runner-ready:
 	@echo "runner: $(RUNNER_USED)$(if $(filter auto,$(RUNNER)), (RUNNER=auto$(if $(filter local,$(RUNNER_USED)),; no Docker engine answered)))" >&2
 	@$(if $(filter docker,$(RUNNER_USED)),$(MAKE) --no-print-directory docker-ready,$(MAKE) --no-print-directory venv $(if $(filter ray,$(ENGINE)),$(VENV_RAY_STAMP))) >&2
 
-# FOLLOW_LINKS=1 follows links out of CV_DIR; LIMITS="--max-pages 300 ..." raises limits (docs/input.md).
-index_args = --cv-dir "$(CV_DIR_R)" --store "$(STORE_R)" --ocr "$(OCR)" $(as_of_flag) $(ENGINE_ARGS) \
-	$(if $(FOLLOW_LINKS),--follow-links) $(LIMITS)
+# FOLLOW_LINKS=1 follows links out of CV_DIR; LIMITS="--max-pages 300 ..." raises limits (docs/input.md);
+# REPLACE=1 indexes another CV_DIR into a STORE built from a different folder.
+index_args = --cv-dir "$(CV_DIR_R)" --store "$(STORE_R)" --ocr "$(OCR)" $(as_of_flag) $(if $(REPLACE),--replace) \
+	$(ENGINE_ARGS) $(if $(FOLLOW_LINKS),--follow-links) $(LIMITS)
 
 index: runner-ready ## Build the search store from CV_DIR (skips when nothing changed); OCR=off leaves scans out; ENGINE=ray for Ray.
 	@$(default_cvs)

@@ -152,7 +152,7 @@ def test_profile_command_shows_what_the_index_read(people):
     result = runner.invoke(rag, ["profile", "hanna", "--store", str(store)])
     assert result.exit_code == 0
     assert "Hanna Berg  hanna/cv.pdf" in result.output
-    assert "experience  9 years (114 months of dated roles, present = 2025-06)" in result.output
+    assert "experience  9 years (114 months of dated roles, present = 2025-06 from the build month)" in result.output
     assert "location    Berlin, Germany (DE)" in result.output
     doc = orjson.loads(runner.invoke(rag, ["profile", "ida", "--store", str(store), "--json"]).output)
     assert (doc["name"], doc["as_of"], doc["profile"]["years_experience"]) == ("Ida Kern", AS_OF, None)

@@ -20,8 +20,21 @@ import pymupdf
 import pytest
 from builds import build_store
 from click.testing import CliRunner
-from hostile_files import (compressed_text, drawing_bomb, fifo, half_png, link, much_text, nested_pages,
-                           page_tree_cycle, pages_sharing_one_image, paragraphs_docx, png, write, wrong_page_count)
+from hostile_files import (
+    compressed_text,
+    drawing_bomb,
+    fifo,
+    half_png,
+    link,
+    much_text,
+    nested_pages,
+    page_tree_cycle,
+    pages_sharing_one_image,
+    paragraphs_docx,
+    png,
+    write,
+    wrong_page_count,
+)
 from pdfs import scanned_pdf, write_pdf
 
 import rag.ingest.extract as extract_module

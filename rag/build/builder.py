@@ -24,7 +24,7 @@ import orjson
 from rag import __version__
 from rag.build.engines.local import Engine, LocalEngine
 from rag.build.fingerprint import fingerprint
-from rag.build.notes import not_indexed_lines, ocr_pages, warning_lines
+from rag.build.notes import hidden_pages, not_indexed_lines, ocr_pages, warning_lines
 from rag.build.profiling import cached_profiles, check_month, current_month, known_counts, profile_documents
 from rag.build.profiling import settings as profile_settings
 from rag.errors import DamagedFile, UserError
@@ -36,7 +36,6 @@ from rag.ingest.discover import CvFile, discover_cvs
 from rag.ingest.document import Document, Skipped
 from rag.ingest.extract import EXTRACTOR_NAME, EXTRACTOR_VERSION, extractor_id, too_large
 from rag.ingest.limits import Limits
-from rag.lexicon.seniority import title_level
 from rag.lexicon.terms import TOKENIZER_NAME, TOKENIZER_VERSION
 from rag.profile.names import identify
 from rag.profile.people import Contact, people
@@ -155,7 +154,8 @@ def _build(pdf_dir: Path, out_dir: Path, settings: BuildSettings, force: bool, r
     model_name, explicit = requested_model(settings.model)
     files, discovery_skips = discover_cvs(pdf_dir, settings.follow_links, settings.limits.file_bytes)
     identity = settings_identity(settings, model_name)
-    fp = fingerprint([(f.source, f.mtime_ns, f.size) for f in files] + [(s.source, 0, 0) for s in discovery_skips], identity)
+    fp = fingerprint([(f.source, f.mtime_ns, f.size) for f in files] + [(s.source, 0, 0) for s in discovery_skips],
+                     identity | {"cv_dir": str(pdf_dir.resolve())})  # a store remembers its folder
     store = StoreDir(out_dir)
     store.claim()
     live = store.live_manifest()
@@ -223,6 +223,8 @@ def _build(pdf_dir: Path, out_dir: Path, settings: BuildSettings, force: bool, r
             skipped=[asdict(s) for s in skipped],
             warnings=[{"source": d.source, "warning": w} for d in documents for w in d.warnings],
             ocr_pages=ocr_pages(documents),
+            hidden_pages=hidden_pages(documents),
+            cv_dir=str(pdf_dir.resolve()),
             profiles=identity["profiles"] | {
                 "known": known_counts([profiled.profiles[c.source] for c in candidates])},
         )
@@ -236,8 +238,8 @@ def make_chunks(documents: list[Document], profiles: dict[str, Profile], chunk_c
                 ) -> tuple[list[Chunk], list[Candidate]]:
     """Chunks in document order, and one Candidate per document with text, owning its chunks.
 
-    The name and the headline come from page 1 (names.py); the seniority from the profile's
-    current title (seniority.py), the one place a title is read."""
+    The name and the headline come from page 1 (names.py); the seniority from the profile (its
+    current title, else its years: read.py)."""
     chunks: list[Chunk] = []
     candidates: list[Candidate] = []
     for doc in documents:
@@ -252,7 +254,7 @@ def make_chunks(documents: list[Document], profiles: dict[str, Profile], chunk_c
         if len(chunks) > first:
             who = identify(doc.head, doc.source)
             candidates.append(Candidate(doc.cv_id, doc.source, who.name, who.name_source, who.headline,
-                                        title_level(profiles[doc.source].title), first, len(chunks) - first,
+                                        profiles[doc.source].seniority, first, len(chunks) - first,
                                         page_starts, [list(r) for r in quiet_ranges(doc.pages)]))
     return chunks, candidates
 

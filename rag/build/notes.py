@@ -54,6 +54,11 @@ def ocr_pages(documents: Iterable[Document]) -> list[dict]:
     return [{"source": d.source, "pages": d.ocr_pages} for d in documents if d.ocr_pages]
 
 
+def hidden_pages(documents: Iterable[Document]) -> list[dict]:
+    """The manifest's record of hidden text: which pages of which files held text nobody sees."""
+    return [{"source": d.source, "pages": d.hidden_pages} for d in documents if d.hidden_pages]
+
+
 def page_ranges(pages: list[int]) -> str:
     """[1, 2, 3, 5] -> "1-3, 5"."""
     parts: list[str] = []
@@ -70,10 +75,20 @@ def page_ranges(pages: list[int]) -> str:
 
 def ocr_summary(records: list[dict], limit: int = 5) -> str | None:
     """One line naming the files (and pages) read by OCR, the first `limit` of them, or None."""
+    return _pages_line("OCR read", records, limit)
+
+
+def hidden_summary(records: list[dict], limit: int = 5) -> str | None:
+    """One line naming the files (and pages) whose hidden text was left out, or None."""
+    return _pages_line("hidden text (invisible, covered, or the colour of its background) left out on", records,
+                       limit)
+
+
+def _pages_line(lead: str, records: list[dict], limit: int) -> str | None:
     if not records:
         return None
     total = sum(len(r["pages"]) for r in records)
     named = "; ".join(f"{display(r['source'])} (page{'s' if len(r['pages']) > 1 else ''} {page_ranges(r['pages'])})"
                       for r in records[:limit])
     more = f"; and {len(records) - limit} more files" if len(records) > limit else ""
-    return f"OCR read {total} page{'s' if total != 1 else ''}: {named}{more}"
+    return f"{lead} {total} page{'s' if total != 1 else ''}: {named}{more}"

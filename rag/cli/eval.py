@@ -13,7 +13,6 @@ from rag.cli.console import Command, open_searchable, option
 from rag.cli.fixes import word
 from rag.cli.options import fusion_options, store_option
 from rag.errors import Fix
-from rag.files import json_bytes
 from rag.eval import jobs as jobs_eval
 from rag.eval.profile_score import TARGETS, failures
 from rag.eval.profile_score import summarise as summarise_profiles
@@ -30,6 +29,7 @@ from rag.eval.retrieval import (
     summarise,
     sweep_grid,
 )
+from rag.files import json_bytes
 from rag.jobs.matching import DEFAULT_PHRASE_THRESHOLD
 from rag.search.fusion import FusionSettings
 from rag.search.retrieval import Searcher
@@ -65,7 +65,7 @@ def main(store: Path, truth_dir: Path, queries_path: Path | None, out: Path | No
     queries_path = queries_path or truth_dir / "queries.jsonl"
     queries = load_queries(queries_path)
     jobs_dir = truth_dir / "jobs"
-    jobs = jobs_eval.load_truth(jobs_dir) if (jobs_dir / jobs_eval.TRUTH).is_file() else None
+    jobs = jobs_eval.load_truth(jobs_dir) if jobs_eval.holds_generator_jobs(jobs_dir) else None
     opened = open_searchable(store)
     started = time.monotonic()
     fusions = sweep_grid(fusion) if sweep else [fusion]
@@ -127,8 +127,8 @@ def profile_report(store: OpenStore, truth_dir: Path) -> dict | None:
                            "not scored"))
         return None
     as_of = store.manifest.profiles.get("as_of")
-    months = sorted({reference_month(s.truth) for s in samples})
-    if months != [as_of]:
+    months = sorted({month for s in samples if (month := reference_month(s.truth))})
+    if months and months != [as_of]:
         click.echo(f"warning: the store counts years of experience up to {as_of}, the corpus's truth up to "
                    f"{', '.join(months)}; for comparable figures rebuild with --as-of {months[0]} "
                    f"({word(Fix('rebuild', {'store': str(store.root), 'as_of': months[0]}))})", err=True)

@@ -26,6 +26,7 @@ def make_words(fix: Fix) -> str:
     return {
         "index": f"make index{store}",
         "rebuild": f"make rebuild{store}{as_of}",
+        "replace": f"make index CV_DIR={a.get('cv_dir')}{store} REPLACE=1",
         "install": "make venv",
         "install-ray": "make index ENGINE=ray, which installs the ray extra",
         "cvs": "make cvs",

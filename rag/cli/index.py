@@ -11,11 +11,12 @@ import click
 from click.core import ParameterSource
 
 from rag.build.builder import VARIANTS, BuildResult, BuildSettings, build_store
+from rag.build.cv_folder import choose_cv_dir
 from rag.build.engines.local import LocalEngine
-from rag.build.notes import ocr_summary
+from rag.build.notes import hidden_summary, ocr_summary
 from rag.cli.console import Command, TerminalReporter, option
 from rag.cli.fixes import docker_runner, via_make, word
-from rag.cli.options import cv_dir_option, store_option
+from rag.cli.options import DEFAULT_CV_DIR, cv_dir_option, store_option
 from rag.errors import Fix, UsageError
 from rag.index.model_choice import DEFAULT_MODEL
 from rag.ingest.chunking import DEFAULT_CHUNK_CHARS, DEFAULT_OVERLAP_CHARS
@@ -64,6 +65,8 @@ def limit_options(command):
 Examples:
   rag index
   rag index --cv-dir ~/cvs --store ~/cv_store
+  rag index --store ~/cv_store              # again: the folder the store was built from
+  rag index --cv-dir ~/other --store ~/cv_store --replace   # its CVs replace the store's
   rag index --ocr off        # leave scanned pages out instead of reading them
   rag index --follow-links --max-pages 300   # links out of the folder too; CVs of up to 300 pages
   EMBEDDING_MODEL=sentence-transformers/all-MiniLM-L6-v2 rag index --force
@@ -71,7 +74,8 @@ Examples:
   rag index --engine ray --ray-address ray://127.0.0.1:10001
 """
 )
-@cv_dir_option("Folder of CVs (PDF, .docx, scanned images): <dir>/<cv_id>/cv.pdf or <dir>/<name>.pdf (any file name).")
+@cv_dir_option("Folder of CVs (PDF, .docx, scanned images): <dir>/<cv_id>/cv.pdf or <dir>/<name>.pdf (any file name). "
+               "Default: the folder the store was built from, else cv_generation/data/cvs.")
 @store_option("Store folder; written atomically, the previous store stays usable until the new one is complete.")
 @option("--model", default=None, metavar="NAME_OR_FOLDER",
         help=f"Embedding model: a Hugging Face id or a local folder. Default: $EMBEDDING_MODEL, else {DEFAULT_MODEL}.")
@@ -97,22 +101,30 @@ Examples:
 @option("--follow-links", "-L", is_flag=True,
         help="Follow links that lead out of the CV folder (as find -L); without it they are named and left out.")
 @limit_options
+@option("--replace", is_flag=True,
+        help="Index --cv-dir into a store built from another folder, replacing its CVs (otherwise refused).")
 @option("--force", is_flag=True, help="Rebuild from scratch, reusing nothing, even when nothing changed (make rebuild).")
 @option("--quiet", is_flag=True, help="No progress bars or notes; warnings and errors still show.")
 @option("--json", "as_json", is_flag=True, help="Print the resulting manifest as JSON on stdout.")
 def main(cv_dir: Path, store: Path, model: str | None, chunk_chars: int, overlap_chars: int, batch_size: int,
          variant: str, ocr: str, as_of: str | None, engine: str, ray_address: str | None, ray_workers: int | None,
-         follow_links: bool, limits: Limits, force: bool, quiet: bool, as_json: bool) -> None:
+         follow_links: bool, limits: Limits, replace: bool, force: bool, quiet: bool, as_json: bool) -> None:
     """Index CVs for search: extract text, chunk it, build BM25 and FAISS indexes.
 
     Each CV also gets a profile (title, location, years of experience, languages, education,
     skills) that `rag search` filters on and `rag profile CV_ID` shows.
+
+    The store remembers its CV folder: without --cv-dir, the build reads that folder again; another
+    folder is refused unless --replace says its CVs are to replace the store's.
 
     Nothing changed since the last build (same files, same settings)? It says so and exits at once.
     Changed, added or removed files, or other settings, trigger a build that reuses unchanged work.
     Every file under the folder that is not indexed is named, with its reason: a damaged file, or
     one over a limit (size, pages, time, memory), never stops the build.
     """
+    context = click.get_current_context()
+    named = context.get_parameter_source("cv_dir") is not ParameterSource.DEFAULT or context.params.get("cv_dir_old")
+    cv_dir = choose_cv_dir(store, cv_dir if named else None, DEFAULT_CV_DIR, replace)
     model = model or os.environ.get("EMBEDDING_MODEL", "").strip() or None
     settings = BuildSettings(model, chunk_chars, overlap_chars, batch_size, variant, ocr == "on", as_of, limits,
                              follow_links)
@@ -159,7 +171,8 @@ def _summary_lines(result: BuildResult, out_dir: Path) -> list[str]:
     ocr_count = sum(len(r["pages"]) for r in m.ocr_pages)
     if result.up_to_date:
         left_out = f"; {_count(len(m.skipped), 'file')} not indexed, listed by `rag ls`" if m.skipped else ""
-        return [f"{out_dir} is up to date: nothing changed since the last build ({_count(indexed, 'CV')}, "
+        return [f"{out_dir} is up to date with {m.cv_dir}: nothing changed since the last build "
+                f"({_count(indexed, 'CV')}, "
                 f"{m.chunk_count} chunks, fingerprint {m.fingerprint[:12]}{left_out}). To rebuild anyway: "
                 + f"`{word(Fix('rebuild', {'store': str(out_dir)}))}`."]
     reused = []
@@ -177,13 +190,11 @@ def _summary_lines(result: BuildResult, out_dir: Path) -> list[str]:
     see_above = " (see above)" if m.skipped else ""
     lines = [f"{_count(indexed, 'CV')} indexed, {_count(ocr_count, 'page')} OCR'd, "
              f"{_count(len(m.skipped), 'file')} not indexed{see_above}",
-             f"  {m.chunk_count} chunks in {result.seconds:.1f} s -> {out_dir}",
+             f"  {m.chunk_count} chunks in {result.seconds:.1f} s, {m.cv_dir} -> {out_dir}",
              f"  extracted {result.extracted} files, profiled {result.profiled} as of {m.profiles['as_of']} and "
              f"embedded {result.embedded} chunks{reuse}",
              f"  model {m.embedding_model} [{m.encoder['variant']}], dim {m.dim}, fingerprint {m.fingerprint[:12]}"]
-    ocr_line = ocr_summary(m.ocr_pages)
-    if ocr_line:
-        lines.insert(1, f"  {ocr_line}")
+    lines[1:1] = [f"  {line}" for line in (ocr_summary(m.ocr_pages), hidden_summary(m.hidden_pages)) if line]
     return lines
 
 

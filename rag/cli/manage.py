@@ -42,7 +42,8 @@ def ls(store: Path, verify: bool, as_json: bool) -> None:
         total = sum(p.stat().st_size for p in opened.generation.iterdir()) + sum(
             p.stat().st_size for p in opened.encoder_dir.iterdir() if p.is_file())
         click.echo(f"  {_human(total):>7}  in all, with the encoder")
-        click.echo(display(f"built {m.created_at} from {m.pdf_count} files: {m.candidate_count} CVs indexed, "
+        click.echo(display(f"built {m.created_at} from {m.pdf_count} files in "
+                           f"{m.cv_dir or 'a folder it does not record'}: {m.candidate_count} CVs indexed, "
                            f"{len(m.skipped)} not indexed; {m.chunk_count} chunks of {m.chunk_chars}/"
                            f"{m.overlap_chars} characters; model {m.embedding_model} (dim {m.dim}); "
                            f"fingerprint {m.fingerprint[:12]}"))

@@ -107,7 +107,7 @@ def fusion_options(command):
 
 FILTER_OPTIONS = (
     option("--min-years", type=click.IntRange(min=0), default=None, metavar="N",
-           help="Only candidates with at least N years of experience (from the dated roles of their CV)."),
+           help="Only candidates with at least N years of experience (from all the dated roles of their CV)."),
     option("--max-years", type=click.IntRange(min=0), default=None, metavar="N",
            help="Only candidates with at most N years of experience."),
     option("--location", "locations", multiple=True, metavar="PLACE",
@@ -122,7 +122,8 @@ FILTER_OPTIONS = (
                 "require several."),
     option("--where", default=None, metavar="EXPRESSION",
            help='Tests combined freely: "years>=5 and location=Berlin and (skill=Java or skill=Kotlin)". '
-                "Fields: years, location, language, skill, education, title; operators = != >= <= > <; "
+                "Fields: years, years_in(CONCEPT) (only the roles that hold it), location, language, skill, "
+                "education, title; operators = != >= <= > <; "
                 "and, or, not, parentheses (docs/profiles.md)."),
     option("--keep-unknown", is_flag=True,
            help="Keep candidates a filter cannot judge because their CV did not yield the field "

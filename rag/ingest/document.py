@@ -47,6 +47,8 @@ class Document:
     skip_kind: str | None = None  # Skipped.kind, when skipped
     ocr_pages: list[int] = field(default_factory=list)  # 1-based pages whose text came from OCR
     ocr_left_out: list[int] = field(default_factory=list)  # pages that needed OCR beyond an OCR limit
+    hidden_pages: list[int] = field(default_factory=list)  # 1-based pages whose hidden text was left out
+    file_date: str | None = None  # "YYYY-MM" the file says it was last modified: a clue to the CV's present
 
     @classmethod
     def from_dict(cls, raw: dict) -> Document:

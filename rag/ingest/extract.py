@@ -21,11 +21,13 @@ import pymupdf
 
 from rag.errors import short_reason
 from rag.ingest.document import HeadLine
+from rag.ingest.file_date import pdf_month
+from rag.ingest.hidden import HiddenText, find_hidden, visible_blocks
 from rag.ingest.limits import FileLimits, size_text
 from rag.ingest.reading_order import Box, reading_order
 
 EXTRACTOR_NAME = "pymupdf-xycut"
-EXTRACTOR_VERSION = "3"  # 3: unmapped glyphs detected (no raw codes), icon glyphs dropped, OCR
+EXTRACTOR_VERSION = "4"  # 3: unmapped glyphs, icon glyphs, OCR; 4: hidden text left out, the file's date
 IMAGE_TYPES = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".tif": "tiff", ".tiff": "tiff"}
 
 # Ligatures expanded (no TEXT_PRESERVE_LIGATURES), text outside the page dropped. Glyphs without a
@@ -92,6 +94,8 @@ class Extracted:
     head: list[HeadLine] = field(default_factory=list)  # first page, top to bottom
     ocr_pages: list[int] = field(default_factory=list)  # 1-based pages whose text came from OCR
     ocr_left_out: list[int] = field(default_factory=list)  # pages that needed OCR beyond the limit
+    hidden_pages: list[int] = field(default_factory=list)  # 1-based pages that held hidden text (left out)
+    file_date: str | None = None  # "YYYY-MM" the file says it was last modified (else created)
 
 
 def read_bytes(path: Path, limit: int = FileLimits.file_bytes) -> bytes:
@@ -148,12 +152,15 @@ def extract_pdf(source: Path | bytes, ocr: bool = True, limits: FileLimits = Fil
             raise ExtractionFailed("encrypted", "encrypted: a password is needed to open it")
         if page_count == 0:
             raise ExtractionFailed("empty", "the PDF has no pages")
-        check_pages(page_count, limits)
-        result, unread = Extracted([]), {"scanned": [], "unmapped": [], "ocr limit": []}
+        result = Extracted([], file_date=pdf_month(doc.metadata))
+        unread = {"scanned": [], "unmapped": [], "ocr limit": []}
         for number in range(1, page_count + 1):
             try:
                 page = doc.load_page(number - 1)
-                lines, problem = _text_layer(page)
+                hidden = find_hidden(page)
+                if hidden:
+                    result.hidden_pages.append(number)
+                lines, problem = _text_layer(page, hidden)
                 if problem and ocr and len(result.ocr_pages) < limits.ocr_pages:
                     lines = ocr_lines(page)
                     result.ocr_pages.append(number)
@@ -184,9 +191,9 @@ def check_text(pages: list[str], limits: FileLimits) -> None:
                         "--max-chunks")
 
 
-def _text_layer(page: pymupdf.Page) -> tuple[list[_Line], str | None]:
-    """The page's text lines, and why they cannot be used: "scanned", "unmapped" or None."""
-    lines = page_lines(page)
+def _text_layer(page: pymupdf.Page, hidden: HiddenText) -> tuple[list[_Line], str | None]:
+    """The page's visible text lines, and why they cannot be used: "scanned", "unmapped" or None."""
+    lines = page_lines(page, hidden)
     visible = [ch for line in lines for ch in line.box.text if not ch.isspace()]
     if len(visible) < FEW_CHARS:
         return lines, "scanned" if page.get_images() or len(page.get_cdrawings()) > DRAWN_TEXT_PATHS else None
@@ -275,10 +282,10 @@ class _Line:
     bold: bool
 
 
-def page_lines(page: pymupdf.Page) -> list[_Line]:
-    """The page's non-blank text lines with their boxes and font size, in content-stream order."""
+def page_lines(page: pymupdf.Page, hidden: HiddenText) -> list[_Line]:
+    """The page's non-blank visible text lines with their boxes and font size, in content-stream order."""
     lines: list[_Line] = []
-    for block in page.get_text("dict", flags=_FLAGS)["blocks"]:
+    for block in visible_blocks(page, _FLAGS, hidden):
         for line in block.get("lines", ()):
             spans = [s for s in line["spans"] if s["text"].strip()]
             if spans:

@@ -17,8 +17,16 @@ from pathlib import Path
 
 from rag.errors import short_reason
 from rag.ingest.document import HeadLine
-from rag.ingest.extract import (HEAD_LINES, Extracted, ExtractionFailed, check_text, normalize_text, read_bytes,
-                                too_large)
+from rag.ingest.extract import (
+    HEAD_LINES,
+    Extracted,
+    ExtractionFailed,
+    check_text,
+    normalize_text,
+    read_bytes,
+    too_large,
+)
+from rag.ingest.file_date import docx_month
 from rag.ingest.limits import FileLimits, size_text
 
 _ENCRYPTED = b"\xd0\xcf\x11\xe0"  # a password-protected .docx is an OLE container, not a zip
@@ -50,6 +58,7 @@ def extract_docx(path: Path, limits: FileLimits = FileLimits()) -> Extracted:
         paragraphs = [(p, normalize_text(p.text)) for block in blocks for p in _paragraphs(block, Paragraph, Table)]
         paragraphs = [(p, line) for p, line in paragraphs if line]
         default_size = _default_size(document)
+        written = docx_month(document.core_properties)
         # No pages, so `top` is the paragraph's place in the text and `left` is unknown (0).
         head = [HeadLine(" ".join(line.split()), _size(p, default_size), _bold(p), round(i / len(paragraphs), 4), 0.0)
                 for i, (p, line) in enumerate(paragraphs[:HEAD_LINES])]
@@ -59,7 +68,7 @@ def extract_docx(path: Path, limits: FileLimits = FileLimits()) -> Extracted:
         raise ExtractionFailed("empty", "no text (a Word file holding only pictures?)")
     text = normalize_text("\n".join(line for _, line in paragraphs))
     check_text([text], limits)
-    return Extracted([text], head=head)
+    return Extracted([text], head=head, file_date=written)
 
 
 def _paragraphs(block, paragraph_type, table_type) -> Iterator:

@@ -81,7 +81,8 @@ Skills = Annotated[Texts, Field(description="Keep candidates whose CV states eve
                                 "spelling: K8s = Kubernetes).")]
 Where = Annotated[str | None, Field(strict=True, max_length=1000, description=(
     "A filter expression combining the same fields: years>=5 and (location=Berlin or location=Munich) and not "
-    "skill=PHP. Fields: years, location, language, skill, education, title."))]
+    "skill=PHP. Fields: years, years_in(CONCEPT) (the years of the roles that hold it: years_in(backend)>=3), "
+    "location, language, skill, education, title."))]
 KeepUnknown = Annotated[bool, Field(strict=True, description=(
     "Keep candidates whose CV does not say what a filter asks (years, location, ...); by default they are dropped, "
     "and the result says how many."))]

@@ -31,6 +31,11 @@ _NATIVE = regex.compile(
 )
 _CEFR = regex.compile(r"(?<![\p{L}\p{N}])([ABC][12])(?![\p{L}\p{N}])")
 _ITEM_SPLIT = regex.compile(r"\s*(?:[·•;|]|\s,\s|,\s+(?=\p{Lu}))\s*")
+_LABELLED = regex.compile(
+    r"^\W*(?:languages?(?:\s+(?:known|spoken|skills|proficiency))?|spoken\s+languages|idiomas|lenguas|sprachen|"
+    r"sprachkenntnisse|fremdsprachen|langues(?:\s+parl[ée]es)?)\s*[:\-–]\s*(?P<items>.+)$",
+    regex.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -81,7 +86,6 @@ def _languages_in(item: str) -> list[str]:
     return found
 
 
-
 def _level(item: str) -> str | None:
     """A written CEFR code first ("C2 (muttersprachliches Niveau)" is C2), then native words."""
     cefr = _CEFR.search(item)
@@ -109,3 +113,9 @@ def parse_languages(lines: list[str], *, need_level: bool = False) -> list[Spoke
 def languages_in(text: str) -> list[str]:
     """English names of the languages a text names, each once, in order."""
     return list(dict.fromkeys(_languages_in(text)))
+
+
+def labelled_languages(lines: list[str]) -> list[SpokenLanguage]:
+    """Languages of "Languages: English, Sinhala (native)" lines, wherever they stand (under
+    "Additional information", in a sidebar without a heading)."""
+    return parse_languages([found.group("items") for line in lines if (found := _LABELLED.match(line))])

@@ -45,9 +45,11 @@ def search_document(result: SearchResult, manifest: Manifest, store_path: str, t
 
 
 def store_json(manifest: Manifest, store_path: str) -> dict:
-    """Which store answered: the same block in search and match documents."""
+    """Which store answered: the same block in search and match documents. cv_dir: the folder the
+    records' "source" paths are relative to."""
     return {"path": store_path, "fingerprint": manifest.fingerprint, "embedding_model": manifest.embedding_model,
-            "candidate_count": manifest.candidate_count, "chunk_count": manifest.chunk_count}
+            "candidate_count": manifest.candidate_count, "chunk_count": manifest.chunk_count,
+            "cv_dir": manifest.cv_dir}
 
 
 def filters_json(filters, outcome) -> dict | None:

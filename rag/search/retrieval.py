@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from rag.errors import Fix, UsageError, UserError
-from rag.lexicon.seniority import LEVELS
+from rag.lexicon.seniority import LEVELS, same_band
 from rag.search import aggregation as agg
 from rag.search.evidence import Evidence, best_lines, closest_passage
 from rag.search.fields import profile_fields
@@ -232,7 +232,7 @@ class Searcher:
         levels = self.store.seniority
         if not query.seniority or not (levels >= 0).any():
             return None
-        wanted = levels == LEVELS.index(query.seniority)
+        wanted = np.isin(levels, [LEVELS.index(level) for level in same_band(query.seniority)])
         wanted = wanted if owner is None else wanted[owner]
         return wanted if allowed is None else wanted & allowed
 

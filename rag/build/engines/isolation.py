@@ -52,6 +52,7 @@ def extract_document(f: CvFile, extractor: str, limits: FileLimits = FileLimits(
     else:
         doc.pages, doc.warnings, doc.head = extracted.pages, extracted.warnings, extracted.head
         doc.ocr_pages, doc.ocr_left_out = extracted.ocr_pages, extracted.ocr_left_out
+        doc.hidden_pages, doc.file_date = extracted.hidden_pages, extracted.file_date
     return doc
 
 
