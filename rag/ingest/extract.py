@@ -152,15 +152,18 @@ def extract_pdf(source: Path | bytes, ocr: bool = True, limits: FileLimits = Fil
             raise ExtractionFailed("encrypted", "encrypted: a password is needed to open it")
         if page_count == 0:
             raise ExtractionFailed("empty", "the PDF has no pages")
+        check_pages(page_count, limits)
         result = Extracted([], file_date=pdf_month(doc.metadata))
         unread = {"scanned": [], "unmapped": [], "ocr limit": []}
         for number in range(1, page_count + 1):
             try:
                 page = doc.load_page(number - 1)
+                lines, problem = _text_layer(page, HiddenText())
+                check_text([*result.pages, *(line.box.text for line in lines)], limits)  # before a second pass
                 hidden = find_hidden(page)
-                if hidden:
+                if hidden:  # rare: read again without what cannot be seen
                     result.hidden_pages.append(number)
-                lines, problem = _text_layer(page, hidden)
+                    lines, problem = _text_layer(page, hidden)
                 if problem and ocr and len(result.ocr_pages) < limits.ocr_pages:
                     lines = ocr_lines(page)
                     result.ocr_pages.append(number)
@@ -172,6 +175,8 @@ def extract_pdf(source: Path | bytes, ocr: bool = True, limits: FileLimits = Fil
                 result.pages.append(lines_text(lines))
                 if number == 1:
                     result.head = head_lines(lines, page.rect)
+            except ExtractionFailed:
+                raise
             except Exception as exc:  # a damaged page, one the OCR engine cannot render, no memory left
                 raise failure(exc, f"page {number}") from None
             check_text(result.pages, limits)
