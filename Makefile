@@ -79,7 +79,8 @@ help: ## Show this help.
 	@echo "  serve takes HOST=$(HOST) PORT=$(PORT)"
 	@echo "  search also takes CHUNKS=1 FUSION=convex|rrf WEIGHTS=bm25=0,faiss=1 RRF_K=60 COVERAGE=off JSON=1"
 	@echo "  and the filters MIN_YEARS MAX_YEARS LOCATION LANGUAGE SKILL WHERE KEEP_UNKNOWN=1;"
-	@echo "  index takes AS_OF=YYYY-MM and ENGINE=$(ENGINE) (local or ray) RAY_ADDRESS=$(RAY_ADDRESS) RAY_WORKERS=$(RAY_WORKERS);"
+	@echo "  index takes AS_OF=YYYY-MM, REPLACE=1 (another CV_DIR into a STORE) and ENGINE=$(ENGINE) (local or ray) RAY_ADDRESS=$(RAY_ADDRESS) RAY_WORKERS=$(RAY_WORKERS),"
+	@echo "  FOLLOW_LINKS=1 and LIMITS=\"--max-pages 300 --file-timeout 600\" (docs/input.md, Limits);"
 	@echo "  cvs takes LANGUAGES=en,de TEMPLATES=sidebar,two_page; ls takes VERIFY=1"
 	@echo "Environment: EMBEDDING_MODEL (default intfloat/multilingual-e5-small)"
 	@echo 'Example: make index && make search Q="Who has experience with Jenkins?"'
@@ -111,7 +112,10 @@ runner-ready:
 	@echo "runner: $(RUNNER_USED)$(if $(filter auto,$(RUNNER)), (RUNNER=auto$(if $(filter local,$(RUNNER_USED)),; no Docker engine answered)))" >&2
 	@$(if $(filter docker,$(RUNNER_USED)),$(MAKE) --no-print-directory docker-ready,$(MAKE) --no-print-directory venv $(if $(filter ray,$(ENGINE)),$(VENV_RAY_STAMP))) >&2
 
-index_args = --cv-dir "$(CV_DIR_R)" --store "$(STORE_R)" --ocr "$(OCR)" $(as_of_flag) $(ENGINE_ARGS)
+# FOLLOW_LINKS=1 follows links out of CV_DIR; LIMITS="--max-pages 300 ..." raises limits (docs/input.md);
+# REPLACE=1 indexes another CV_DIR into a STORE built from a different folder.
+index_args = --cv-dir "$(CV_DIR_R)" --store "$(STORE_R)" --ocr "$(OCR)" $(as_of_flag) $(if $(REPLACE),--replace) \
+	$(ENGINE_ARGS) $(if $(FOLLOW_LINKS),--follow-links) $(LIMITS)
 
 index: runner-ready ## Build the search store from CV_DIR (skips when nothing changed); OCR=off leaves scans out; ENGINE=ray for Ray.
 	@$(default_cvs)
@@ -158,18 +162,21 @@ mcp: ## Serve the store to assistants over MCP on stdin/stdout (docs/mcp.md).
 	@$(MAKE) --no-print-directory runner-ready
 	@$(call run,rag,mcp --store "$(STORE_R)")
 
-# The web pages, until Ctrl-C. Through Docker the port is published on the host's HOST:PORT.
+# The web pages, until Ctrl-C. Locally the pictures come from the folder the store was built from
+# unless CV_DIR is given; in the container, from CV_DIR as mounted. Through Docker the port is
+# published on the host's HOST:PORT.
 serve: ## Serve web pages on http://HOST:PORT: the lists, CVs with the evidence highlighted, match, status (docs/web.md).
 	@$(MAKE) --no-print-directory runner-ready
-	@$(if $(filter docker,$(RUNNER_USED)),$(docker_serve),$(VENV_PY) -m rag serve --store "$(STORE)" --cv-dir "$(CV_DIR)" --host "$(HOST)" --port "$(PORT)")
+	@$(if $(filter docker,$(RUNNER_USED)),$(docker_serve),$(VENV_PY) -m rag serve --store "$(STORE)" \
+		$(if $(filter command environment,$(origin CV_DIR)),--cv-dir "$(CV_DIR)") --host "$(HOST)" --port "$(PORT)")
 
 # The job description goes in on standard input, so that a file anywhere on the host reaches the
 # container too; TOPK is passed on only when given (match shows 10 by default, search 5).
 match_flags = $(if $(filter command environment,$(origin TOPK)),--topk "$(TOPK)") $(if $(JSON),--json) \
-	$(if $(CSV),--csv) $(if $(PHRASE_THRESHOLD),--phrase-threshold "$(PHRASE_THRESHOLD)") $(filter_flags)
+	$(if $(CSV),--csv) $(if $(PHRASE_THRESHOLD),--phrase-threshold "$(PHRASE_THRESHOLD)") $(if $(MIN_SCORE),--min-score "$(MIN_SCORE)") $(filter_flags)
 
 match: ## Rank the CVs against a job description: make match JD=job.txt|.md|.pdf [TOPK=10] [JSON=1|CSV=1] ...
-	@if [ -z "$(JD)" ]; then echo 'usage: make match JD=path/to/job.txt|.md|.pdf [TOPK=10] [JSON=1|CSV=1] [PHRASE_THRESHOLD=0.31] [the filters of make search]' >&2; exit 2; fi
+	@if [ -z "$(JD)" ]; then echo 'usage: make match JD=path/to/job.txt|.md|.pdf [TOPK=10] [JSON=1|CSV=1] [PHRASE_THRESHOLD=0.31] [MIN_SCORE=60] [the filters of make search]' >&2; exit 2; fi
 	@if [ "$(JD)" != - ] && [ ! -f "$(JD)" ]; then echo "error: no job description at $(JD)" >&2; exit 1; fi
 	@$(MAKE) --no-print-directory runner-ready
 	@$(call run,rag,match --store "$(STORE_R)" $(strip $(match_flags)) --jd -) $(if $(filter -,$(JD)),,< "$(JD)")

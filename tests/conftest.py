@@ -16,6 +16,9 @@ from rag.index.model_choice import BUNDLED_MODEL, resolve_model
 
 register_fake_encoder()  # hash-words-N, for the fast tests (fakes/hash_encoder.py)
 FAKES = Path(__file__).parent / "fakes"  # on a subprocess's PYTHONPATH, its sitecustomize registers it too
+# A subprocess's PYTHONPATH: the fakes, and this tree, so that it runs this tree's rag and never
+# whichever checkout the running venv has installed in editable mode.
+CHILD_PATH = os.pathsep.join([str(FAKES), str(FAKES.parent.parent)])
 
 
 @pytest.fixture(autouse=True)
@@ -36,7 +39,7 @@ def hash_model(monkeypatch):
     """The hashing encoder instead of the real model: for fast, exact command-line and rendering tests
     (in subprocesses too: FAKES on their PYTHONPATH registers it)."""
     monkeypatch.setenv("EMBEDDING_MODEL", HASH_MODEL)
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(FAKES), os.environ.get("PYTHONPATH")])))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [CHILD_PATH, os.environ.get("PYTHONPATH")])))
     return HASH_MODEL
 
 

@@ -9,7 +9,7 @@ import orjson
 import pytest
 from builds import build_store
 from click.testing import CliRunner
-from conftest import FAKES
+from conftest import CHILD_PATH
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from pdfs import write_pdf
@@ -99,7 +99,7 @@ async def protocol_session(cv_dir: Path, out: Path, errlog) -> None:
 
     server = StdioServerParameters(command=sys.executable, args=["-m", "rag.mcp_server", "--store", str(out)],
                                    env={"EMBEDDING_MODEL": "hash-words-64", "HF_HUB_OFFLINE": "1",
-                                        "PYTHONPATH": str(FAKES)}, cwd=str(out.parent))
+                                        "PYTHONPATH": CHILD_PATH}, cwd=str(out.parent))
     async with Client(stdio_client(server, errlog=errlog), mode="legacy", message_handler=on_message) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
         assert set(tools) == TOOLS

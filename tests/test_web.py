@@ -26,6 +26,7 @@ from rag.jobs.jd_file import jd_from_bytes
 from rag.jobs.matching import MatchSettings, match
 from rag.render.documents import match_document, search_document
 from rag.render.match import match_csv
+from rag.render.profile import profile_document, profile_text
 from rag.search.retrieval import Searcher
 from rag.store.open import open_store
 from rag.web.app import templates
@@ -44,6 +45,14 @@ def site(tmp_path_factory):
     build(cv_dir, store)
     with serving(store, cv_dir) as url:
         yield SimpleNamespace(url=url, cv_dir=cv_dir, store=store)
+
+
+def profile_document_of(store, cv_id: str) -> dict:
+    with open_store(store) as opened:
+        row = [c.cv_id for c in opened.candidates.all()].index(cv_id)
+        candidate = opened.candidates.get([row])[row]
+        return profile_document(candidate, opened.profiles().table.get([row])[row].read(),
+                                opened.manifest.profiles["as_of"])
 
 
 def search_doc(store, query: str, topk: int) -> dict:
@@ -134,6 +143,10 @@ def test_a_candidate_not_on_the_lists_is_shown_without_highlights_and_says_so(si
     assert not dom.find_all("rect", "hit") and dom.find_all("figure", "page")
     profile = {row.find("th").text: row.find("td").text for row in dom.find("table", "profile").find_all("tr")}
     assert list(profile) == ["title", "experience", "location", "skills", "languages", "education", "email", "phone"]
+    # the same lines as `rag profile`
+    lines = profile_text(profile_document_of(site.store, "bob")).splitlines()[1:]
+    assert [f"{label} {value}" for label, value in profile.items()] == [" ".join(line.split()) for line in lines
+                                                                        if not line.strip().startswith("headline")]
     assert "Tableau" in profile["skills"]
 
 
@@ -174,6 +187,15 @@ def test_a_cv_missing_from_the_folder_falls_back_to_its_indexed_text(site, tmp_p
         assert "not found: pages are shown as text" in status.find("table", "facts").text
 
 
+def test_without_a_cv_folder_given_the_pictures_come_from_the_one_the_store_was_built_from(site):
+    with serving(site.store) as url:
+        facts = parse(fetch(f"{url}/status").text).find("table", "facts").text
+        assert f"CV files {site.cv_dir.resolve()} (the folder the store was built from)" in facts
+        dom = parse(fetch(f"{url}/cv?id=frank&q=Kubernetes").text)
+        assert len(dom.find_all("rect", "hit")) == 2
+        assert fetch(f"{url}/cv/file?id=frank").body == (site.cv_dir / "frank" / "cv.pdf").read_bytes()
+
+
 def test_files_are_served_by_cv_id_only(site):
     answer = fetch(f"{site.url}/cv/file?id=alice")
     assert answer.status == 200 and answer.body == (site.cv_dir / "alice" / "cv.pdf").read_bytes()
@@ -184,9 +206,9 @@ def test_files_are_served_by_cv_id_only(site):
     assert fetch(f"{site.url}/cv/page?id=alice&n=2").status == 404
     assert fetch(f"{site.url}/cv/page?id=alice&n=one").status == 400
     assert fetch(f"{site.url}/cv/page?id=grace&n=1").status == 404  # a Word CV has no drawn pages
-    files = CvFiles(site.cv_dir)
-    assert files.locate("alice/cv.pdf") == site.cv_dir / "alice" / "cv.pdf"
-    assert files.locate("../cvs/alice/cv.pdf") is None and files.locate("/etc/passwd") is None
+    assert CvFiles.locate(site.cv_dir, "alice/cv.pdf") == site.cv_dir / "alice" / "cv.pdf"
+    assert CvFiles.locate(site.cv_dir, "../cvs/alice/cv.pdf") is None
+    assert CvFiles.locate(site.cv_dir, "/etc/passwd") is None and CvFiles.locate(None, "alice/cv.pdf") is None
 
 
 def test_an_unknown_cv_is_a_404_naming_the_closest_ids(site):
@@ -256,7 +278,7 @@ def test_the_status_page_says_what_is_indexed_and_what_is_not(site):
     facts = {row.find("th").text: row.find("td").text for row in dom.find("table", "facts").find_all("tr")}
     assert facts["Folder"] == str(site.store)
     assert facts["Files"] == "11 files found, 10 CVs indexed, 1 not indexed"
-    assert facts["Model"].startswith(MODEL) and facts["CV files"] == str(site.cv_dir)
+    assert facts["Model"].startswith(MODEL) and facts["CV files"] == f"{site.cv_dir} (given with --cv-dir)"
     skipped = [[td.text for td in row.find_all("td")] for row in dom.find("table", "skipped").find_all("tr")[1:]]
     assert skipped == [["broken/cv.pdf", skipped[0][1]]] and "not a readable PDF" in skipped[0][1]
 
@@ -367,12 +389,13 @@ def test_evidence_lines_are_found_whole_before_inside_longer_lines():
 def test_scanned_pages_are_drawn_without_boxes(tmp_path):
     write_pdf(tmp_path / "scan" / "cv.pdf", FRANK)
     wanted = [Highlight("Ran Jenkins on Kubernetes for 30 teams.", 2, ("jenkins",))]
-    files = CvFiles(tmp_path)
-    read, scanned = files.views("scan/cv.pdf", wanted, frozenset()), files.views("scan/cv.pdf", wanted, frozenset({2}))
+    files = CvFiles()
+    read = files.views(tmp_path, "scan/cv.pdf", wanted, frozenset())
+    scanned = files.views(tmp_path, "scan/cv.pdf", wanted, frozenset({2}))
     assert [len(v.boxes) for v in read] == [0, 1] and not any(v.scanned for v in read)
     assert [v.scanned for v in scanned] == [False, True] and scanned[1].boxes == () and scanned[1].unplaced == tuple(wanted)
     (tmp_path / "scan" / "cv.pdf").write_bytes(b"replaced by something else")
-    assert files.views("scan/cv.pdf", wanted, frozenset()) is None  # cannot be opened: the text is shown instead
+    assert files.views(tmp_path, "scan/cv.pdf", wanted, frozenset()) is None  # cannot be opened: text instead
 
 
 def test_boxes_follow_a_page_shown_turned(tmp_path):
@@ -380,8 +403,8 @@ def test_boxes_follow_a_page_shown_turned(tmp_path):
     with pymupdf.open(path) as doc:
         doc[0].set_rotation(90)  # a scan saved sideways and turned upright by the viewer
         doc.saveIncr()
-    view = CvFiles(tmp_path).views("turned/cv.pdf", [Highlight("Ran Kafka clusters for payments.", 1, ())],
-                                   frozenset())[0]
+    view = CvFiles().views(tmp_path, "turned/cv.pdf", [Highlight("Ran Kafka clusters for payments.", 1, ())],
+                           frozenset())[0]
     assert (view.width, view.height) == (842, 595)  # as drawn: landscape
     (box,) = view.boxes
     assert box.rect.height > 5 * box.rect.width  # the line runs down the drawn page

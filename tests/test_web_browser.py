@@ -111,23 +111,24 @@ def test_a_pasted_job_description_gives_the_table_sorted_by_the_pages_script(bro
     table = wait_for(browser, "table.match")
     assert browser.current_url.startswith(site.url + "/match?jd=")
     heads = [th.text for th in table.find_elements(By.CSS_SELECTOR, "thead th")]
-    assert heads == ["#", "Candidate", "Must", "Nice", "Jenkins", "Kubernetes", "Python", "Relevance"]
+    assert heads == ["#", "Candidate", "Score", "Must", "Nice", "Jenkins", "Kubernetes", "Python", "Relevance"]
     rows = table.find_elements(By.CSS_SELECTOR, "tbody tr")
     assert len(rows) == 4
     cells = [[td.text for td in row.find_elements(By.TAG_NAME, "td")] for row in rows]
-    assert cells[0][1:7] == ["Alice Smith", "2/2", "1/1", "✓", "✓", "✓"]
-    assert all(set(c[4:7]) <= {"✓", "✗"} for c in cells)
+    assert cells[0][1] == "Alice Smith" and cells[0][3:8] == ["2/2", "1/1", "✓", "✓", "✓"]
+    assert all(set(c[5:8]) <= {"✓", "✗"} for c in cells)
     assert browser.find_element(By.CSS_SELECTOR, "a.csv").get_attribute("href").startswith(site.url + "/match.csv?jd=")
 
-    def relevance() -> list[float]:
-        return [float(row.find_elements(By.TAG_NAME, "td")[-1].get_attribute("data-value"))
+    def column(index: int) -> list[float]:
+        return [float(row.find_elements(By.TAG_NAME, "td")[index].get_attribute("data-value"))
                 for row in browser.find_elements(By.CSS_SELECTOR, "table.match tbody tr")]
 
+    assert all(0 <= score <= 100 for score in column(2))  # the overall score
     sort = browser.find_element(By.XPATH, "//table[contains(@class, 'match')]//th[text()='Relevance']")
     sort.click()
-    assert relevance() == sorted(relevance(), reverse=True) and sort.get_attribute("aria-sort") == "descending"
+    assert column(-1) == sorted(column(-1), reverse=True) and sort.get_attribute("aria-sort") == "descending"
     sort.click()
-    assert relevance() == sorted(relevance())
+    assert column(-1) == sorted(column(-1)) and sort.get_attribute("aria-sort") == "ascending"
 
 
 def test_a_cv_made_of_markup_is_shown_and_nothing_in_it_runs(browser, site):

@@ -60,7 +60,7 @@ def build(cv_dir: Path, store: Path) -> None:
 
 
 @contextmanager
-def serving(store: Path, cv_dir: Path, loopback_only: bool = True) -> Iterator[str]:
+def serving(store: Path, cv_dir: Path | None = None, loopback_only: bool = True) -> Iterator[str]:
     """`rag serve`'s application on a free loopback port, until the block ends; yields its URL."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))

@@ -24,7 +24,7 @@ import orjson
 from rag import __version__
 from rag.build.engines.local import Engine, LocalEngine
 from rag.build.fingerprint import fingerprint
-from rag.build.notes import not_indexed_lines, ocr_pages, warning_lines
+from rag.build.notes import hidden_pages, not_indexed_lines, ocr_pages, warning_lines
 from rag.build.profiling import cached_profiles, check_month, current_month, known_counts, profile_documents
 from rag.build.profiling import settings as profile_settings
 from rag.errors import DamagedFile, UserError
@@ -34,8 +34,8 @@ from rag.index.model_choice import ModelSource, requested_model, resolve_model
 from rag.ingest.chunking import chunk_spans, document_text, page_at, validate_chunking
 from rag.ingest.discover import CvFile, discover_cvs
 from rag.ingest.document import Document, Skipped
-from rag.ingest.extract import EXTRACTOR_NAME, EXTRACTOR_VERSION, extractor_id
-from rag.lexicon.seniority import title_level
+from rag.ingest.extract import EXTRACTOR_NAME, EXTRACTOR_VERSION, extractor_id, too_large
+from rag.ingest.limits import Limits
 from rag.lexicon.terms import TOKENIZER_NAME, TOKENIZER_VERSION
 from rag.profile.names import identify
 from rag.profile.people import Contact, people
@@ -46,6 +46,7 @@ from rag.store.manifest import CHUNK_OFFSETS, CHUNKS, DOCUMENTS, PROFILES, STORE
 from rag.store.profiles import ProfileRecord, write_profiles
 from rag.store.rows import Candidate, Chunk, write_candidates
 from rag.store.tables import write_jsonl
+from rag.text import display
 
 VARIANTS = ("fp32", "int8")
 _LIBRARIES = ("pymupdf", "faiss-cpu", "rank-bm25", "onnxruntime", "tokenizers", "numpy",
@@ -61,9 +62,12 @@ class BuildSettings:
     variant: str = "fp32"  # encoder weights: fp32, or int8 (faster, slightly different vectors)
     ocr: bool = True  # read pages without a usable text layer (scans, unmapped fonts) by OCR
     as_of: str | None = None  # "YYYY-MM", the month "present" means in CV dates; None: this month
+    limits: Limits = Limits()  # what one file, and the build, may cost (docs/input.md, "Limits")
+    follow_links: bool = False  # read what links out of the CV folder lead to
 
     def validate(self) -> None:
         validate_chunking(self.chunk_chars, self.overlap_chars)
+        self.limits.validate()
         if self.batch_size < 1:
             raise UserError(f"batch size must be positive, got --batch-size {self.batch_size}")
         if self.variant not in VARIANTS:
@@ -118,6 +122,7 @@ def settings_identity(settings: BuildSettings, model: str) -> dict:
         "tokenizer": f"{TOKENIZER_NAME}/{TOKENIZER_VERSION}",
         "extractor": extractor_id(settings.ocr),
         "profiles": profile_settings(settings.as_of or current_month()),
+        "limits": asdict(settings.limits),
     }
 
 
@@ -147,9 +152,10 @@ def _build(pdf_dir: Path, out_dir: Path, settings: BuildSettings, force: bool, r
     settings.validate()
     settings = replace(settings, as_of=settings.as_of or current_month())  # one month for the whole build
     model_name, explicit = requested_model(settings.model)
-    files, discovery_skips = discover_cvs(pdf_dir)
+    files, discovery_skips = discover_cvs(pdf_dir, settings.follow_links, settings.limits.file_bytes)
     identity = settings_identity(settings, model_name)
-    fp = fingerprint([(f.source, f.mtime_ns, f.size) for f in files] + [(s.source, 0, 0) for s in discovery_skips], identity)
+    fp = fingerprint([(f.source, f.mtime_ns, f.size) for f in files] + [(s.source, 0, 0) for s in discovery_skips],
+                     identity | {"cv_dir": str(pdf_dir.resolve())})  # a store remembers its folder
     store = StoreDir(out_dir)
     store.claim()
     live = store.live_manifest()
@@ -162,8 +168,12 @@ def _build(pdf_dir: Path, out_dir: Path, settings: BuildSettings, force: bool, r
         # ONNX export is, being keyed by the model's exact weights and checked when made).
         previous = None if force else store.trusted_generation(live, (DOCUMENTS, *dense_index.FILES))
         if not force and previous is None and live is not None:
-            reporter.warn(f"the store in {out_dir} does not match its checksums; rebuilding it without reusing any of it")
-        documents, extracted = _extract(files, _cached_documents(previous), engine, reporter, identity["extractor"])
+            reporter.warn(f"the store in {display(str(out_dir))} does not match its checksums; rebuilding it without "
+                          "reusing any of it")
+        same_limits = live is not None and live.settings.get("limits") == identity["limits"]
+        documents, extracted = _extract(files, _cached_documents(previous), engine, reporter, identity["extractor"],
+                                        settings, same_limits)
+        documents = [within_chunk_limit(d, settings) for d in documents]
         skipped = discovery_skips + [Skipped(d.source, d.skipped, d.skip_kind or "other") for d in documents if d.skipped]
         for line in not_indexed_lines(skipped) + warning_lines(documents):
             reporter.warn(line)
@@ -213,6 +223,8 @@ def _build(pdf_dir: Path, out_dir: Path, settings: BuildSettings, force: bool, r
             skipped=[asdict(s) for s in skipped],
             warnings=[{"source": d.source, "warning": w} for d in documents for w in d.warnings],
             ocr_pages=ocr_pages(documents),
+            hidden_pages=hidden_pages(documents),
+            cv_dir=str(pdf_dir.resolve()),
             profiles=identity["profiles"] | {
                 "known": known_counts([profiled.profiles[c.source] for c in candidates])},
         )
@@ -226,8 +238,8 @@ def make_chunks(documents: list[Document], profiles: dict[str, Profile], chunk_c
                 ) -> tuple[list[Chunk], list[Candidate]]:
     """Chunks in document order, and one Candidate per document with text, owning its chunks.
 
-    The name and the headline come from page 1 (names.py); the seniority from the profile's
-    current title (seniority.py), the one place a title is read."""
+    The name and the headline come from page 1 (names.py); the seniority from the profile (its
+    current title, else its years: read.py)."""
     chunks: list[Chunk] = []
     candidates: list[Candidate] = []
     for doc in documents:
@@ -242,7 +254,7 @@ def make_chunks(documents: list[Document], profiles: dict[str, Profile], chunk_c
         if len(chunks) > first:
             who = identify(doc.head, doc.source)
             candidates.append(Candidate(doc.cv_id, doc.source, who.name, who.name_source, who.headline,
-                                        title_level(profiles[doc.source].title), first, len(chunks) - first,
+                                        profiles[doc.source].seniority, first, len(chunks) - first,
                                         page_starts, [list(r) for r in quiet_ranges(doc.pages)]))
     return chunks, candidates
 
@@ -269,23 +281,52 @@ def _cached_documents(generation: Path | None) -> dict[str, Document]:
         return {}
 
 
-def _extract(files: list[CvFile], cache: dict[str, Document], engine: Engine, reporter: Reporter, extractor: str
-             ) -> tuple[list[Document], int]:
+def _extract(files: list[CvFile], cache: dict[str, Document], engine: Engine, reporter: Reporter, extractor: str,
+             settings: BuildSettings, same_limits: bool) -> tuple[list[Document], int]:
     """Documents in file order, and how many had to be extracted (the rest came from the cache)."""
     documents: list[Document | None] = []
     todo: list[tuple[int, CvFile]] = []
     for f in files:
         hit = cache.get(f.source)
-        if hit and (hit.size, hit.mtime_ns, hit.extractor, hit.cv_id) == (f.size, f.mtime_ns, extractor, f.cv_id):
+        if (hit and (hit.size, hit.mtime_ns, hit.extractor, hit.cv_id) == (f.size, f.mtime_ns, extractor, f.cv_id)
+                and _reusable(hit, settings, same_limits)):
             documents.append(hit)
         else:
             todo.append((len(documents), f))
             documents.append(None)
     with reporter.progress(len(todo), "extracting") as advance:
-        for (slot, _), doc in zip(todo, engine.extract([f for _, f in todo], extractor)):
+        files_todo = [f for _, f in todo]
+        for (slot, _), doc in zip(todo, engine.extract(files_todo, extractor, settings.limits, settings.chunk_chars)):
             documents[slot] = doc
             advance(1)
     return [d for d in documents if d is not None], len(todo)
+
+
+# Outcomes that depend on the limits (or on the machine): read again once the limits change.
+_LIMIT_KINDS = {"too large", "timed out", "out of memory", "crashed"}
+
+
+def _reusable(hit: Document, settings: BuildSettings, same_limits: bool) -> bool:
+    """Whether a cached extraction is what one under these limits would give."""
+    limits = settings.limits
+    if hit.ocr_left_out and len(hit.ocr_pages) < limits.ocr_pages:
+        return False  # the build's OCR budget ran out before the file's own: it may not now
+    if same_limits:
+        return True
+    return (hit.skip_kind not in _LIMIT_KINDS and not hit.ocr_left_out and len(hit.pages) <= limits.pages
+            and len(hit.ocr_pages) <= limits.ocr_pages
+            and sum(map(len, hit.pages)) <= limits.for_file(settings.chunk_chars).chars)
+
+
+def within_chunk_limit(doc: Document, settings: BuildSettings) -> Document:
+    """The document, or a skipped one when its text makes more chunks than the limit a file."""
+    if doc.skipped:
+        return doc
+    count = len(chunk_spans(document_text(doc.pages)[0], settings.chunk_chars, settings.overlap_chars))
+    if count <= settings.limits.chunks:
+        return doc
+    over = too_large(f"{count:,} chunks", f"{settings.limits.chunks:,} chunks a file", "--max-chunks")
+    return replace(doc, pages=[], head=[], warnings=[], ocr_pages=[], skipped=str(over), skip_kind=over.kind)
 
 
 def _ensure_encoder(store: StoreDir, source: ModelSource, variant: str, reporter: Reporter) -> Path:
@@ -297,7 +338,7 @@ def _ensure_encoder(store: StoreDir, source: ModelSource, variant: str, reporter
         raise UserError(f"{source.name} has no int8 variant; use --encoder fp32")
     problem = encoder_problem(folder) if folder.is_dir() else None
     if problem:
-        reporter.warn(f"the encoder in {folder} is damaged ({problem}); exporting {source.name} again")
+        reporter.warn(f"the encoder in {display(str(folder))} is damaged ({problem}); exporting {source.name} again")
         shutil.rmtree(folder)
     if not folder.is_dir():
         if not backend_for(source.name):

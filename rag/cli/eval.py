@@ -29,11 +29,13 @@ from rag.eval.retrieval import (
     summarise,
     sweep_grid,
 )
+from rag.files import json_bytes
 from rag.jobs.matching import DEFAULT_PHRASE_THRESHOLD
 from rag.search.fusion import FusionSettings
 from rag.search.retrieval import Searcher
 from rag.store.manifest import EVAL_REPORT
 from rag.store.open import OpenStore
+from rag.text import display
 
 
 @click.command(
@@ -63,7 +65,7 @@ def main(store: Path, truth_dir: Path, queries_path: Path | None, out: Path | No
     queries_path = queries_path or truth_dir / "queries.jsonl"
     queries = load_queries(queries_path)
     jobs_dir = truth_dir / "jobs"
-    jobs = jobs_eval.load_truth(jobs_dir) if (jobs_dir / jobs_eval.TRUTH).is_file() else None
+    jobs = jobs_eval.load_truth(jobs_dir) if jobs_eval.holds_generator_jobs(jobs_dir) else None
     opened = open_searchable(store)
     started = time.monotonic()
     fusions = sweep_grid(fusion) if sweep else [fusion]
@@ -109,9 +111,9 @@ def main(store: Path, truth_dir: Path, queries_path: Path | None, out: Path | No
         report["jobs"] = jobs_eval.report(scores) | {"phrase_rule": rule}
     out = out or store / EVAL_REPORT
     tmp = out.with_name(out.name + ".tmp")
-    tmp.write_bytes(orjson.dumps(report, option=orjson.OPT_INDENT_2))
+    tmp.write_bytes(json_bytes(report, option=orjson.OPT_INDENT_2))
     tmp.replace(out)
-    click.echo(f"wrote {out}")
+    click.echo(display(f"wrote {out}"))
 
 
 
@@ -121,11 +123,12 @@ def profile_report(store: OpenStore, truth_dir: Path) -> dict | None:
     (None, with a note, when the folder holds no truth for them)."""
     samples = store_samples(store, truth_dir)
     if not samples:
-        click.echo(f"Profiles: no <cv_id>.json in {truth_dir} for the store's CVs, so their accuracy is not scored")
+        click.echo(display(f"Profiles: no <cv_id>.json in {truth_dir} for the store's CVs, so their accuracy is "
+                           "not scored"))
         return None
     as_of = store.manifest.profiles.get("as_of")
-    months = sorted({reference_month(s.truth) for s in samples})
-    if months != [as_of]:
+    months = sorted({month for s in samples if (month := reference_month(s.truth))})
+    if months and months != [as_of]:
         click.echo(f"warning: the store counts years of experience up to {as_of}, the corpus's truth up to "
                    f"{', '.join(months)}; for comparable figures rebuild with --as-of {months[0]} "
                    f"({word(Fix('rebuild', {'store': str(store.root), 'as_of': months[0]}))})", err=True)

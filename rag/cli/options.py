@@ -15,6 +15,7 @@ for one release, with a note on stderr.
 from __future__ import annotations
 
 import functools
+import math
 from pathlib import Path
 
 import click
@@ -83,7 +84,7 @@ def parse_weights(text: str) -> dict[str, float]:
             weight = float(value)
         except ValueError:
             weight = -1.0
-        if name not in weights or not weight >= 0:
+        if name not in weights or not 0 <= weight < math.inf:  # NaN and inf would make every score NaN
             raise click.BadParameter(f"expected LIST=WEIGHT pairs for bm25 and faiss, e.g. bm25=0.3,faiss=0.7; got {part!r}")
         weights[name] = weight
     if sum(weights.values()) <= 0:
@@ -106,7 +107,7 @@ def fusion_options(command):
 
 FILTER_OPTIONS = (
     option("--min-years", type=click.IntRange(min=0), default=None, metavar="N",
-           help="Only candidates with at least N years of experience (from the dated roles of their CV)."),
+           help="Only candidates with at least N years of experience (from all the dated roles of their CV)."),
     option("--max-years", type=click.IntRange(min=0), default=None, metavar="N",
            help="Only candidates with at most N years of experience."),
     option("--location", "locations", multiple=True, metavar="PLACE",
@@ -121,7 +122,8 @@ FILTER_OPTIONS = (
                 "require several."),
     option("--where", default=None, metavar="EXPRESSION",
            help='Tests combined freely: "years>=5 and location=Berlin and (skill=Java or skill=Kotlin)". '
-                "Fields: years, location, language, skill, education, title; operators = != >= <= > <; "
+                "Fields: years, years_in(CONCEPT) (only the roles that hold it), location, language, skill, "
+                "education, title; operators = != >= <= > <; "
                 "and, or, not, parentheses (docs/profiles.md)."),
     option("--keep-unknown", is_flag=True,
            help="Keep candidates a filter cannot judge because their CV did not yield the field "

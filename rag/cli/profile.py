@@ -11,11 +11,11 @@ import difflib
 from pathlib import Path
 
 import click
-import orjson
 
 from rag.cli.console import Command, option
 from rag.cli.options import store_option
 from rag.errors import UserError
+from rag.render.documents import to_json
 from rag.render.profile import profile_document, profile_text
 from rag.store.open import open_store
 
@@ -42,7 +42,7 @@ def main(cv_id: str, store: Path, as_json: bool) -> None:
         profile = opened.profiles().table.get([row])[row].read()
         as_of = opened.manifest.profiles["as_of"]
     doc = profile_document(candidate, profile, as_of)
-    click.echo(orjson.dumps(doc, option=orjson.OPT_INDENT_2) if as_json else profile_text(doc))
+    click.echo(to_json(doc) if as_json else profile_text(doc))
 
 
 def closest(wanted: str, ids: list[str], n: int = 3) -> list[str]:

@@ -12,7 +12,7 @@ import click
 from rag import __version__
 from rag.cli.console import Command, expected_model, option
 from rag.cli.fixes import word
-from rag.cli.options import cv_dir_option, store_option
+from rag.cli.options import store_option
 from rag.errors import UserError
 
 log = logging.getLogger("rag.web")
@@ -35,11 +35,12 @@ Examples:
 """,
 )
 @store_option("Store folder written by `rag index`; a rebuild is served from the next request on.")
-@cv_dir_option("The CV folder the store was built from: the pages are drawn from its files.")
+@option("--cv-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+        help="The CV folder whose files the pages are drawn from  [default: the folder the store was built from].")
 @option("--host", default=LOOPBACK, show_default=True, help="Address to listen on.")
 @option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
         help="Port to listen on (0: any free one; the address is printed).")
-def main(store: Path, cv_dir: Path, host: str, port: int) -> None:
+def main(store: Path, cv_dir: Path | None, host: str, port: int) -> None:
     """Serve web pages over the store: search, candidates' CVs with the evidence highlighted, match, status."""
     import uvicorn
 
@@ -49,12 +50,12 @@ def main(store: Path, cv_dir: Path, host: str, port: int) -> None:
     for name in ("rag", "uvicorn.error", "uvicorn.access"):
         logging.getLogger(name).setLevel(logging.INFO)
     sock = listen(host, port)
-    app = build_app(store.absolute(), cv_dir.absolute(), expected_model(), loopback_only=host in (LOOPBACK, "localhost"),
-                    word=word)
+    folder = cv_dir.absolute() if cv_dir else None
+    app = build_app(store.absolute(), folder, expected_model(), loopback_only=host in (LOOPBACK, "localhost"), word=word)
     bound = sock.getsockname()
     shown = f"[{bound[0]}]" if sock.family == socket.AF_INET6 else bound[0]
     log.info("rag %s: http://%s:%d for the store in %s (CV files in %s); Ctrl-C stops it", __version__, shown,
-             bound[1], store.absolute(), cv_dir.absolute())
+             bound[1], store.absolute(), folder or "the folder it was built from")
     server = uvicorn.Server(uvicorn.Config(app, log_config=None, access_log=True, timeout_graceful_shutdown=2))
     try:
         server.run(sockets=[sock])

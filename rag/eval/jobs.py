@@ -49,6 +49,18 @@ class JobScore:
     top: tuple[str, ...]
 
 
+def holds_generator_jobs(folder: Path) -> bool:
+    """Whether the folder's truth.jsonl is the generator's job truth, with must-haves; an external
+    corpus's postings (cv_generation/external.py) have none, and are not scored here."""
+    path = folder / TRUTH
+    if not path.is_file():
+        return False
+    try:
+        return "must" in orjson.loads(path.read_bytes().split(b"\n", 1)[0])
+    except ValueError:
+        return True  # load_truth names what is wrong with it
+
+
 def load_truth(folder: Path) -> list[JobTruth]:
     path = folder / TRUTH
     if not path.is_file():

@@ -39,7 +39,10 @@ class DenseIndex:
     def save(self, folder: Path) -> None:
         import faiss
 
-        faiss.write_index(self.index, str(folder / INDEX))
+        # Python opens the file and FAISS writes through it: FAISS takes a path only as UTF-8 text,
+        # and a store folder's name may be any bytes (a Latin-1 name from an old zip).
+        with (folder / INDEX).open("wb") as f:
+            faiss.write_index(self.index, faiss.PyCallbackIOWriter(f.write))
         np.save(folder / KEYS, self.keys, allow_pickle=False)
 
     @classmethod
@@ -48,7 +51,8 @@ class DenseIndex:
         import faiss
 
         try:
-            index = faiss.read_index(str(folder / INDEX))
+            with (folder / INDEX).open("rb") as f:  # as in save(): any folder name
+                index = faiss.read_index(faiss.PyCallbackIOReader(f.read))
             keys = np.load(folder / KEYS, allow_pickle=False)
         except (RuntimeError, OSError, ValueError) as exc:
             raise DamagedFile(f"{INDEX} cannot be read ({short_reason(exc)})") from None

@@ -86,6 +86,15 @@ def available_cores() -> int:
         return os.cpu_count() or 1
 
 
+def _utf8(text: str) -> bool:
+    """False for a path holding undecodable bytes (kept by Python as lone surrogates)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 class Encoder:
     def __init__(self, folder: Path, variant: str = "fp32", threads: int | None = None):
         import onnxruntime as ort
@@ -93,7 +102,9 @@ class Encoder:
 
         self.spec = EncoderSpec.load(folder)
         self.variant = variant
-        self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        # Tokenizers and ONNX Runtime take a path only as UTF-8 text, and a store folder's name may
+        # be any bytes (a Latin-1 name from an old zip): then they are handed the file's bytes.
+        self.tokenizer = Tokenizer.from_buffer((folder / "tokenizer.json").read_bytes())
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(max_length=self.spec.max_seq_length)
         options = ort.SessionOptions()
@@ -102,8 +113,9 @@ class Encoder:
         options.log_severity_level = 3
         # Idle worker threads must sleep, not spin: FAISS and BM25 run right after on the same cores.
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        model = folder / MODEL_FILES[variant]
         self.session = ort.InferenceSession(
-            str(folder / MODEL_FILES[variant]), options, providers=["CPUExecutionProvider"]
+            str(model) if _utf8(str(model)) else model.read_bytes(), options, providers=["CPUExecutionProvider"]
         )
 
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray:

@@ -144,13 +144,16 @@ class StatusOutput(TypedDict):
 
 class Requirement(TypedDict):
     id: int
-    kind: Annotated[str, Field(description="skill, years or phrase.")]
+    kind: Annotated[str, Field(description="skill, years, phrase, education or language.")]
     label: str
     must: Annotated[bool, Field(description="A must-have (else a nice-to-have), from the JD's own headings.")]
     source: Annotated[str, Field(description="The JD's line the requirement was read from.")]
-    skills: list[str]
+    skills: Annotated[list[str], Field(description="Skills of the vocabulary, any of which meets it.")]
+    names: Annotated[list[str], Field(description="Names the vocabulary does not know, looked for as written.")]
     min_years: int | None
     phrase: str | None
+    level: Annotated[str | None, Field(description="Education: the lowest degree; language: the lowest level.")]
+    language: str | None
     met_by: Annotated[int, Field(description="Candidates (of those the filters let through) meeting it.")]
 
 
@@ -165,6 +168,7 @@ class RequirementOutcome(TypedDict):
     id: int
     met: bool
     value: Annotated[float | None, Field(description="A phrase's best cosine, or the candidate's years.")]
+    detail: Annotated[str | None, Field(description="What the profile says, for a degree or a language.")]
     evidence: Annotated[dict[str, Any] | None, Field(description="The CV line that shows it: text, page, chunk_id.")]
 
 
@@ -176,6 +180,10 @@ class MatchCandidate(TypedDict):
     source: str
     headline: str | None
     meets_all_must: bool
+    score: Annotated[float, Field(description="Overall match, 0 to 100: the weighted parts in score_parts.")]
+    score_parts: Annotated[dict[str, float], Field(description=(
+        "Each part, 0 to 1: must (must-haves met), nice, skills (share of the JD's named skills the CV states), "
+        "years (against the minimum asked), relevance."))]
     must_met: int
     must_total: int
     nice_met: int
@@ -185,8 +193,7 @@ class MatchCandidate(TypedDict):
 
 
 class MatchOutput(TypedDict):
-    """Candidates ranked against a job description: must-haves met first, then nice-to-haves,
-    then the relevance of the whole JD."""
+    """Candidates ranked against a job description by an overall score from 0 to 100."""
 
     schema_version: int
     jd: JobRead

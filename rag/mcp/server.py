@@ -28,6 +28,7 @@ from pydantic import Field, ValidationError
 
 from rag import __version__
 from rag.errors import UserError, short_reason
+from rag.files import json_safe
 from rag.jobs.jd import parse_jd
 from rag.jobs.matching import MatchSettings, match
 from rag.mcp.schema import CvOutput, MatchOutput, SearchOutput, StatusOutput
@@ -50,14 +51,16 @@ INSTRUCTIONS = (
     "returned; store_status says what is indexed, what was skipped and when it was built."
 )
 READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
+# Every argument is strict: a value of the wrong JSON type ("5" or true for topk, "yes" for
+# keep_unknown) is an argument error naming it, never coerced into something the caller did not say.
 
-Query = Annotated[str, Field(min_length=1, max_length=4000, description=(
+Query = Annotated[str, Field(strict=True, min_length=1, max_length=4000, description=(
     'What to look for, in any language: skills, a role, or a question ("Who has experience with Jenkins?", '
     '"senior data engineer with Spark"). Known aliases count as the same skill (K8s = Kubernetes); a name '
     'of several words ("Rest Assured") is looked for as written; role words ("developer") are never '
     'required; "quoted words" must stand together; A OR B takes either; NOT X or -X leaves out whoever '
     'holds X. Framing words ("Who has experience with") are ignored.'))]
-TopK = Annotated[int, Field(ge=1, le=MAX_TOPK, description="How many candidates each list returns.")]
+TopK = Annotated[int, Field(strict=True, ge=1, le=MAX_TOPK, description="How many candidates each list returns.")]
 Mode = Annotated[Literal[MODES], Field(description=(
     "fused: one list combining meaning and keywords, candidates who hold more of the query's skills first "
     "(best for most questions); hybrid: the faiss, bm25 and fused lists side by side; faiss: meaning only "
@@ -65,22 +68,25 @@ Mode = Annotated[Literal[MODES], Field(description=(
 Rule = Annotated[Literal[RULES], Field(description=(
     "How the fused list combines the two retrievers: rrf (reciprocal rank fusion, the default) or convex "
     "(weighted normalised scores)."))]
-CvId = Annotated[str, Field(min_length=1, max_length=500, description="A cv_id, as search_candidates returns it.")]
-Years = Annotated[int | None, Field(ge=0, le=80, description="Years of professional experience, from the CV's dated roles.")]
-Texts = Annotated[list[str], Field(max_length=20)]
+CvId = Annotated[str, Field(strict=True, min_length=1, max_length=500,
+                            description="A cv_id, as search_candidates returns it.")]
+Years = Annotated[int | None, Field(strict=True, ge=0, le=80,
+                                    description="Years of professional experience, from the CV's dated roles.")]
+Texts = Annotated[list[str], Field(strict=True, max_length=20)]
 Locations = Annotated[Texts, Field(description="Keep candidates living in any of these places: a city or country as "
                                    "written, or a country name or code (Berlin, Germany, DE).")]
 Languages = Annotated[Texts, Field(description="Keep candidates who speak every one of these languages, optionally at "
                                    "a level: German, French:B2.")]
 Skills = Annotated[Texts, Field(description="Keep candidates whose CV states every one of these skills (any known "
                                 "spelling: K8s = Kubernetes).")]
-Where = Annotated[str | None, Field(max_length=1000, description=(
+Where = Annotated[str | None, Field(strict=True, max_length=1000, description=(
     "A filter expression combining the same fields: years>=5 and (location=Berlin or location=Munich) and not "
-    "skill=PHP. Fields: years, location, language, skill, education, title."))]
-KeepUnknown = Annotated[bool, Field(description=(
+    "skill=PHP. Fields: years, years_in(CONCEPT) (the years of the roles that hold it: years_in(backend)>=3), "
+    "location, language, skill, education, title."))]
+KeepUnknown = Annotated[bool, Field(strict=True, description=(
     "Keep candidates whose CV does not say what a filter asks (years, location, ...); by default they are dropped, "
     "and the result says how many."))]
-JdText = Annotated[str, Field(min_length=1, max_length=50_000, description=(
+JdText = Annotated[str, Field(strict=True, min_length=1, max_length=50_000, description=(
     "The job description as text (plain or Markdown), in English, Spanish, German or French; its own headings "
     "(Requirements, Nice to have, Anforderungen, Requisitos, Profil recherché ...) split must-haves from "
     "nice-to-haves."))]
@@ -123,7 +129,8 @@ def serving(warm: WarmStore) -> Iterator[Loaded]:
 
 
 def answer(doc: dict, text: str) -> CallToolResult:
-    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=doc)
+    """The result as the SDK writes it in JSON: a store folder's undecodable bytes escaped."""
+    return CallToolResult(content=[TextContent(type="text", text=json_safe(text))], structured_content=json_safe(doc))
 
 
 def build_server(root: Path, expected_model: str | None = None) -> MCPServer:

@@ -83,8 +83,8 @@ def match_text(doc: dict) -> str:
     lines.append(f"{doc['meets_all_must']} CVs meet every must-have")
     label = {r["id"]: r["label"] for r in reqs}
     for c in doc["candidates"]:
-        lines.append(f"{c['rank']}. {display(c['name'])} (cv_id {display(c['cv_id'])}): must-haves "
-                     f"{c['must_met']}/{c['must_total']}, nice-to-haves {c['nice_met']}/{c['nice_total']}")
+        lines.append(f"{c['rank']}. {display(c['name'])} (cv_id {display(c['cv_id'])}): score {c['score']:.0f}, "
+                     f"must-haves {c['must_met']}/{c['must_total']}, nice-to-haves {c['nice_met']}/{c['nice_total']}")
         for r in c["requirements"]:
             ev = r["evidence"]
             shown = f" - p.{ev['page']}: {display(ev['text'])[:EVIDENCE_CHARS]}" if ev else ""

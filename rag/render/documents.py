@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import orjson
 
+from rag.files import json_bytes
 from rag.jobs.jd import Requirement
-from rag.jobs.matching import CandidateMatch, MatchResult
+from rag.jobs.matching import SCORE_WEIGHTS, CandidateMatch, MatchResult
 from rag.render.profile import field_json
 from rag.search.retrieval import Hit, SearchResult
 from rag.store.manifest import Manifest
@@ -22,7 +23,7 @@ SCHEMA_VERSION = 1
 
 def to_json(doc: dict) -> bytes:
     """A document as `--json` prints it."""
-    return orjson.dumps(doc, option=orjson.OPT_INDENT_2)
+    return json_bytes(doc, option=orjson.OPT_INDENT_2)
 
 
 def search_document(result: SearchResult, manifest: Manifest, store_path: str, topk: int) -> dict:
@@ -45,9 +46,11 @@ def search_document(result: SearchResult, manifest: Manifest, store_path: str, t
 
 
 def store_json(manifest: Manifest, store_path: str) -> dict:
-    """Which store answered: the same block in search and match documents."""
+    """Which store answered: the same block in search and match documents. cv_dir: the folder the
+    records' "source" paths are relative to."""
     return {"path": store_path, "fingerprint": manifest.fingerprint, "embedding_model": manifest.embedding_model,
-            "candidate_count": manifest.candidate_count, "chunk_count": manifest.chunk_count}
+            "candidate_count": manifest.candidate_count, "chunk_count": manifest.chunk_count,
+            "cv_dir": manifest.cv_dir}
 
 
 def filters_json(filters, outcome) -> dict | None:
@@ -96,7 +99,7 @@ def match_document(result: MatchResult, manifest: Manifest, store_path: str, jd_
                              for number, (req, count) in enumerate(zip(jd.requirements, result.met_by), start=1)],
         },
         "settings": {"topk": result.settings.topk, "phrase_threshold": result.settings.phrase_threshold,
-                     "as_of": result.as_of},
+                     "as_of": result.as_of, "min_score": result.settings.min_score, "score_weights": SCORE_WEIGHTS},
         "store": store_json(manifest, store_path),
         "filters": filters_json(result.filters, result.filtered),
         "meets_all_must": result.meets_all,
@@ -106,7 +109,8 @@ def match_document(result: MatchResult, manifest: Manifest, store_path: str, jd_
 
 def _requirement_json(number: int, req: Requirement, count: int) -> dict:
     return {"id": number, "kind": req.kind, "label": req.label, "must": req.must, "source": req.source,
-            "skills": list(req.skills), "min_years": req.min_years, "phrase": req.phrase or None, "met_by": count}
+            "skills": list(req.skills), "names": [" ".join(t) for t in req.terms], "min_years": req.min_years,
+            "phrase": req.phrase or None, "level": req.level, "language": req.language, "met_by": count}
 
 
 def _candidate_json(match: CandidateMatch, result: MatchResult) -> dict:
@@ -120,13 +124,15 @@ def _candidate_json(match: CandidateMatch, result: MatchResult) -> dict:
         "source": c.source,
         "headline": c.headline,
         "meets_all_must": match.meets_all,
+        "score": round(match.score, 1),
+        "score_parts": {name: round(value, 3) for name, value in match.parts.items()},
         "must_met": match.must_met,
         "must_total": musts,
         "nice_met": match.nice_met,
         "nice_total": len(result.jd.requirements) - musts,
         "scores": match.scores,
         "requirements": [
-            {"id": number, "met": o.met, "value": o.value,
+            {"id": number, "met": o.met, "value": o.value, "detail": o.detail,
              "evidence": None if o.evidence is None else {"text": o.evidence.text, "page": o.evidence.page,
                                                           "chunk_id": o.evidence.chunk_id}}
             for number, o in enumerate(match.outcomes, start=1)],

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import unicodedata
 
 from rag.jobs.jd import PHRASE, YEARS
 from rag.lexicon.terms import fold
@@ -14,14 +15,16 @@ from rag.render.terminal import bold, clip, display, plural, terminal_width
 
 _CELL = 12  # widest must-have column in the table
 _NAME = 40  # widest requirement name in the list of requirements
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_FORMULA_START = ("=", "+", "-", "@")
+_PART_NAMES = {"must": "must-haves", "nice": "nice-to-haves", "skills": "skills named", "years": "years",
+               "relevance": "relevance"}
 
 
 def match_text(doc: dict) -> str:
     width = terminal_width()
     jd, store, filters = doc["jd"], doc["store"], doc["filters"]
     reqs = jd["requirements"]
-    lines = [bold(f"Job description: {display(jd['title'] or '(no title found)')}") + f"  ({jd['source']})",
+    lines = [bold(f"Job description: {display(jd['title'] or '(no title found)')}") + f"  ({display(jd['source'])})",
              ("Requirements, from its headings:" if jd["sectioned"]
               else "Requirements (no requirement heading found: read from the whole text):")]
     names = [display(_named(req))[:_NAME] for req in reqs]
@@ -36,10 +39,10 @@ def match_text(doc: dict) -> str:
     kinds = {r["kind"] for r in reqs}
     considered = filters["passed"] if filters else store["candidate_count"]
     lines += [
-        f"Store: {store['path']} · {store['candidate_count']} CVs · {store['embedding_model']}"
+        f"Store: {display(store['path'])} · {store['candidate_count']} CVs · {store['embedding_model']}"
         + (f" · years as of {doc['settings']['as_of']}" if YEARS in kinds else "")
         + (f" · phrases met at cosine ≥ {doc['settings']['phrase_threshold']:g}" if PHRASE in kinds else ""),
-        *([f"Filters: {describe_filters(filters, store['candidate_count'])}"] if filters else []),
+        *([display(f"Filters: {describe_filters(filters, store['candidate_count'])}")] if filters else []),
         (f"Meet every must-have: {doc['meets_all_must']} of {considered} CVs" if musts
          else "No must-haves: candidates are ordered by nice-to-haves, then relevance"),
         "",
@@ -68,13 +71,13 @@ def _table(doc: dict, width: int) -> list[str]:
     name_width = 24
     if name_width + 5 + sum(len(h) + 1 for h in heads) + 26 > width:
         heads = [str(i + 1) for i, _ in must]  # numbered as in the requirements list
-    header = f"  # {'Candidate':<{name_width}}" + "".join(f" {h}" for h in heads) + "   must  nice  relevance"
+    header = f"  # {'Candidate':<{name_width}}" + "".join(f" {h}" for h in heads) + "   must  nice  score"
     rows = [bold(header)]
     for c in doc["candidates"]:
         name = clip(display(c["name"]), name_width)
         marks = "".join(f" {_mark(c['requirements'][i]):<{len(h)}}" for (i, _), h in zip(must, heads))
         must_met, nice_met = _fractions(c)
-        rows.append(f"{c['rank']:>3} {name:<{name_width}}{marks}   {must_met:>4}{nice_met:>6}  {c['scores']['fused']:>9.3f}")
+        rows.append(f"{c['rank']:>3} {name:<{name_width}}{marks}   {must_met:>4}{nice_met:>6}  {c['score']:>5.0f}")
     return rows
 
 
@@ -99,10 +102,10 @@ def _fractions(c: dict) -> tuple[str, str]:
 def _evidence_lines(c: dict, doc: dict, width: int) -> list[str]:
     reqs = doc["jd"]["requirements"]
     must_met, nice_met = _fractions(c)
-    head = (f"{c['rank']:>3}. {bold(display(c['name']))}  {display(c['source'])}  ·  must {must_met}"
-            f" · nice {nice_met} · relevance {c['scores']['fused']:.3f}"
-            + ("  · meets every must-have" if c["meets_all_must"] else ""))
-    lines = [head]
+    head = (f"{c['rank']:>3}. {bold(display(c['name']))}  {display(c['source'])}  ·  score {c['score']:.0f}  ·  "
+            f"must {must_met} · nice {nice_met}" + ("  · meets every must-have" if c["meets_all_must"] else ""))
+    parts = " · ".join(f"{_PART_NAMES[name]} {value:.0%}" for name, value in c["score_parts"].items())
+    lines = [head, f"      ({parts})"]
     label_width = max(len(_short(_heading(r))) for r in reqs)
     for req, outcome in zip(reqs, c["requirements"]):
         text = clip(display(_outcome_text(req, outcome, doc["settings"]["phrase_threshold"])), width - label_width - 12)
@@ -111,8 +114,14 @@ def _evidence_lines(c: dict, doc: dict, width: int) -> list[str]:
 
 
 def _outcome_text(req: dict, outcome: dict, threshold: float) -> str:
+    if outcome["detail"]:
+        return outcome["detail"]
     if req["kind"] == YEARS:
-        return "no dated role found" if outcome["value"] is None else f"{outcome['value']:.0f} years of dated roles"
+        years = "no dated role found" if outcome["value"] is None else f"{outcome['value']:.0f} years of dated roles"
+        names = "/".join(req["skills"] + req["names"])
+        return years + (f" (all roles; {names} " + ("stated)" if outcome["met"] or outcome["value"] is None
+                                                      or outcome["value"] >= req["min_years"] else "not stated)")
+                        if names else "")
     if req["kind"] == PHRASE and not outcome["met"]:
         return f"closest passage: cosine {outcome['value']:.2f} < {threshold:g}"
     if not outcome["met"]:
@@ -127,14 +136,19 @@ def match_csv(doc: dict) -> str:
     reqs = doc["jd"]["requirements"]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["rank", "name", "cv_id", "file", "meets_all_must", "must_met", "nice_met", "relevance"]
+    writer.writerow(["rank", "name", "cv_id", "file", "score", "meets_all_must", "must_met", "nice_met", "relevance"]
                     + [_cell(f"{'must' if r['must'] else 'nice'}: {_heading(r)}") for r in reqs])
     for c in doc["candidates"]:
-        writer.writerow([c["rank"], _cell(c["name"]), _cell(c["cv_id"]), _cell(c["source"]),
+        writer.writerow([c["rank"], _cell(c["name"]), _cell(c["cv_id"]), _cell(c["source"]), f"{c['score']:.1f}",
                          "yes" if c["meets_all_must"] else "no", c["must_met"], c["nice_met"],
                          f"{c['scores']['fused']:.4f}"] + ["yes" if o["met"] else "no" for o in c["requirements"]])
     return out.getvalue()
 
 
 def _cell(text: str) -> str:
-    return "'" + text if text.startswith(_FORMULA_START) else text
+    """A text cell: control and invisible characters (a tab, a zero-width space) shown escaped, as
+    on a terminal, where CSV goes as often as to a file; then, if a spreadsheet would run it as a
+    formula, prefixed with a quote. Spreadsheets skip leading spaces and read a fullwidth "＝" as
+    "=", so the first character after the spaces is looked at folded (NFKC)."""
+    text = display(text)
+    return "'" + text if unicodedata.normalize("NFKC", text.lstrip(" ")[:1]) in _FORMULA_START else text

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, is_dataclass
 
 from rag.profile.read import SHOWN_FIELDS, Profile
-from rag.render.terminal import bold
+from rag.render.terminal import bold, display
 from rag.store.rows import Candidate
 
 LABELS = {"title": "title", "years_experience": "experience", "location": "location", "languages": "languages",
@@ -33,7 +33,8 @@ def field_text(name: str, value) -> str:
     if name == "years_experience":
         return f"{value} year{'s' if value != 1 else ''}"
     if name == "location":
-        return ", ".join(p for p in (value["city"], value["country"]) if p) + f" ({value['code']})"
+        code = f" ({value['code']})" if value["code"] else ""  # a town without its country has none
+        return ", ".join(p for p in (value["city"], value["country"]) if p) + code
     if name == "languages":
         return ", ".join(f"{s['language']} ({s['level']})" if s["level"] else s["language"] for s in value)
     if name == "skills":
@@ -60,23 +61,37 @@ def profile_document(candidate: Candidate, profile: Profile, as_of: str) -> dict
     """`rag profile --json`: the candidate and every profile field."""
     return {"cv_id": candidate.cv_id, "source": candidate.source, "name": candidate.name,
             "name_source": candidate.name_source, "headline": candidate.headline,
-            "seniority": candidate.seniority, "as_of": as_of,
+            "seniority": candidate.seniority, "seniority_rule": profile.seniority_rule, "as_of": as_of,
             "profile": {name: field_json(name, profile) for name in SHOWN_FIELDS}
-            | {"experience_months": profile.experience_months}}
+            | {"experience_months": profile.experience_months, "years_stated": profile.years_stated,
+               "present": profile.present, "present_source": profile.present_source}}
+
+
+def years_note(fields: dict, months: int | None) -> str:
+    """Where the years came from: the dated roles up to the CV's present (and what that present
+    is), and what the CV states when the two differ by more than a year."""
+    stated = fields["years_stated"]
+    if months is None:
+        return " (as the CV states; no dated roles)" if stated is not None else ""
+    note = f" ({months} months of dated roles, present = {fields['present']} from the {fields['present_source']}"
+    if stated is not None and abs(stated - months / 12) > 1:
+        note += f"; the CV says {stated:g} years"
+    return note + ")"
 
 
 def profile_text(doc: dict) -> str:
-    """`rag profile`: the name and file, then one line per field."""
+    """`rag profile`: the name and file, then one line per field, each shown escaped (all of it was
+    read from the CV or its file name)."""
     name_note = "" if doc["name_source"] == "cv" else "  (from the file name: none found on the CV)"
-    lines = [bold(doc["name"]) + f"  {doc['source']}{name_note}"]
+    lines = [bold(display(doc["name"])) + f"  {display(doc['source'])}{name_note}"]
     if doc["headline"]:
-        lines.append(f"  {'headline':<11} {doc['headline']}")
+        lines.append(f"  {'headline':<11} {display(doc['headline'])}")
     fields, months = doc["profile"], doc["profile"]["experience_months"]
     for name in SHOWN_FIELDS:
         text = field_text(name, fields[name])
-        if name == "years_experience" and months is not None:
-            text += f" ({months} months of dated roles, present = {doc['as_of']})"
+        if name == "years_experience":
+            text += years_note(fields, months)
         if name == "title" and doc["seniority"]:
-            text += f"  [seniority: {doc['seniority']}]"
-        lines.append(f"  {LABELS[name]:<11} {text}")
+            text += f"  [seniority: {doc['seniority']}, from the {doc['seniority_rule'] or 'title'}]"
+        lines.append(f"  {LABELS[name]:<11} {display(text)}")
     return "\n".join(lines)

@@ -26,16 +26,16 @@ def search_text(doc: dict) -> str:
     unit = "CV" if doc["view"] == "candidates" else "chunk"
     wanted = ", ".join(f"{label} ({plural(n, unit)})" for label, n in doc["concepts"].items())
     lines = [
-        bold(f"Query: {doc['query']}"),
-        f"Looking for: {wanted or '(nothing but framing words)'}"
-        + (f"   BM25 terms: {', '.join(doc['terms'])}" if doc["terms"] else ""),
-        f"Store: {store['path']} · {store['candidate_count']} CVs · {store['chunk_count']} chunks · "
-        f"{store['embedding_model']}",
+        bold(f"Query: {display(doc['query'])}"),
+        display(f"Looking for: {wanted or '(nothing but framing words)'}"
+                + (f"   BM25 terms: {', '.join(doc['terms'])}" if doc["terms"] else "")),
+        display(f"Store: {store['path']} · {store['candidate_count']} CVs · {store['chunk_count']} chunks · "
+                f"{store['embedding_model']}"),
     ]
     if doc["excluded"]:
         lines.append("Leaving out: " + ", ".join(f"{label} ({plural(n, unit)})" for label, n in doc["excluded"].items()))
     if filters:
-        lines.append(f"Filters: {describe_filters(filters, store['candidate_count'])}")
+        lines.append(display(f"Filters: {describe_filters(filters, store['candidate_count'])}"))
     lines.append("")
     if len(doc["lists"]) > 1:
         lines += _side_by_side(doc, width) + [""]

@@ -6,13 +6,11 @@ from __future__ import annotations
 import shutil
 
 from rag.lexicon.terms import matching_spans
+from rag.text import display
+
+__all__ = ["bold", "clip", "display", "highlight", "plural", "terminal_width"]
 
 _BOLD, _YELLOW, _RESET = "\x1b[1m", "\x1b[33m", "\x1b[0m"
-
-
-def display(text: str) -> str:
-    """Control characters (a newline in a file name, say) shown escaped, never acted on."""
-    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode() for ch in text)
 
 
 def clip(text: str, limit: int) -> str:

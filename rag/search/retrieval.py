@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from rag.errors import Fix, UsageError, UserError
-from rag.lexicon.seniority import LEVELS
+from rag.lexicon.seniority import LEVELS, same_band
 from rag.search import aggregation as agg
 from rag.search.evidence import Evidence, best_lines, closest_passage
 from rag.search.fields import profile_fields
@@ -216,6 +216,10 @@ class Searcher:
         needed = [*terms, *(s[0] for c in concepts for s in c.spellings if len(s) == 1)]
         return {t: self.keyword.postings(t) for t in dict.fromkeys(needed)}
 
+    def literal_chunks(self, words: tuple[str, ...]) -> np.ndarray:
+        """The chunks holding a name as written (folded words side by side), ascending."""
+        return self._chunks(Concept(" ".join(words), (words,)), {words[0]: self.keyword.postings(words[0])})
+
     def _chunks(self, concept: Concept, postings: dict) -> np.ndarray:
         """The chunks holding one of the concept's spellings (a one-word spelling as an index
         term, a longer one with its words side by side), ascending."""
@@ -228,7 +232,7 @@ class Searcher:
         levels = self.store.seniority
         if not query.seniority or not (levels >= 0).any():
             return None
-        wanted = levels == LEVELS.index(query.seniority)
+        wanted = np.isin(levels, [LEVELS.index(level) for level in same_band(query.seniority)])
         wanted = wanted if owner is None else wanted[owner]
         return wanted if allowed is None else wanted & allowed
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import orjson
 
 from rag.errors import Fix, UserError
-from rag.files import sha256_file
+from rag.files import json_bytes, sha256_file
 from rag.index import dense as dense_index
 from rag.index import keyword as keyword_index
 
@@ -65,9 +65,11 @@ class Manifest:
     artifacts: dict[str, dict] = field(default_factory=dict)  # name -> {"sha256", "bytes"}
     profiles: dict = field(default_factory=dict)  # as_of, rules and vocabulary, fields read (profiling.py)
     store_format: int = STORE_FORMAT
+    hidden_pages: list[dict] = field(default_factory=list)  # {"source", "pages"} of every file with hidden text
+    cv_dir: str | None = None  # the CV folder it was built from, absolute (None: built before it was recorded)
 
     def to_json(self) -> bytes:
-        return orjson.dumps(asdict(self), option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS)
+        return json_bytes(asdict(self), option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS)
 
     @classmethod
     def from_json(cls, data: bytes) -> Manifest:

@@ -40,7 +40,7 @@ class Candidate:
     name: str
     name_source: str  # "cv": read from its first page; "file name": nothing there looked like a name
     headline: str | None  # the line under the name: title, often location
-    seniority: str | None  # junior | mid | senior | lead, of the current title (rag.seniority)
+    seniority: str | None  # a level of rag.lexicon.seniority: the title's, else the years' (the profile's)
     first_chunk: int
     chunk_count: int
     page_starts: list[int]  # where each page starts in the CV's text (chunk char offsets count from 0)

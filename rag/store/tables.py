@@ -9,6 +9,7 @@ from typing import Generic, TypeVar
 import numpy as np
 import orjson
 
+from rag.files import json_bytes
 from rag.store.manifest import damaged
 
 T = TypeVar("T")
@@ -19,7 +20,7 @@ def write_jsonl(path: Path, records: Iterable[dict]) -> np.ndarray:
     offsets = [0]
     with path.open("wb") as f:
         for record in records:
-            line = orjson.dumps(record) + b"\n"
+            line = json_bytes(record) + b"\n"
             f.write(line)
             offsets.append(offsets[-1] + len(line))
     return np.asarray(offsets, dtype=np.int64)

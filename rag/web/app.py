@@ -29,7 +29,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 from rag.errors import Fix, UserError, rag_words
-from rag.render.profile import LABELS, field_text, row_text
+from rag.profile.read import SHOWN_FIELDS
+from rag.render.profile import LABELS, field_text, row_text, years_note
 from rag.render.search import describe_filters, list_name
 from rag.search.fusion import RULES
 from rag.search.warm import WarmStore
@@ -71,6 +72,7 @@ def templates() -> Jinja2Templates:
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.globals |= {"list_name": list_name, "fusion_rules": RULES, "score_text": score_text, "row_text": row_text,
                     "describe_filters": describe_filters, "field_text": field_text, "field_labels": LABELS,
+                    "years_note": years_note, "shown_fields": SHOWN_FIELDS,
                     "max_topk": MAX_TOPK, "meaning": MEANING, "candidate_link": candidate_link,
                     "page_link": page_link, "file_link": file_link}
     return Jinja2Templates(env=env)
@@ -94,13 +96,14 @@ class SecurityHeaders:
         await self.app(scope, receive, sending)
 
 
-def build_app(root: Path, cv_dir: Path, expected_model: str | None = None, *, loopback_only: bool = True,
-              word: Callable[[Fix], str] = rag_words) -> Starlette:
-    """The application for the store in root, whose CV files are in cv_dir. expected_model
-    (EMBEDDING_MODEL) must be the store's; word words a fix as a command (make or rag)."""
+def build_app(root: Path, cv_dir: Path | None = None, expected_model: str | None = None, *,
+              loopback_only: bool = True, word: Callable[[Fix], str] = rag_words) -> Starlette:
+    """The application for the store in root, whose CV files are in cv_dir (None: the folder the
+    store was built from). expected_model (EMBEDDING_MODEL) must be the store's; word words a fix
+    as a command (make or rag)."""
     warm = WarmStore(root, expected_model)
     env = templates()
-    site = Site(warm, CvFiles(cv_dir), env, word, JdMemory())
+    site = Site(warm, cv_dir, CvFiles(), env, word, JdMemory())
 
     @asynccontextmanager
     async def lifespan(_app):

@@ -22,6 +22,7 @@ import pymupdf
 
 from rag.ingest.discover import CV_TYPES
 from rag.ingest.extract import IMAGE_TYPES, page_lines
+from rag.ingest.hidden import find_hidden
 from rag.web.highlight import Highlight, Rect, find_lines
 
 DPI = 110  # about 900 pixels across an A4 page: sharp on a laptop screen, ~100 KB a page
@@ -48,22 +49,22 @@ class PageView:
 
 
 class CvFiles:
-    """The CV folder the store was built from, read for pictures of pages."""
+    """CV files read for pictures of their pages, the pictures cached."""
 
-    def __init__(self, cv_dir: Path, dpi: int = DPI, cached: int = CACHED_PAGES):
-        self.cv_dir = cv_dir
+    def __init__(self, dpi: int = DPI, cached: int = CACHED_PAGES):
         self.dpi = dpi
         self._cached = cached
         self._pngs: OrderedDict[tuple, bytes] = OrderedDict()
         self._lock = threading.Lock()
 
-    def locate(self, source: str) -> Path | None:
-        """The file a store's source names, if it is still there (None otherwise, or when the
-        source would lead out of the CV folder)."""
+    @staticmethod
+    def locate(folder: Path | None, source: str) -> Path | None:
+        """The file a store's source names in the CV folder, if it is still there (None otherwise,
+        or when the source would lead out of the folder)."""
         relative = os.path.normpath(source)
-        if os.path.isabs(relative) or relative == ".." or relative.startswith(".." + os.sep):
+        if folder is None or os.path.isabs(relative) or relative == ".." or relative.startswith(".." + os.sep):
             return None
-        path = self.cv_dir / relative
+        path = folder / relative
         return path if path.is_file() else None
 
     @staticmethod
@@ -71,10 +72,11 @@ class CvFiles:
         """Whether the file has pages to draw (a PDF or a picture); a Word CV has none."""
         return CV_TYPES.get(Path(source).suffix.lower()) in ("pdf", "image")
 
-    def views(self, source: str, highlights: Sequence[Highlight], ocr_pages: frozenset[int]) -> list[PageView] | None:
+    def views(self, folder: Path | None, source: str, highlights: Sequence[Highlight], ocr_pages: frozenset[int]
+              ) -> list[PageView] | None:
         """Every page of the file with the boxes of the highlights on it; None when the file is
         missing or cannot be opened."""
-        path = self.locate(source)
+        path = self.locate(folder, source)
         if path is None:
             return None
         with self._lock:
@@ -86,15 +88,15 @@ class CvFiles:
                 return [self._view(page, n, [h for h in highlights if h.page == n], n in ocr_pages or _is_image(path))
                         for n, page in enumerate(doc, start=1)]
 
-    def png(self, generation: str, cv_id: str, source: str, number: int) -> bytes | None:
+    def png(self, folder: Path | None, generation: str, cv_id: str, source: str, number: int) -> bytes | None:
         """Page `number` (1-based) as a PNG; None when there is no such page or file."""
-        key = (generation, cv_id, number, self.dpi)
+        key = (str(folder), generation, cv_id, number, self.dpi)
         with self._lock:
             cached = self._pngs.get(key)
             if cached is not None:
                 self._pngs.move_to_end(key)
                 return cached
-            path = self.locate(source)
+            path = self.locate(folder, source)
             if path is None:
                 return None
             try:
@@ -116,7 +118,7 @@ class CvFiles:
             return PageView(number, area.width, area.height, True, (), tuple(wanted))
         to_view = page.rotation_matrix  # text comes unrotated; the picture is drawn as the page is shown
         lines = []
-        for line in page_lines(page):
+        for line in page_lines(page, find_hidden(page)):  # the lines the index read: hidden text left out
             r = pymupdf.Rect(line.box.x0, line.box.y0, line.box.x1, line.box.y1) * to_view
             lines.append((line.box.text, Rect(r.x0 - area.x0, r.y0 - area.y0, r.width, r.height)))
         boxes, unplaced = [], []

@@ -24,6 +24,7 @@ from starlette.responses import FileResponse, RedirectResponse, Response
 from starlette.templating import Jinja2Templates
 
 from rag.errors import Fix, UsageError, UserError, short_reason
+from rag.ingest.limits import JD_BYTES, size_text
 from rag.jobs.jd import parse_jd
 from rag.jobs.matching import MatchSettings, match
 from rag.render.documents import match_document, search_document, status_document
@@ -39,7 +40,6 @@ from rag.web.pages import CvFiles
 
 log = logging.getLogger("rag.web")
 
-MAX_UPLOAD = 5 * 2**20  # bytes of an uploaded job description
 MEANING = "meaning"  # the label of an evidence line that holds no query concept: a meaning match
 _FORGOTTEN = ("this job description is no longer held: the server keeps pasted ones in memory only while it runs; "
               "paste it again")
@@ -52,6 +52,7 @@ _OPTIONAL = {"search.html": {"doc": None}, "match.html": {"doc": None, "held": N
 @dataclass
 class Site:
     warm: WarmStore
+    cv_dir: Path | None  # the CV folder given (--cv-dir); None: the one the store was built from
     files: CvFiles
     templates: Jinja2Templates
     word: Callable[[Fix], str]  # how a fix is worded: the command line's choice (make or rag)
@@ -105,12 +106,13 @@ class Site:
             upload = data.get("jd_file")
             uploaded, name = b"", ""
             if isinstance(upload, UploadFile):
-                uploaded, name = await upload.read(MAX_UPLOAD + 1), upload.filename or ""
+                uploaded, name = await upload.read(JD_BYTES + 1), upload.filename or ""
             form = MatchForm.read(data)
             pasted = pasted if isinstance(pasted, str) else ""
             try:
-                if len(uploaded) > MAX_UPLOAD:
-                    raise FormError(f"{name or 'the file'} is larger than {MAX_UPLOAD // 2**20} MB")
+                if len(uploaded) > JD_BYTES:
+                    raise FormError(f"{name or 'the file'} holds more than {size_text(JD_BYTES)}, more than a job "
+                                    "description")
                 form = MatchForm.checked(data)
                 form.filters.compile()
                 text, label = jd_text(pasted, uploaded, name)
@@ -150,7 +152,7 @@ class Site:
             raise HTTPException(400, f"n must be a page number, got {number[:20]!r}")
         png = await to_thread.run_sync(self._png, params.get("id", ""), int(number))
         if png is None:
-            raise HTTPException(404, f"no page {number} of that CV's file in {self.files.cv_dir}")
+            raise HTTPException(404, f"no page {number} of that CV's file in its CV folder")
         return Response(png, media_type="image/png", headers={"Cache-Control": "private, no-cache"})
 
     async def cv_file(self, request: Request) -> Response:
@@ -158,9 +160,10 @@ class Site:
         cv_id = request.query_params.get("id", "")
         with self.serving() as loaded:
             source = self._candidate_row(loaded, cv_id)[1].source
-        path = self.files.locate(source)
+            folder = self._folder(loaded)
+        path = self.files.locate(folder, source)
         if path is None:
-            raise HTTPException(404, f"{source} is not in the CV folder {self.files.cv_dir} (any more)")
+            raise HTTPException(404, f"{source} is not in the CV folder {folder} (any more)")
         return FileResponse(path, filename=path.name, content_disposition_type="attachment")
 
     # ---- the work, in worker threads ------------------------------------------------------------
@@ -202,8 +205,14 @@ class Site:
         with self.serving() as loaded:
             m = loaded.store.manifest
             return status_document(loaded.store, str(self.root), loaded.loaded_at) | {
-                "cv_dir": str(self.files.cv_dir), "cv_dir_found": self.files.cv_dir.is_dir(),
-                "ocr_pages": m.ocr_pages}
+                "cv_dir": str(self._folder(loaded)), "cv_dir_given": self.cv_dir is not None,
+                "cv_dir_found": bool(self._folder(loaded) and self._folder(loaded).is_dir()), "ocr_pages": m.ocr_pages}
+
+    def _folder(self, loaded: Loaded) -> Path | None:
+        """Where the CV files are: the folder given, else the one the store records (older
+        stores record none)."""
+        recorded = loaded.store.manifest.cv_dir
+        return self.cv_dir or (Path(recorded) if recorded else None)
 
     def _candidate_row(self, loaded: Loaded, cv_id: str):
         row = loaded.rows.get(cv_id)
@@ -222,13 +231,14 @@ class Site:
             why = self._why(loaded, candidate, search, matching, held)
             source = candidate.source
             ocr = frozenset(next((o["pages"] for o in loaded.store.manifest.ocr_pages if o["source"] == source), ()))
-            views = self.files.views(source, why["highlights"], ocr) if self.files.drawn(source) else None
+            folder = self._folder(loaded)
+            views = self.files.views(folder, source, why["highlights"], ocr) if self.files.drawn(source) else None
             text = None
             if views is None:  # a Word CV, or a file that is gone: the indexed text, marked
                 pages = read_cv(loaded.store, row).pages
                 text = [mark_lines(page, [h for h in why["highlights"] if h.page == n]) for n, page in enumerate(pages, 1)]
         return why | {"doc": doc, "views": views, "text_pages": text, "word": not self.files.drawn(source),
-                      "file_found": self.files.locate(source) is not None, "cv_dir": str(self.files.cv_dir)}
+                      "file_found": self.files.locate(folder, source) is not None, "cv_dir": str(folder)}
 
     def _why(self, loaded: Loaded, candidate: Candidate, search: SearchForm, matching: MatchForm,
              held: HeldJd | None) -> dict:
@@ -257,10 +267,10 @@ class Site:
     def _png(self, cv_id: str, number: int) -> bytes | None:
         with self.serving() as loaded:
             candidate = self._candidate_row(loaded, cv_id)[1]
-            generation = loaded.store.generation.name
+            generation, folder = loaded.store.generation.name, self._folder(loaded)
         if not self.files.drawn(candidate.source):
             return None
-        return self.files.png(generation, cv_id, candidate.source, number)
+        return self.files.png(folder, generation, cv_id, candidate.source, number)
 
     # ---- rendering ------------------------------------------------------------------------------
 
