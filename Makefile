@@ -67,7 +67,7 @@ CV_DIR_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_CV_DIR),$(CV_DIR))
 STORE_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_STORE),$(STORE))
 TRUTH_DIR_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_TRUTH_DIR),$(TRUTH_DIR))
 
-.PHONY: help index rebuild search match profile ls clean test cvs eval eval-corpora bench docs venv runner-ready mcp serve
+.PHONY: help index rebuild search match profile ls clean test cvs eval eval-corpora eval-external bench docs venv runner-ready mcp serve
 
 help: ## Show this help.
 	@echo "CV retrieval pipeline: index CVs, find the people in them with FAISS, BM25 and their fusion side by side."
@@ -193,11 +193,30 @@ eval: runner-ready ## Score FAISS, BM25, the fused list, the profiles and rag ma
 EVAL_ROOT ?= cv_generation/data/eval
 EVAL_CORPORA = test:42:en,es,de,fr:classic,modern,sidebar,two_page dev:7:en,de,fr:modern,sidebar,two_page
 
-eval-corpora: runner-ready ## Generate the test and dev corpora (300 CVs each), index and score both.
+eval-corpora: runner-ready ## Generate the test and dev corpora (300 CVs each), index and score both; then the external ones.
 	@set -e; for spec in $(EVAL_CORPORA); do IFS=: read -r name seed langs layouts <<< "$$spec"; \
 		echo "== $$name corpus: N=300 SEED=$$seed LANGUAGES=$$langs TEMPLATES=$$layouts" >&2; \
 		$(MAKE) --no-print-directory cvs CV_DIR="$(EVAL_ROOT)/$$name/cvs" N=300 SEED="$$seed" LANGUAGES="$$langs" TEMPLATES="$$layouts"; \
 		$(MAKE) --no-print-directory index eval CV_DIR="$(EVAL_ROOT)/$$name/cvs" STORE="$(EVAL_ROOT)/$$name/store"; \
+	done
+	@$(MAKE) --no-print-directory eval-external
+
+# Résumés and job postings nobody here wrote (docs/evaluation.md): EXTERNAL_DATA holds
+# dev-resumes.csv and dev-jobs.csv; each split ("dev" to tune on, "test" to report on) is rendered
+# to PDF with its truth by the virtualenv's Python, then indexed and scored like any corpus. Their
+# "present" is fixed (EXTERNAL_AS_OF), so that a run next year gives the same years.
+EXTERNAL_DATA ?= ../shared/data
+EXTERNAL_AS_OF ?= 2026-11
+
+eval-external: runner-ready venv ## Build the external dev and test corpora from EXTERNAL_DATA, index and score both.
+	@if [ ! -f "$(EXTERNAL_DATA)/dev-resumes.csv" ] || [ ! -f "$(EXTERNAL_DATA)/dev-jobs.csv" ]; then \
+		echo "eval-external: no dev-resumes.csv and dev-jobs.csv in EXTERNAL_DATA=$(EXTERNAL_DATA): skipped" >&2; exit 0; fi; \
+	set -e; for split in dev test; do \
+		echo "== external $$split corpus from $(EXTERNAL_DATA)" >&2; \
+		$(VENV_PY) -m cv_generation.external --resumes "$(EXTERNAL_DATA)/dev-resumes.csv" \
+			--jobs "$(EXTERNAL_DATA)/dev-jobs.csv" --split $$split --out "$(EVAL_ROOT)/external-$$split" --force; \
+		$(MAKE) --no-print-directory index eval CV_DIR="$(EVAL_ROOT)/external-$$split/cvs" \
+			STORE="$(EVAL_ROOT)/external-$$split/store" AS_OF="$(EXTERNAL_AS_OF)"; \
 	done
 
 ls: runner-ready ## List the store's files and what it was built from [VERIFY=1 hashes every file].

@@ -130,3 +130,16 @@ def test_min_score_keeps_only_candidates_at_or_above_it(store):
     floor = float(np.sort(everyone.score)[-2])  # the two best
     kept = rank_against(store, jd, MatchSettings(topk=len(CVS), min_score=floor))
     assert len(kept.top) == 2 and all(kept.score[r] >= floor for r in kept.top)
+
+
+def test_years_of_a_skill_count_the_roles_that_name_it_and_say_so(store):
+    jd = "Requirements:\n- 5+ years of Jenkins\n"
+    (req,) = parse_jd(jd).requirements
+    assert (req.kind, req.skills, req.min_years) == (YEARS, ("Jenkins",), 5)
+    assert outcome(store, jd, "senior")[req.label] == (True, "9 years in roles naming Jenkins")
+    # the designer dates 13 years of roles, none of them with Jenkins, and never names it
+    assert outcome(store, jd, "designer")[req.label] == (
+        False, "13 years of dated roles (none names Jenkins; Jenkins not stated)")
+    assert outcome(store, jd, "junior")[req.label] == (False, "no dated role found")
+    postman = "Requirements:\n- 3+ years of Postman\n"
+    assert outcome(store, postman, "tester")["3+ years of Postman"] == (True, "6 years in roles naming Postman")

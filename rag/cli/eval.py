@@ -65,7 +65,7 @@ def main(store: Path, truth_dir: Path, queries_path: Path | None, out: Path | No
     queries_path = queries_path or truth_dir / "queries.jsonl"
     queries = load_queries(queries_path)
     jobs_dir = truth_dir / "jobs"
-    jobs = jobs_eval.load_truth(jobs_dir) if jobs_eval.holds_generator_jobs(jobs_dir) else None
+    jobs = jobs_eval.load_truth(jobs_dir) if (jobs_dir / jobs_eval.TRUTH).is_file() else None
     opened = open_searchable(store)
     started = time.monotonic()
     fusions = sweep_grid(fusion) if sweep else [fusion]

@@ -49,18 +49,6 @@ class JobScore:
     top: tuple[str, ...]
 
 
-def holds_generator_jobs(folder: Path) -> bool:
-    """Whether the folder's truth.jsonl is the generator's job truth, with must-haves; an external
-    corpus's postings (cv_generation/external.py) have none, and are not scored here."""
-    path = folder / TRUTH
-    if not path.is_file():
-        return False
-    try:
-        return "must" in orjson.loads(path.read_bytes().split(b"\n", 1)[0])
-    except ValueError:
-        return True  # load_truth names what is wrong with it
-
-
 def load_truth(folder: Path) -> list[JobTruth]:
     path = folder / TRUTH
     if not path.is_file():
@@ -110,13 +98,14 @@ def summarise(scores: list[JobScore]) -> dict[str, dict[str, float]]:
             groups.setdefault(f"{prefix} {of(s.truth)}", []).append(s)
     out = {}
     for name, members in groups.items():
-        hits = sum(len(s.shown_meeting_all & s.truth.meets_all) for s in members)
-        shown = sum(len(s.shown_meeting_all) for s in members)
-        truth = sum(len(s.truth.meets_all) for s in members)
-        judged = [s.read_exactly for s in members if s.read_exactly is not None]
+        judged = [s for s in members if s.read_exactly is not None]  # truths that say what the must-haves are
+        hits = sum(len(s.shown_meeting_all & s.truth.meets_all) for s in judged)
+        shown = sum(len(s.shown_meeting_all) for s in judged)
+        truth = sum(len(s.truth.meets_all) for s in judged)
         out[name] = {"jobs": len(members), "nDCG@10": float(np.mean([s.ndcg for s in members])),
-                     "precision": hits / shown if shown else 0.0, "recall": hits / truth if truth else 0.0,
-                     "read_exactly": sum(judged) / len(judged) if judged else None}
+                     "precision": (hits / shown if shown else 0.0) if judged else None,
+                     "recall": (hits / truth if truth else 0.0) if judged else None,
+                     "read_exactly": sum(s.read_exactly for s in judged) / len(judged) if judged else None}
     return out
 
 
@@ -124,9 +113,9 @@ def format_table(summary: dict[str, dict[str, float]]) -> str:
     header = f"{'jobs':<18}{'n':>4}{'nDCG@10':>10}{'precision':>11}{'recall':>8}{'read exactly':>14}"
     lines = [header, "-" * len(header)]
     for name, row in summary.items():
-        exact = "-" if row["read_exactly"] is None else f"{row['read_exactly']:.3f}"
-        lines.append(f"{name:<18}{row['jobs']:>4}{row['nDCG@10']:>10.3f}{row['precision']:>11.3f}"
-                     f"{row['recall']:>8.3f}{exact:>14}")
+        precision, recall, exact = ("-" if row[k] is None else f"{row[k]:.3f}" for k in ("precision", "recall",
+                                                                                        "read_exactly"))
+        lines.append(f"{name:<18}{row['jobs']:>4}{row['nDCG@10']:>10.3f}{precision:>11}{recall:>8}{exact:>14}")
     return "\n".join(lines)
 
 

@@ -585,6 +585,9 @@ _EXPLORATORY = regex.compile(r"\b(?:evaluat|evaluier|evaluar|evaluer|explor|pilo
 # Requirement sections naming fewer skills than this leave the skills the rest of the posting
 # names ("You need experience with PowerShell and Office 365" above "Skills Required:").
 _FEW_SKILLS = 2
+# A line to applicants, not a requirement: "Don't worry if you don't meet every qualification",
+# "If this sounds like you, we'd love for you to apply".
+_TO_APPLICANTS = regex.compile(r"\b(?:apply|applicants?|don.?t worry|sounds like|we.?d love|wed love)\b")
 _STACK = regex.compile(r"\b(?:stack|technolog|tools|frameworks|we use|leverag|built (?:on|with))")
 _ABOUT_US_WORDS = 60  # a longer "clause" is a posting without sentence ends: never skipped whole
 
@@ -712,6 +715,8 @@ def _sections(text: str) -> tuple[list[_Line], set[str], list[str]]:
         bullet = bool(_BULLET.match(line))
         content = _BULLET.sub("", line).strip() if bullet else line
         kind = None if bullet else _heading_of_line(content)
+        if kind == BOARD and not content.rstrip().endswith((":", "：")):
+            kind = MUST  # "EXPERIENCE" on its own heads requirements; a board writes "Experience:"
         head, colon, rest = content.partition(":")
         if kind is None and colon and not bullet and len(head.split()) <= _MAX_HEADING_WORDS:
             kind = heading_kind(head, guess=not rest.strip())
@@ -805,7 +810,7 @@ def _read_clause(clause: str, must: bool, sectioned: bool) -> list[Requirement]:
     if not found and (sectioned or optional or _MUST_MARKERS.search(folded)):
         words = [t.term for t in raw_tokens(clause)]
         content = [w for w in words if w not in STOPWORDS]
-        if len(content) >= 2 and len(words) <= _MAX_PHRASE_WORDS:
+        if len(content) >= 2 and len(words) <= _MAX_PHRASE_WORDS and not _TO_APPLICANTS.search(folded):
             found.append(Requirement(PHRASE, clause.rstrip(" .;:!"), must, clause, phrase=_what_is_asked(clause)))
     return found
 

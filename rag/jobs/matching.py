@@ -3,13 +3,15 @@ and the order a recruiter reads them in (docs/matching.md).
 
 - A skill is met where the CV states it, by any of its spellings (skill_mentions.py); meaning
   alone never meets a skill.
-- A minimum of years is met when the CV's dated roles add up to it: the years of experience of
-  the profile read at index time (rag/profile.py), "present" meaning the build's --as-of month.
-  A CV that dates no role does not meet it.
+- A name the vocabulary does not know ("Rest Assured") is met where the CV holds it as written.
+- A minimum of years is met when the CV's dated roles add up to it: for "5+ years of Python", the
+  roles that name Python where any does, else every role (the profile's years of experience,
+  "present" meaning the CV's own present or the build's --as-of month). Unknown years meet none.
+- A degree or a language is judged from the profile (education level; language and CEFR level).
 - A phrase is met when the candidate's closest chunk has a cosine of at least the phrase
   threshold with it (chosen on generated data; docs/matching.md).
-- Order: must-haves met, then nice-to-haves met, then the fused relevance of the whole JD, which
-  is the search path (Searcher.rank: FAISS, BM25 and their fusion) run on the JD as one query.
+- Order: the overall score (0-100; score_parts, SCORE_WEIGHTS), then the fused relevance of the
+  whole JD, which is the search path (Searcher.rank) run on the JD as one query.
 """
 
 from __future__ import annotations
@@ -19,13 +21,13 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import regex
 
-from rag.jobs.jd import EDUCATION, LANGUAGE, PHRASE, SKILL, YEARS, JobDescription, Requirement
+from rag.jobs.jd import EDUCATION, LANGUAGE, PHRASE, SKILL, JobDescription, Requirement
 from rag.jobs.skill_mentions import SkillMentions, read_mentions
 from rag.lexicon.terms import query_terms, raw_tokens
 from rag.profile.education import LEVELS as EDUCATION_LEVELS
 from rag.search import aggregation as agg
 from rag.search.evidence import Evidence, line_at
-from rag.search.filters import CompiledFilters, FilterOutcome
+from rag.search.filters import CompiledFilters, FilterOutcome, concept_spellings, years_in_roles
 from rag.search.fusion import FusionSettings
 from rag.search.query import Query
 from rag.search.retrieval import Searcher
@@ -55,7 +57,8 @@ class Ranking:
     jd: JobDescription
     as_of: str  # the month "present" meant when the profiles' years were read (the build's --as-of)
     met: np.ndarray  # bool, requirements x candidates
-    years: np.ndarray  # per candidate: whole years of dated roles, -1 when the CV dates none
+    years: dict[int, np.ndarray]  # per years requirement: the years that count, per candidate (-1: unknown)
+    in_roles: dict[int, np.ndarray]  # per years requirement: bool per candidate, counted in roles naming its skills
     must_met: np.ndarray  # per candidate
     nice_met: np.ndarray
     relevance: dict[str, np.ndarray]  # faiss, bm25, fused: per candidate
@@ -121,11 +124,12 @@ def rank_against(searcher: Searcher, jd: JobDescription, settings: MatchSettings
     jd = replace(jd, requirements=_held_names(searcher, jd.requirements))
     reqs = jd.requirements
     columns = store.profiles().columns
-    years = columns.years
     mentions = read_mentions(store, searcher.keyword, {s for r in reqs for s in r.skills})
     names = _name_holders(searcher, reqs, mentions)
     met = np.zeros((len(reqs), len(starts) - 1), dtype=bool)
     cosines: dict[int, np.ndarray] = {}
+    years: dict[int, np.ndarray] = {}
+    in_roles: dict[int, np.ndarray] = {}
     for i, req in enumerate(reqs):
         if req.kind == SKILL:
             met[i] = _states(req, names)
@@ -137,7 +141,8 @@ def rank_against(searcher: Searcher, jd: JobDescription, settings: MatchSettings
         elif req.kind == LANGUAGE:
             met[i] = speaks(columns, req.language, req.level)
         else:  # YEARS (of skills, when it names them); unknown years (-1) never meet a minimum
-            met[i] = (years >= req.min_years) & (_states(req, names) if req.names else True)
+            years[i], in_roles[i] = _years_for(columns, req)
+            met[i] = (years[i] >= req.min_years) & (_states(req, names) if req.names else True)
     must = np.array([r.must for r in reqs], dtype=bool)
     relevance = _relevance(searcher, jd, keep)
     must_met, nice_met = met[must].sum(axis=0), met[~must].sum(axis=0)
@@ -150,7 +155,7 @@ def rank_against(searcher: Searcher, jd: JobDescription, settings: MatchSettings
         shown = shown & keep
         meets_all = meets_all & keep
     order = order[shown[order]]
-    return Ranking(jd, store.manifest.profiles["as_of"], met, years, must_met, nice_met, relevance,
+    return Ranking(jd, store.manifest.profiles["as_of"], met, years, in_roles, must_met, nice_met, relevance,
                    order[: settings.topk], meets_all, mentions, cosines, score, parts)
 
 
@@ -185,6 +190,20 @@ def _name_holders(searcher: Searcher, reqs: tuple[Requirement, ...], mentions: S
     return out
 
 
+def _years_for(columns, req: Requirement) -> tuple[np.ndarray, np.ndarray]:
+    """The years that count for a minimum (-1: unknown), and where they come from: for "5+ years
+    of Python", the dated roles that name Python, where any does (True); otherwise, and for a
+    minimum of overall years, the profile's years of experience."""
+    overall = columns.years
+    if not req.names:
+        return overall, np.zeros(len(overall), dtype=bool)
+    spellings = {s for skill in req.skills for s in concept_spellings(skill)}
+    spellings |= {tuple(w.replace("-", "") for w in words) for words in req.terms}
+    in_roles = years_in_roles(columns, tuple(sorted(spellings)))
+    named = in_roles > 0
+    return np.where(named, in_roles, overall), named
+
+
 def _states(req: Requirement, names: dict[str, np.ndarray]) -> np.ndarray:
     """Who states any of the requirement's skills."""
     rows = [names[n] for n in req.names]
@@ -206,7 +225,7 @@ def speaks(columns, language: str, level: str | None) -> np.ndarray:
 SCORE_WEIGHTS = {"must": 0.35, "nice": 0.05, "skills": 0.70, "years": 0.05, "relevance": 0.10}
 
 
-def score_parts(jd: JobDescription, met: np.ndarray, years: np.ndarray, names: dict[str, np.ndarray],
+def score_parts(jd: JobDescription, met: np.ndarray, years: dict[int, np.ndarray], names: dict[str, np.ndarray],
                 relevance: np.ndarray, keep: np.ndarray | None) -> dict[str, np.ndarray]:
     """Each part of the overall score, 0 to 1 per candidate, for the parts this JD has: must-haves
     met, nice-to-haves met, the share of the JD's named skills the CV states, the years against
@@ -220,9 +239,9 @@ def score_parts(jd: JobDescription, met: np.ndarray, years: np.ndarray, names: d
         parts["nice"] = met[~must].mean(axis=0)
     if names:
         parts["skills"] = np.mean(list(names.values()), axis=0)
-    minimum = max((r.min_years for r in reqs if r.kind == YEARS), default=None)
-    if minimum:
-        parts["years"] = np.clip(np.where(years < 0, 0, years) / minimum, 0.0, 1.0)
+    if years:
+        parts["years"] = np.mean([np.clip(np.maximum(y, 0) / reqs[i].min_years, 0.0, 1.0) for i, y in years.items()],
+                                 axis=0)
     kept = np.ones(len(relevance), dtype=bool) if keep is None else keep
     low, high = (float(relevance[kept].min()), float(relevance[kept].max())) if kept.any() else (0.0, 0.0)
     parts["relevance"] = (relevance - low) / (high - low) if high > low else np.zeros(len(relevance))
@@ -262,7 +281,6 @@ def describe(searcher: Searcher, ranking: Ranking) -> list[CandidateMatch]:
         outcomes = []
         for i, req in enumerate(reqs):
             met = bool(ranking.met[i, row])
-            years = None if ranking.years[row] < 0 else int(ranking.years[row])
             if req.kind == SKILL:
                 shown = None
                 if met:
@@ -275,7 +293,9 @@ def describe(searcher: Searcher, ranking: Ranking) -> list[CandidateMatch]:
             elif req.kind in (EDUCATION, LANGUAGE):
                 outcomes.append(Outcome(met, None, None, _profile_detail(req, profiles[row].read())))
             else:
-                outcomes.append(Outcome(met, None, years))
+                years = int(ranking.years[i][row])
+                outcomes.append(Outcome(met, None, None if years < 0 else years,
+                                        _years_detail(req, years, bool(ranking.in_roles[i][row]), ranking.met[i, row])))
         scores = {name: float(s[row]) for name, s in ranking.relevance.items()}
         out.append(CandidateMatch(rank, person, int(ranking.must_met[row]), int(ranking.nice_met[row]),
                                   bool(ranking.meets_all[row]), scores, tuple(outcomes), float(ranking.score[row]),
@@ -296,6 +316,21 @@ def _literal_line(searcher: Searcher, person: Candidate, terms: tuple[tuple[str,
                       if tuple(x.term for x in tokens[i:i + len(words)]) == words)
             return line_at(person, chunk, at, (" ".join(words),))
     return None
+
+
+def _years_detail(req: Requirement, years: int, in_roles: bool, met: bool) -> str:
+    """Which years were counted: "6 years in roles naming Python", "9 years of dated roles
+    (none names Python)", "no dated role found"."""
+    names = "/".join([*req.skills, *(" ".join(t) for t in req.terms)])
+    if years < 0:
+        return "no dated role found"
+    if in_roles:
+        return f"{years} years in roles naming {names}"
+    counted = f"{years} years of dated roles"
+    if not names:
+        return counted
+    unstated = not met and years >= req.min_years  # enough years: only the skill can be missing
+    return counted + f" (none names {names}" + (f"; {names} not stated" if unstated else "") + ")"
 
 
 def _profile_detail(req: Requirement, profile) -> str:

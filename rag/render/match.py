@@ -116,12 +116,6 @@ def _evidence_lines(c: dict, doc: dict, width: int) -> list[str]:
 def _outcome_text(req: dict, outcome: dict, threshold: float) -> str:
     if outcome["detail"]:
         return outcome["detail"]
-    if req["kind"] == YEARS:
-        years = "no dated role found" if outcome["value"] is None else f"{outcome['value']:.0f} years of dated roles"
-        names = "/".join(req["skills"] + req["names"])
-        return years + (f" (all roles; {names} " + ("stated)" if outcome["met"] or outcome["value"] is None
-                                                      or outcome["value"] >= req["min_years"] else "not stated)")
-                        if names else "")
     if req["kind"] == PHRASE and not outcome["met"]:
         return f"closest passage: cosine {outcome['value']:.2f} < {threshold:g}"
     if not outcome["met"]:

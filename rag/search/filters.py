@@ -163,25 +163,30 @@ class YearsIn:
     field: str = "years"
 
     def test(self, c: ProfileColumns) -> tuple[np.ndarray, np.ndarray]:
-        if "roles.indptr" not in c.arrays:
-            raise UserError("years_in(...) reads the roles of each CV, which this store was built without; "
-                            "rebuild it (rag index --force)")
-        from rag.profile.dates import Period, months_covered
+        return _COMPARE[self.op](years_in_roles(c, self.spellings), self.value), np.diff(c.arrays["roles.indptr"]) > 0
 
-        terms = c.set("role_terms")
-        plain = [v.replace("-", "") for v in terms.values]
-        holds = np.zeros(len(terms.indptr) - 1, dtype=bool)
-        for spelling in self.spellings:
-            holds |= np.logical_and.reduce([terms.rows_with(terms.entries_of([i for i, v in enumerate(plain)
-                                                                              if v == t]))
-                                            for t in spelling])
-        indptr, starts, ends = c.arrays["roles.indptr"], c.arrays["roles.start"], c.arrays["roles.end"]
-        years = np.zeros(c.count, dtype=np.int32)
-        owner = np.repeat(np.arange(c.count), np.diff(indptr))
-        for row in np.unique(owner[holds]):
-            roles = [r for r in range(indptr[row], indptr[row + 1]) if holds[r]]
-            years[row] = months_covered(Period(int(starts[r]), int(ends[r]), False, (0, 0)) for r in roles) // 12
-        return _COMPARE[self.op](years, self.value), np.diff(indptr) > 0
+
+def years_in_roles(c: ProfileColumns, spellings: tuple[tuple[str, ...], ...]) -> np.ndarray:
+    """Per candidate, whole years of the dated roles whose terms hold one of the spellings (folded,
+    dehyphenated terms; overlaps counted once); 0 where no dated role holds one."""
+    if "roles.indptr" not in c.arrays:
+        raise UserError("years_in(...) reads the roles of each CV, which this store was built without; "
+                        "rebuild it (rag index --force)")
+    from rag.profile.dates import Period, months_covered
+
+    terms = c.set("role_terms")
+    plain = [v.replace("-", "") for v in terms.values]
+    holds = np.zeros(len(terms.indptr) - 1, dtype=bool)
+    for spelling in spellings:
+        holds |= np.logical_and.reduce([terms.rows_with(terms.entries_of([i for i, v in enumerate(plain) if v == t]))
+                                        for t in spelling])
+    indptr, starts, ends = c.arrays["roles.indptr"], c.arrays["roles.start"], c.arrays["roles.end"]
+    years = np.zeros(c.count, dtype=np.int32)
+    owner = np.repeat(np.arange(c.count), np.diff(indptr))
+    for row in np.unique(owner[holds]):
+        roles = [r for r in range(indptr[row], indptr[row + 1]) if holds[r]]
+        years[row] = months_covered(Period(int(starts[r]), int(ends[r]), False, (0, 0)) for r in roles) // 12
+    return years
 
 
 Resolved = Ordered | Place | Language | Skill | Title | YearsIn | Not | AllOf | AnyOf
@@ -289,18 +294,24 @@ _ORDERED = ("years", "education", "years_in")
 
 
 def _years_in(op: str, value: str, concept: str) -> YearsIn:
-    """The concept's own terms, joined ("back end" is "backend"), and every spelling of the skill it
-    names ("k8s": Kubernetes, K8s, kube)."""
+    from rag.lexicon.terms import raw_tokens
+
+    years = _years(op, value)
+    if not any(t.term for t in raw_tokens(concept)):
+        raise UsageError(f"years_in needs a concept with letters, e.g. years_in(backend)>=3; got {concept!r}")
+    return YearsIn(concept_spellings(concept), op, years.value)
+
+
+def concept_spellings(concept: str) -> tuple[tuple[str, ...], ...]:
+    """The concept's own terms, joined too ("back end" is "backend"), and every spelling of the
+    skill it names ("k8s": Kubernetes, K8s, kube), dehyphenated, as years_in_roles takes them."""
     from rag.lexicon.terms import raw_tokens
     from rag.lexicon.vocabulary import canonical, spellings
 
-    years = _years(op, value)
     own = tuple(t.term.replace("-", "") for t in raw_tokens(concept))
-    if not own:
-        raise UsageError(f"years_in needs a concept with letters, e.g. years_in(backend)>=3; got {concept!r}")
     skill = canonical(concept)
     found = {own, ("".join(own),)} | {tuple(t.replace("-", "") for t in s) for s in (spellings(skill) if skill else ())}
-    return YearsIn(tuple(sorted(found)), op, years.value)
+    return tuple(sorted(found))
 
 
 def _years(op: str, value: str) -> Ordered:
