@@ -29,6 +29,9 @@ N ?= 30
 SEED ?= 42
 OCR ?= on
 RUNNER ?= auto
+# Where `make serve` listens: loopback unless told otherwise (docs/web.md).
+HOST ?= 127.0.0.1
+PORT ?= 8000
 ENGINE ?= local
 PYTHON ?= python3.11
 VENV ?= .venv
@@ -64,7 +67,7 @@ CV_DIR_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_CV_DIR),$(CV_DIR))
 STORE_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_STORE),$(STORE))
 TRUTH_DIR_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_TRUTH_DIR),$(TRUTH_DIR))
 
-.PHONY: help index rebuild search match profile ls clean test cvs eval eval-corpora eval-external bench docs venv runner-ready mcp
+.PHONY: help index rebuild search match profile ls clean test cvs eval eval-corpora eval-external bench docs venv runner-ready mcp serve
 
 help: ## Show this help.
 	@echo "CV retrieval pipeline: index CVs, find the people in them with FAISS, BM25 and their fusion side by side."
@@ -73,6 +76,7 @@ help: ## Show this help.
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 	@echo
 	@echo "Variables: CV_DIR=$(CV_DIR) STORE=$(STORE) TOPK=$(TOPK) MODE=$(MODE) N=$(N) SEED=$(SEED) OCR=$(OCR) RUNNER=$(RUNNER) JD=$(JD)"
+	@echo "  serve takes HOST=$(HOST) PORT=$(PORT)"
 	@echo "  search also takes CHUNKS=1 FUSION=convex|rrf WEIGHTS=bm25=0,faiss=1 RRF_K=60 COVERAGE=off JSON=1"
 	@echo "  and the filters MIN_YEARS MAX_YEARS LOCATION LANGUAGE SKILL WHERE KEEP_UNKNOWN=1;"
 	@echo "  index takes AS_OF=YYYY-MM, REPLACE=1 (another CV_DIR into a STORE) and ENGINE=$(ENGINE) (local or ray) RAY_ADDRESS=$(RAY_ADDRESS) RAY_WORKERS=$(RAY_WORKERS),"
@@ -158,6 +162,14 @@ mcp: ## Serve the store to assistants over MCP on stdin/stdout (docs/mcp.md).
 	@$(MAKE) --no-print-directory runner-ready
 	@$(call run,rag,mcp --store "$(STORE_R)")
 
+# The web pages, until Ctrl-C. Locally the pictures come from the folder the store was built from
+# unless CV_DIR is given; in the container, from CV_DIR as mounted. Through Docker the port is
+# published on the host's HOST:PORT.
+serve: ## Serve web pages on http://HOST:PORT: the lists, CVs with the evidence highlighted, match, status (docs/web.md).
+	@$(MAKE) --no-print-directory runner-ready
+	@$(if $(filter docker,$(RUNNER_USED)),$(docker_serve),$(VENV_PY) -m rag serve --store "$(STORE)" \
+		$(if $(filter command environment,$(origin CV_DIR)),--cv-dir "$(CV_DIR)") --host "$(HOST)" --port "$(PORT)")
+
 # The job description goes in on standard input, so that a file anywhere on the host reaches the
 # container too; TOPK is passed on only when given (match shows 10 by default, search 5).
 match_flags = $(if $(filter command environment,$(origin TOPK)),--topk "$(TOPK)") $(if $(JSON),--json) \
@@ -213,8 +225,9 @@ ls: runner-ready ## List the store's files and what it was built from [VERIFY=1 
 clean: runner-ready ## Remove the store in STORE, and only a store (keeps CVs, the virtualenv, other files).
 	@$(call run,rag,clean --store "$(STORE_R)")
 
+# -rs: a skipped module says why in one line (the browser tests, when Chromium is not installed).
 test: venv $(VENV_RAY_STAMP) ## Run the test suite on two workers (offline model, no network; installs the ray extra).
-	HF_HUB_OFFLINE=1 $(VENV_PY) -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder tests
+	HF_HUB_OFFLINE=1 $(VENV_PY) -m pytest -q -rs -n 2 --dist loadfile --no-loadscope-reorder tests
 
 docs: venv ## Regenerate the CLI reference in docs/cli.md from every command's --help.
 	$(VENV_PY) -m rag.cli.reference docs/cli.md

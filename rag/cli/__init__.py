@@ -23,6 +23,7 @@ SUBCOMMANDS = {
     "ls": ("rag.cli.manage:ls", "List the store's files and what it was built from (--verify hashes them)."),
     "clean": ("rag.cli.manage:clean", "Remove the store, and only a store."),
     "mcp": ("rag.cli.mcp:main", "Serve the store to assistants over MCP (stdio), warm."),
+    "serve": ("rag.cli.serve:main", "Serve web pages for recruiters: the lists, CVs with evidence highlighted, match."),
 }
 
 

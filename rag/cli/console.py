@@ -33,7 +33,7 @@ MAKE_VARIABLES = {
     "cv_dir": "CV_DIR", "store": "STORE", "query": "Q", "words": "Q", "topk": "TOPK",
     "mode": "MODE", "rule": "FUSION", "weights": "WEIGHTS", "rrf_k": "RRF_K", "n": "N", "seed": "SEED",
     "min_years": "MIN_YEARS", "max_years": "MAX_YEARS", "locations": "LOCATION", "languages": "LANGUAGE",
-    "skills": "SKILL", "where": "WHERE", "as_of": "AS_OF",
+    "skills": "SKILL", "where": "WHERE", "as_of": "AS_OF", "host": "HOST", "port": "PORT",
 }
 
 

@@ -12,6 +12,7 @@ from rag.cli.options import filter_options, store_option
 from rag.errors import UserError
 from rag.ingest.limits import JD_BYTES, MB, size_text
 from rag.jobs.jd import parse_jd
+from rag.jobs.jd_file import jd_from_bytes
 from rag.jobs.matching import DEFAULT_PHRASE_THRESHOLD, DEFAULT_TOPK, MatchSettings, match
 from rag.render.documents import match_document, to_json
 from rag.render.match import match_csv, match_text
@@ -85,21 +86,7 @@ def read_jd(path: str, limit: int = JD_BYTES) -> str:
     whatever the file is (`--jd /dev/zero` would otherwise read until memory runs out)."""
     label = STDIN_LABEL if path == "-" else path
     data = _bounded(sys.stdin.buffer, limit, label) if path == "-" else _read_file(Path(path), limit)
-    if b"%PDF-" in data[:1024] or path.lower().endswith(".pdf"):
-        from rag.ingest.extract import ExtractionFailed, extract_pdf  # PyMuPDF takes a tenth of a second to import
-
-        try:
-            text = "\n".join(extract_pdf(data).pages)
-        except ExtractionFailed as exc:
-            raise UserError(f"{label}: {exc}") from None
-    else:
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise UserError(f"{label} is neither UTF-8 text nor a PDF") from None
-    if not text.strip():
-        raise UserError(f"{label} is empty: give a job description (text, Markdown or PDF)")
-    return text
+    return jd_from_bytes(data, label, "" if path == "-" else path)
 
 
 def _read_file(path: Path, limit: int) -> bytes:

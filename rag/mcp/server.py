@@ -33,7 +33,7 @@ from rag.jobs.jd import parse_jd
 from rag.jobs.matching import MatchSettings, match
 from rag.mcp.schema import CvOutput, MatchOutput, SearchOutput, StatusOutput
 from rag.mcp.text import cv_text, match_text, search_text, status_text
-from rag.render.documents import match_document, search_document
+from rag.render.documents import match_document, search_document, status_document
 from rag.render.terminal import clip
 from rag.search.filters import Filters
 from rag.search.fusion import RULES, FusionSettings
@@ -206,12 +206,7 @@ def build_server(root: Path, expected_model: str | None = None) -> MCPServer:
         """What the store holds: how many CVs and chunks, which files were skipped and why, the
         embedding model, and when it was built. A rebuild shows here on the next call."""
         with serving(warm) as loaded:
-            m = loaded.store.manifest
-            doc = {"path": str(root), "generation": loaded.store.generation.name, "created_at": m.created_at,
-                   "loaded_at": loaded.loaded_at, "fingerprint": m.fingerprint, "embedding_model": m.embedding_model,
-                   "dim": m.dim, "encoder_variant": m.encoder["variant"], "pdf_count": m.pdf_count,
-                   "candidate_count": m.candidate_count, "chunk_count": m.chunk_count, "chunk_chars": m.chunk_chars,
-                   "overlap_chars": m.overlap_chars, "skipped": m.skipped, "warnings": m.warnings}
+            doc = status_document(loaded.store, str(root), loaded.loaded_at)
         return answer(doc, status_text(doc))
 
     return server

@@ -16,6 +16,7 @@ from rag.jobs.matching import SCORE_WEIGHTS, CandidateMatch, MatchResult
 from rag.render.profile import field_json
 from rag.search.retrieval import Hit, SearchResult
 from rag.store.manifest import Manifest
+from rag.store.open import OpenStore
 
 SCHEMA_VERSION = 1
 
@@ -136,3 +137,13 @@ def _candidate_json(match: CandidateMatch, result: MatchResult) -> dict:
                                                           "chunk_id": o.evidence.chunk_id}}
             for number, o in enumerate(match.outcomes, start=1)],
     }
+
+
+def status_document(store: OpenStore, store_path: str, loaded_at: str) -> dict:
+    """What a store holds and how it was built: MCP's store_status, the web page's status."""
+    m = store.manifest
+    return {"path": store_path, "generation": store.generation.name, "created_at": m.created_at,
+            "loaded_at": loaded_at, "fingerprint": m.fingerprint, "embedding_model": m.embedding_model,
+            "dim": m.dim, "encoder_variant": m.encoder["variant"], "pdf_count": m.pdf_count,
+            "candidate_count": m.candidate_count, "chunk_count": m.chunk_count, "chunk_chars": m.chunk_chars,
+            "overlap_chars": m.overlap_chars, "skipped": m.skipped, "warnings": m.warnings}

@@ -67,7 +67,7 @@ def profile_document(candidate: Candidate, profile: Profile, as_of: str) -> dict
                "present": profile.present, "present_source": profile.present_source}}
 
 
-def _years_note(fields: dict, months: int | None) -> str:
+def years_note(fields: dict, months: int | None) -> str:
     """Where the years came from: the dated roles up to the CV's present (and what that present
     is), and what the CV states when the two differ by more than a year."""
     stated = fields["years_stated"]
@@ -90,7 +90,7 @@ def profile_text(doc: dict) -> str:
     for name in SHOWN_FIELDS:
         text = field_text(name, fields[name])
         if name == "years_experience":
-            text += _years_note(fields, months)
+            text += years_note(fields, months)
         if name == "title" and doc["seniority"]:
             text += f"  [seniority: {doc['seniority']}, from the {doc['seniority_rule'] or 'title'}]"
         lines.append(f"  {LABELS[name]:<11} {display(text)}")
