@@ -200,7 +200,8 @@ def test_a_posting_without_sentence_ends_is_read_though_it_names_the_employer():
 
 
 def test_capitals_of_a_title_case_list_are_no_names():
-    jd = parse_jd("Skills Required:\n1. Configure Networks\n2. Monitor Resources and Log Analytics\n3. Python\n")
+    jd = parse_jd("Skills Required:\n1. Implement and Manage Storage\n2. Monitor Resources and Log Analytics\n"
+                  "3. Python\n")
     assert [r.label for r in jd.requirements if r.kind == SKILL] == ["Python"]
     assert not any(r.terms for r in jd.requirements)
 

@@ -27,7 +27,7 @@ CVS = {
                "Skills: Jenkins, MySQL, Cucumber, Postgres, Terraform"],
     "tester": ["Tess Ode\nQA Engineer — Malmö\ntess.ode@example.org\n"
                "Experience\nQA Engineer, Shopco, Mar 2019 – Present\n"
-               "API tests with Postman and Rest Assured.\n"
+               "API tests with Postman and Rest Assured; fooquux-based test rigs.\n"
                "Education\nMaster of Science in Informatics, 2018\n"
                "Languages\nEnglish — B2\nGerman — A2"],
     "designer": ["Dana Vik\nGraphic Designer — Oslo\ndana.vik@example.org\n"
@@ -89,6 +89,8 @@ def test_a_name_the_vocabulary_lacks_is_matched_as_written(store):
     met, line = seen[req.label]
     assert met and "Rest Assured" in line  # the senior lists Rest Assured, never Postman
     assert not outcome(store, "Requirements:\n- Rest Assured\n", "designer")["Rest Assured"][0]
+    met, line = outcome(store, "Requirements:\n- Experience with Fooquux\n", "tester")["Fooquux"]
+    assert met and "fooquux-based" in line  # a part of a joined word, as the keyword index reads it
 
 
 def test_a_degree_is_judged_from_the_profile(store):

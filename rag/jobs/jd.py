@@ -901,10 +901,13 @@ def _capitalises_nouns(clause: str) -> bool:
     return any(t.term in _GERMAN_WORDS for t in raw_tokens(clause))
 
 
+_TITLE_CASE_WORDS = 3  # fewer ("Experience with Fooquux", "Google Analytics") may well be a name
+
+
 def _title_case(clause: str) -> bool:
     """Every word capitalised ("Monitor Resources and Log Analytics"): capitals tell no name."""
     words = [w for w in clause.split() if w[:1].isalpha() and w.lower() not in _SMALL_WORDS]
-    return len(words) >= 2 and all(w[:1].isupper() for w in words)
+    return len(words) >= _TITLE_CASE_WORDS and all(w[:1].isupper() for w in words)
 
 
 def unknown_names(clause: str, taken: list[tuple[int, int]], strict: bool) -> list[tuple[int, int]]:
@@ -918,7 +921,8 @@ def unknown_names(clause: str, taken: list[tuple[int, int]], strict: bool) -> li
     tokens = raw_tokens(clause)
     for index, token in enumerate(tokens):
         written = clause[token.start:token.end]
-        if any(a < token.end and token.start < b for a, b in taken) or not _name_shaped(written, index, strict):
+        place = index or int(_whole_item(clause, tokens))
+        if any(a < token.end and token.start < b for a, b in taken) or not _name_shaped(written, place, strict):
             continue
         if token.term in STOPWORDS or token.term in _COMMON_NAMES or token.term in QUERY_FRAMING or \
                 languages_in(written) or len(token.term) < 2 or _CEFR.fullmatch(written):
@@ -931,6 +935,13 @@ def unknown_names(clause: str, taken: list[tuple[int, int]], strict: bool) -> li
         if token.term in ROLE_WORDS:
             roles.add(len(spans) - 1)
     return [(a, b) for i, (a, b, _, _) in enumerate(spans) if i not in roles]
+
+
+def _whole_item(clause: str, tokens: list) -> bool:
+    """A list item that is one name and nothing else: "Fooquux", "Rest Assured" (whose first word
+    is capitalised as a name, not as a sentence's start)."""
+    return len(tokens) == 1 or (len(tokens) == 2 and clause[tokens[1].start:tokens[1].start + 1].isupper()
+                                and not clause[tokens[0].end:tokens[1].start].strip())
 
 
 def _name_shaped(written: str, index: int, strict: bool) -> bool:

@@ -23,7 +23,7 @@ import regex
 
 from rag.jobs.jd import EDUCATION, LANGUAGE, PHRASE, SKILL, JobDescription, Requirement
 from rag.jobs.skill_mentions import SkillMentions, read_mentions
-from rag.lexicon.terms import query_terms, raw_tokens
+from rag.lexicon.terms import matching_spans, query_terms, raw_tokens
 from rag.profile.education import LEVELS as EDUCATION_LEVELS
 from rag.search import aggregation as agg
 from rag.search.evidence import Evidence, line_at
@@ -311,11 +311,17 @@ def _literal_line(searcher: Searcher, person: Candidate, terms: tuple[tuple[str,
         inside = literal[words][(literal[words] >= lo) & (literal[words] < hi)]
         if len(inside):
             chunk = searcher.store.chunks.get([int(inside[0])])[int(inside[0])]
-            tokens = raw_tokens(chunk.text)
-            at = next(t.start for i, t in enumerate(tokens)
-                      if tuple(x.term for x in tokens[i:i + len(words)]) == words)
-            return line_at(person, chunk, at, (" ".join(words),))
+            return line_at(person, chunk, _name_start(chunk.text, words), (" ".join(words),))
     return None
+
+
+def _name_start(text: str, words: tuple[str, ...]) -> int:
+    """Where the name stands in a chunk the keyword index says holds it: its words side by side,
+    or one word as an index term, which may be part of a joined word ("s3" of "aws-s3")."""
+    if len(words) == 1:
+        return matching_spans(text, {words[0]})[0].start
+    tokens = raw_tokens(text)
+    return next(t.start for i, t in enumerate(tokens) if tuple(x.term for x in tokens[i:i + len(words)]) == words)
 
 
 def _years_detail(req: Requirement, years: int, in_roles: bool, met: bool) -> str:
