@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import FAKES
 from pdfs import CVS, write_pdf
-from web_site import FRANK, JD, JENKINS, MODEL, build, fetch, multipart, parse, serving, write_corpus
+from web_site import FRANK, JD, JENKINS, MODEL, build, fetch, multipart, parse, served_site, serving
 
 from rag.cli import main as rag
 from rag.jobs.jd import parse_jd
@@ -40,11 +40,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    root = tmp_path_factory.mktemp("web")
-    cv_dir, store = write_corpus(root / "cvs"), root / "store"
-    build(cv_dir, store)
-    with serving(store, cv_dir) as url:
-        yield SimpleNamespace(url=url, cv_dir=cv_dir, store=store)
+    with served_site(tmp_path_factory.mktemp("web")) as served:
+        yield served
 
 
 def profile_document_of(store, cv_id: str) -> dict:

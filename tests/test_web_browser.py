@@ -10,11 +10,10 @@ module is skipped with one line; .ci/run installs them before `make test`.
 from __future__ import annotations
 
 import shutil
-from types import SimpleNamespace
 
 import pymupdf
 import pytest
-from web_site import JD, JENKINS, build, serving, write_corpus
+from web_site import JD, JENKINS, served_site
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -33,11 +32,8 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-ne
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    root = tmp_path_factory.mktemp("web")
-    cv_dir, store = write_corpus(root / "cvs"), root / "store"
-    build(cv_dir, store)
-    with serving(store, cv_dir) as url:
-        yield SimpleNamespace(url=url, cv_dir=cv_dir)
+    with served_site(tmp_path_factory.mktemp("web")) as served:
+        yield served
 
 
 @pytest.fixture(scope="module")

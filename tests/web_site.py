@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
+from types import SimpleNamespace
 
 import uvicorn
 from builds import build_store
@@ -57,6 +58,15 @@ def write_corpus(folder: Path) -> Path:
 
 def build(cv_dir: Path, store: Path) -> None:
     build_store(cv_dir, store, BuildSettings(model=MODEL, ocr=False), force=True)
+
+
+@contextmanager
+def served_site(root: Path) -> Iterator[SimpleNamespace]:
+    """The test corpus written under root, indexed and served: its url, cv_dir and store."""
+    cv_dir, store = write_corpus(root / "cvs"), root / "store"
+    build(cv_dir, store)
+    with serving(store, cv_dir) as url:
+        yield SimpleNamespace(url=url, cv_dir=cv_dir, store=store)
 
 
 @contextmanager

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import orjson
 
 from rag.errors import Fix, UserError
 from rag.eval.metrics import graded_ndcg_at_k
+from rag.eval.records import read_jsonl
 from rag.jobs.jd import PHRASE, YEARS, parse_jd
 from rag.jobs.matching import MatchSettings, rank_against
 from rag.lexicon.vocabulary import canonical
@@ -53,18 +53,9 @@ def load_truth(folder: Path) -> list[JobTruth]:
     path = folder / TRUTH
     if not path.is_file():
         raise UserError(f"no job truth at {path}: run {{fix}} (the generator writes jobs/ beside the CVs)", Fix("cvs"))
-    jobs = []
-    for number, line in enumerate(path.read_bytes().splitlines(), start=1):
-        try:
-            raw = orjson.loads(line)
-            jobs.append(JobTruth(raw["job_id"], raw["file"], raw.get("language", "?"), raw.get("layout", "?"),
-                                 raw.get("reference_month"), tuple(raw.get("must", ())), frozenset(raw["meets_all"]),
-                                 dict(raw["grades"])))
-        except (ValueError, KeyError, TypeError) as exc:
-            raise UserError(f"{path}, line {number}: not a job record ({type(exc).__name__}: {exc})") from None
-    if not jobs:
-        raise UserError(f"{path} holds no jobs")
-    return jobs
+    return read_jsonl(path, lambda raw, _: JobTruth(
+        raw["job_id"], raw["file"], raw.get("language", "?"), raw.get("layout", "?"), raw.get("reference_month"),
+        tuple(raw.get("must", ())), frozenset(raw["meets_all"]), dict(raw["grades"])), "job")
 
 
 def score_jobs(searcher: Searcher, folder: Path, jobs: list[JobTruth]) -> list[JobScore]:

@@ -22,10 +22,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
-import orjson
 
 from rag.errors import Fix, UserError
 from rag.eval.metrics import mrr_at_k, ndcg_at_k, recall_at_k
+from rag.eval.records import read_jsonl
 from rag.search.fusion import FusionSettings
 from rag.search.query import analyse
 from rag.search.retrieval import Searcher
@@ -53,19 +53,9 @@ def load_queries(path: Path) -> list[Query]:
     if not path.is_file():
         raise UserError(f"no query set at {path}: run {{fix}} (the generator writes queries.jsonl beside the CVs)",
                         Fix("cvs"))
-    queries = []
-    for number, line in enumerate(path.read_bytes().splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            raw = orjson.loads(line)
-            queries.append(Query(str(raw.get("qid", number)), raw["query"], raw.get("language", "?"), raw["kind"],
-                                 frozenset(raw["relevant"])))
-        except (ValueError, KeyError, TypeError) as exc:
-            raise UserError(f"{path}, line {number}: not a query record ({type(exc).__name__}: {exc})") from None
-    if not queries:
-        raise UserError(f"{path} holds no queries")
-    return queries
+    return read_jsonl(path, lambda raw, number: Query(str(raw.get("qid", number)), raw["query"],
+                                                       raw.get("language", "?"), raw["kind"],
+                                                       frozenset(raw["relevant"])), "query")
 
 
 def as_people(searcher: Searcher, queries: list[Query]) -> list[Query]:

@@ -196,3 +196,12 @@ def matching_spans(text: str, terms: set[str]) -> list[Token]:
         if {tok.term, *_parts(tok.term), *expand_words([tok.term])} & terms:
             found.append(tok)
     return found
+
+
+def lines_at(text: str) -> list[tuple[int, str]]:
+    """Each line of text with the offset it starts at."""
+    out, start = [], 0
+    for line in text.split("\n"):
+        out.append((start, line))
+        start += len(line) + 1
+    return out

@@ -16,11 +16,10 @@ from __future__ import annotations
 import difflib
 import logging
 from collections.abc import Iterator
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
@@ -137,20 +136,8 @@ def build_server(root: Path, expected_model: str | None = None) -> MCPServer:
     """The server for the store in root; expected_model (EMBEDDING_MODEL) must be the store's."""
     warm = WarmStore(root, expected_model)
 
-    @asynccontextmanager
-    async def warm_store(_server: MCPServer):
-        """Load the store before the first call, so that even the first search is warm; release
-        it when the server stops."""
-        try:
-            await anyio.to_thread.run_sync(warm.load_now)
-        except (UserError, OSError) as exc:
-            log.warning("%s (each call will say so until it is fixed)", exc)
-        try:
-            yield
-        finally:
-            warm.close()
-
-    server = CvServer("cv-rag", version=__version__, instructions=INSTRUCTIONS, lifespan=warm_store)
+    server = CvServer("cv-rag", version=__version__, instructions=INSTRUCTIONS,
+                      lifespan=lambda _server: warm.serving(log, "each call will say so until it is fixed"))
 
     @server.tool(annotations=READ_ONLY)
     def search_candidates(query: Query, topk: TopK = 10, mode: Mode = "fused", fusion: Rule = "rrf",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import regex
 
 from rag.ingest.chunking import document_text
+from rag.lexicon.terms import lines_at
 from rag.profile.contact import find_email, find_phone
 from rag.profile.sections import heading_kind
 
@@ -31,7 +32,7 @@ _EDGE_LINES = 3  # lines at the top and bottom of a page that may be a running h
 def quiet_ranges(pages: list[str]) -> list[tuple[int, int]]:
     """Character ranges, in the CV's text as chunking joins its pages, of the lines never quoted."""
     _, page_starts = document_text(pages)
-    lines = [(start + offset, line) for page, start in zip(pages, page_starts) for offset, line in _lines(page)]
+    lines = [(start + offset, line) for page, start in zip(pages, page_starts) for offset, line in lines_at(page)]
     running = _running_lines(pages)
     quiet, in_section = [], False
     for start, line in lines:
@@ -43,13 +44,6 @@ def quiet_ranges(pages: list[str]) -> list[tuple[int, int]]:
             quiet.append((start, start + len(line)))
     return _merged(quiet)
 
-
-def _lines(page: str) -> list[tuple[int, str]]:
-    out, start = [], 0
-    for line in page.split("\n"):
-        out.append((start, line))
-        start += len(line) + 1
-    return out
 
 
 def _is_references(plain: str) -> bool:

@@ -12,7 +12,7 @@ from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from rag.lexicon.terms import aliases, expand_words, raw_tokens
+from rag.lexicon.terms import aliases, expand_words, lines_at, raw_tokens
 from rag.search.query import Concept
 from rag.store.rows import Candidate, Chunk
 
@@ -50,7 +50,7 @@ def best_lines(read: Sequence[tuple[Candidate, Chunk]], concepts: Sequence[Conce
     cues = {s[0] for c in concepts for s in c.spellings} | _alias_cues(concepts)
     scored: dict[tuple[str, int], tuple[float, Evidence]] = {}
     for candidate, chunk in read:
-        lines = _lines(chunk.text)
+        lines = lines_at(chunk.text)
         starts = [start for start, _ in lines]
         words_by_line: dict[int, list[str]] = {}
         for token in raw_tokens(chunk.text):  # one pass over the chunk, then split by line
@@ -100,7 +100,7 @@ def closest_passage(read: Sequence[tuple[Candidate, Chunk]], stems: frozenset[st
     the chunks hold nothing else)."""
     best = None
     for closeness, (candidate, chunk) in enumerate(read):
-        for start, line in _lines(chunk.text):
+        for start, line in lines_at(chunk.text):
             words = [t.term for t in raw_tokens(line)]
             offset = chunk.char_start + start
             if len(words) < 3 or candidate.is_quiet(offset, offset + len(line)):
@@ -111,13 +111,6 @@ def closest_passage(read: Sequence[tuple[Candidate, Chunk]], stems: frozenset[st
                 best = (key, Evidence(_clip(line), candidate.page_at(offset), chunk.chunk_id, ()))
     return best[1] if best else None
 
-
-def _lines(text: str) -> list[tuple[int, str]]:
-    out, start = [], 0
-    for line in text.split("\n"):
-        out.append((start, line))
-        start += len(line) + 1
-    return out
 
 
 def _clip_marks(text: str) -> str:

@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from contextlib import asynccontextmanager
 from pathlib import Path
 from urllib.parse import urlencode
 
 import jinja2
-from anyio import to_thread
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -28,7 +26,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
-from rag.errors import Fix, UserError, rag_words
+from rag.errors import Fix, rag_words
 from rag.profile.read import SHOWN_FIELDS
 from rag.render.profile import LABELS, field_text, row_text, years_note
 from rag.render.search import describe_filters, list_name
@@ -105,18 +103,6 @@ def build_app(root: Path, cv_dir: Path | None = None, expected_model: str | None
     env = templates()
     site = Site(warm, cv_dir, CvFiles(), env, word, JdMemory())
 
-    @asynccontextmanager
-    async def lifespan(_app):
-        """Load the store before the first request, so that even the first search is warm."""
-        try:
-            await to_thread.run_sync(warm.load_now)
-        except (UserError, OSError) as exc:
-            log.warning("%s (every page will say so until it is fixed)", exc)
-        try:
-            yield
-        finally:
-            warm.close()
-
     async def http_error(request: Request, exc: HTTPException) -> Response:
         reason = _REASONS.get(exc.status_code, "Error")
         return env.TemplateResponse(request, "error.html", {"reason": reason, "message": exc.detail, "error": None},
@@ -143,5 +129,6 @@ def build_app(root: Path, cv_dir: Path | None = None, expected_model: str | None
     middleware = [Middleware(SecurityHeaders)]
     if loopback_only:
         middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=LOOPBACK_NAMES))
-    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
+    return Starlette(routes=routes, middleware=middleware,
+                     lifespan=lambda _app: warm.serving(log, "every page will say so until it is fixed"),
                      exception_handlers={HTTPException: http_error, Exception: server_error})
