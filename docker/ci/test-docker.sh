@@ -177,7 +177,7 @@ step "rag mcp over stdio" check_mcp
 check_search() {
     run_make search search Q="$QUERY"
     local heading
-    for heading in "FAISS (dense)" "BM25 (keywords)" "Fused"; do
+    for heading in "FAISS (dense)" "BM25 (keywords)" "RRF"; do  # the fused list is headed by its rule
         grep -q "$heading" "$out/search.out" || fail "search output names no $heading list"
     done
     grep -q "holds: jenkins" "$out/search.out" || fail "search output shows no candidate holding Jenkins"
