@@ -119,8 +119,9 @@ def test_a_ray_build_equals_a_local_build_though_a_worker_dies_and_updates_the_s
     write_pdf(cv_dir / "bob" / "cv.pdf", ["Bob Jones — now a Rust and Kafka engineer, streaming platforms"])
     write_pdf(cv_dir / "erin" / "cv.pdf", ["Erin Wu — Embedded C developer for automotive ECUs, AUTOSAR"])
     (cv_dir / "dmitri" / "cv.pdf").unlink()
+    # (One worker is enough for two files; a second would only load the model again.)
     local = build_store(cv_dir, store_dir, SETTINGS)
-    built, messages = ray_build(cv_dir, ray_dir)
+    built, messages = ray_build(cv_dir, ray_dir, workers=1)
     assert (built.extracted, built.embedded) == (local.extracted, local.embedded) == (2, local.embedded)
     assert 0 < built.embedded < built.manifest.chunk_count and not messages
     assert_same_store(store_dir, ray_dir, searches=True)
