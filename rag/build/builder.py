@@ -1,15 +1,19 @@
-"""A build: PDFs -> text -> profiles -> chunks -> BM25 and FAISS indexes -> a new store generation.
+"""A build: CV files -> text -> profiles -> chunks -> keyword and dense indexes -> a new store generation.
 
-Work is reused from the live generation wherever its inputs are unchanged: a PDF with the same
-path, size and modification time is not extracted again, a profile read from the same text under
-the same rules and month is not read again (profiling.py), and a chunk whose text was embedded by
-the same encoder is not embedded again. The result is identical to a build from scratch.
+With the settings of the live generation unchanged, a build is incremental: its segments stay
+as they are, the CVs that changed or disappeared are marked deleted in them, and the CVs that
+are new or changed go into one new segment; then the merge policy may fold small segments
+together (merging.py). With other settings (or none live) every CV goes into one new segment,
+still reusing what it can: a file with the same path, size and modification time is not
+extracted again, a profile read from the same text under the same rules and month is not read
+again (profiling.py), and a chunk whose text was embedded by the same encoder is not embedded
+again. Either way a search finds what a build from scratch would give: the same chunks of the
+same CVs, the same vectors and the same BM25 scores (docs/scale.md).
 """
 
 from __future__ import annotations
 
 import errno
-import hashlib
 import shutil
 import time
 from collections.abc import Callable, Iterator
@@ -19,34 +23,39 @@ from importlib import metadata
 from pathlib import Path
 from typing import Protocol
 
-import orjson
-
 from rag import __version__
+import numpy as np
+
 from rag.build.engines.local import Engine, LocalEngine
 from rag.build.fingerprint import fingerprint
-from rag.build.notes import not_indexed_lines, ocr_pages, warning_lines
-from rag.build.profiling import cached_profiles, check_month, current_month, known_counts, profile_documents
+from rag.build.merging import SegmentSize, next_merge
+from rag.build.notes import not_indexed_lines, warning_lines
+from rag.build.prepare import ChunkSettings
+from rag.build.profiling import check_month, current_month, known_counts
 from rag.build.profiling import settings as profile_settings
+from rag.build.segment_writer import EncoderUse
+from rag.build.segments import SegmentSource
+from rag.build.vectors import VectorCache
+from rag.build.writing import Writing, live_numbers
 from rag.errors import DamagedFile, UserError
-from rag.index import dense as dense_index
+from rag.index.bm25 import EPSILON, K1, B
+from rag.index.dictionary import DictionaryPart, TermDictionary, TermIds
+from rag.index.encoder import available_cores
 from rag.index.export import EXPORT_VERSION
 from rag.index.model_choice import ModelSource, requested_model, resolve_model
-from rag.ingest.chunking import chunk_spans, document_text, page_at, validate_chunking
+from rag.ingest.chunking import validate_chunking
 from rag.ingest.discover import CvFile, discover_cvs
 from rag.ingest.extract import EXTRACTOR_NAME, EXTRACTOR_VERSION, extractor_id
 from rag.ingest.records import Document, Skipped
-from rag.lexicon.seniority import title_level
 from rag.lexicon.terms import TOKENIZER_NAME, TOKENIZER_VERSION
-from rag.profile.names import identify
-from rag.profile.read import Profile
 from rag.store.folder import StoreDir
-from rag.store.manifest import CHUNK_OFFSETS, CHUNKS, DOCUMENTS, PROFILES, STORE_FORMAT, Manifest
-from rag.store.profiles import ProfileRecord, write_profiles
-from rag.store.rows import Candidate, Chunk, write_candidates
-from rag.store.tables import write_jsonl
+from rag.store.manifest import DELETIONS, STORE_FORMAT, Manifest, damaged
+from rag.store.open import OpenStore, open_store
+from rag.store.profiles import ProfileRecord
+from rag.store.segment import save_deletions
 
 VARIANTS = ("fp32", "int8")
-_LIBRARIES = ("pymupdf", "faiss-cpu", "rank-bm25", "onnxruntime", "tokenizers", "numpy",
+_LIBRARIES = ("pymupdf", "faiss-cpu", "scipy", "onnxruntime", "tokenizers", "numpy",
               "sentence-transformers", "transformers", "torch")
 
 
@@ -98,10 +107,10 @@ class BuildResult:
     up_to_date: bool
     manifest: Manifest
     seconds: float = 0.0
-    documents: int = 0  # PDFs that went through extraction, read now or taken from the cache
-    extracted: int = 0  # PDFs read this time (the rest came from the previous generation)
+    documents: int = 0  # files in the store, read now or kept from the previous generation
+    extracted: int = 0  # files read this time (the rest came from the previous generation)
     embedded: int = 0  # distinct chunk texts embedded this time
-    reused: int = 0  # chunks whose vector came from the previous build
+    reused: int = 0  # chunks whose vector was not embedded this time (kept or taken from the cache)
     profiled: int = 0  # profiles read this time (the rest came from the previous build)
 
 
@@ -151,103 +160,189 @@ def _build(pdf_dir: Path, out_dir: Path, settings: BuildSettings, force: bool, r
     store = StoreDir(out_dir)
     store.claim()
     live = store.live_manifest()
-    if not force and live is not None and live.fingerprint == fp and store.looks_intact(live):
+    if not force and live is not None and live.fingerprint == fp and _opens(out_dir):
         return BuildResult(True, live, time.monotonic() - started)
 
     with store.build_lock():
         source = resolve_model(model_name, explicit, reporter.warn)
         # --force means from scratch: nothing is reused from the live generation (the model's
         # ONNX export is, being keyed by the model's exact weights and checked when made).
-        previous = None if force else store.trusted_generation(live, (DOCUMENTS, *dense_index.FILES))
-        if not force and previous is None and live is not None:
-            reporter.warn(f"the store in {out_dir} does not match its checksums; rebuilding it without reusing any of it")
-        documents, extracted = _extract(files, _cached_documents(previous), engine, reporter, identity["extractor"])
-        skipped = discovery_skips + [Skipped(d.source, d.skipped, d.skip_kind or "other") for d in documents if d.skipped]
-        for line in not_indexed_lines(skipped) + warning_lines(documents):
-            reporter.warn(line)
-        profile_cache = {} if force else cached_profiles(store.trusted_generation(live, (PROFILES,)))
-        profiled = profile_documents(documents, settings.as_of, profile_cache)
-        chunks, candidates = make_chunks(documents, profiled.profiles, settings.chunk_chars, settings.overlap_chars)
-        if not chunks:
-            raise UserError(
-                f"no text could be extracted from any of the {len(files)} PDFs in {pdf_dir}; "
-                "nothing was indexed and the existing store is unchanged"
-            )
-        encoder_dir = _ensure_encoder(store, source, settings.variant, reporter)
-        from rag.index.encoder import EncoderSpec
+        previous = None if force or live is None else _previous(out_dir, reporter)
+        try:
+            return _write(files, discovery_skips, fp, identity, settings, source, store, previous, engine, reporter,
+                          started)
+        finally:
+            if previous is not None:
+                previous.close()
 
-        spec = EncoderSpec.load(encoder_dir)
-        keys = [embedding_key(encoder_dir.name, settings.variant, spec.passage_prefix + c.text) for c in chunks]
-        vectors, embedded, reused = _embed(chunks, keys, encoder_dir, spec.dim, settings,
-                                           _cached_vectors(previous, live), engine, reporter)
 
-        from rag.index.dense import DenseIndex
-        from rag.index.keyword import EPSILON, K1, B, KeywordIndex
+def _opens(out_dir: Path) -> bool:
+    """Whether the live generation passes the checks a search makes before using it."""
+    try:
+        open_store(out_dir).close()
+    except UserError:
+        return False
+    return True
 
-        keyword, okapi = KeywordIndex.build([c.text for c in chunks])
-        dense = DenseIndex.build(vectors, keys)
-        manifest = Manifest(
-            fingerprint=fp,
-            pdf_count=len(files) + len(discovery_skips),
-            candidate_count=len(candidates),
-            chunk_count=len(chunks),
-            embedding_model=source.name,
-            dim=spec.dim,
-            chunk_chars=settings.chunk_chars,
-            overlap_chars=settings.overlap_chars,
-            query_prefix=spec.query_prefix,
-            passage_prefix=spec.passage_prefix,
-            tokenizer={"name": TOKENIZER_NAME, "version": TOKENIZER_VERSION},
-            extractor={"name": EXTRACTOR_NAME, "version": EXTRACTOR_VERSION, "id": identity["extractor"]},
-            encoder={"key": encoder_dir.name, "backend": "onnxruntime", "variant": settings.variant,
-                     "pooling": spec.pooling, "normalize": spec.normalize, "max_seq_length": spec.max_seq_length,
-                     "revision": source.revision},
-            bm25={"k1": K1, "b": B, "epsilon": EPSILON, "corpus_size": okapi.corpus_size, "avgdl": okapi.avgdl},
-            embedding_model_requested=source.requested,
-            embedding_model_origin=source.origin,
-            settings=identity | {"batch_size": settings.batch_size},
-            libraries={"rag": __version__} | {name: _version(name) for name in _LIBRARIES},
-            created_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-            skipped=[asdict(s) for s in skipped],
-            warnings=[{"source": d.source, "warning": w} for d in documents for w in d.warnings],
-            ocr_pages=ocr_pages(documents),
-            profiles=identity["profiles"] | {
-                "known": known_counts([profiled.profiles[c.source] for c in candidates])},
+
+def _previous(out_dir: Path, reporter: Reporter) -> OpenStore | None:
+    """The live generation, to reuse, if it passes the checks a search makes; else None."""
+    try:
+        return open_store(out_dir)
+    except UserError as exc:
+        reporter.warn(f"the store in {out_dir} does not match its checksums or cannot be read ({exc.message}); "
+                      "rebuilding it without reusing any of it")
+        return None
+
+
+def _write(files: list[CvFile], discovery_skips: list[Skipped], fp: str, identity: dict, settings: BuildSettings,
+           source: ModelSource, store: StoreDir, previous: OpenStore | None, engine: Engine, reporter: Reporter,
+           started: float) -> BuildResult:
+    from rag.index.encoder import EncoderSpec
+
+    encoder_dir = _ensure_encoder(store, source, settings.variant, reporter)
+    spec = EncoderSpec.load(encoder_dir)
+    encoder = EncoderUse(encoder_dir.name, settings.variant, spec.passage_prefix, spec.dim)
+    old = [SegmentSource(s.entry, s.folder, s.record, s.deletions) for s in previous.segments] if previous else []
+    same = previous is not None and {k: previous.manifest.settings.get(k) for k in identity} == identity
+    kept = old if same else []
+    term_ids = TermIds(TermDictionary([DictionaryPart.load(s.dictionary_path()) for s in kept]),
+                       previous.manifest.term_count if same else 0)
+    writing = Writing(store, encoder, encoder_dir, term_ids,
+                      ChunkSettings(settings.as_of, settings.chunk_chars, settings.overlap_chars), engine,
+                      settings.batch_size, available_cores(), _next_number(store, previous), reporter.progress)
+    try:
+        if same:
+            kept, todo = _changes(kept, files, term_ids)
+        else:
+            todo = files
+        cached = _cached(old, identity["extractor"], todo)
+        documents, extracted = _extract(todo, cached, engine, reporter, identity["extractor"])
+        cache = VectorCache([s.cache(spec.dim) for s in old])
+        items = ((doc, _cached_profile(old, cached, doc)) for doc in documents)
+        if todo:
+            kept = kept + [writing.write(items, len(todo), lambda: DictionaryPart.build(term_ids.new), cache,
+                                         "indexing")]
+        kept = _merged(kept, writing)
+    except DamagedFile as exc:
+        raise damaged(store.root, str(exc)) from None
+    counts = live_numbers(kept)
+    candidates, chunks, length = (int(x) for x in counts.sum(axis=0)) if len(kept) else (0, 0, 0)
+    if not chunks:
+        raise UserError(
+            f"no text could be extracted from any of the {len(files)} files in the CV folder; "
+            "nothing was indexed and the existing store is unchanged"
         )
-        commit_generation(store, manifest, chunks, candidates, documents,
-                          [profiled.records[c.source] for c in candidates], keyword, okapi, dense)
-    return BuildResult(False, manifest, time.monotonic() - started, len(documents), extracted, embedded, reused,
-                       profiled.built)
+    notes = [s.notes() for s in kept]
+    manifest = Manifest(
+        fingerprint=fp,
+        pdf_count=len(files) + len(discovery_skips),
+        candidate_count=candidates,
+        chunk_count=chunks,
+        embedding_model=source.name,
+        dim=spec.dim,
+        chunk_chars=settings.chunk_chars,
+        overlap_chars=settings.overlap_chars,
+        query_prefix=spec.query_prefix,
+        passage_prefix=spec.passage_prefix,
+        tokenizer={"name": TOKENIZER_NAME, "version": TOKENIZER_VERSION},
+        extractor={"name": EXTRACTOR_NAME, "version": EXTRACTOR_VERSION, "id": identity["extractor"]},
+        encoder={"key": encoder_dir.name, "backend": "onnxruntime", "variant": settings.variant,
+                 "pooling": spec.pooling, "normalize": spec.normalize, "max_seq_length": spec.max_seq_length,
+                 "revision": source.revision},
+        bm25={"k1": K1, "b": B, "epsilon": EPSILON, "corpus_size": chunks, "avgdl": length / chunks},
+        embedding_model_requested=source.requested,
+        embedding_model_origin=source.origin,
+        settings=identity | {"batch_size": settings.batch_size},
+        libraries={"rag": __version__} | {name: _version(name) for name in _LIBRARIES},
+        created_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        skipped=[asdict(s) for s in discovery_skips] + [
+            {"source": src, "reason": reason, "kind": kind} for n in notes for src, reason, kind in n["skipped"]],
+        warnings=[{"source": src, "warning": w} for n in notes for src, w in n["warnings"]],
+        ocr_pages=[{"source": src, "pages": pages} for n in notes for src, pages in n["ocr_pages"]],
+        profiles=identity["profiles"] | {"known": known_counts(np.concatenate([s.live_known() for s in kept]))},
+        segments=[s.entry.to_dict() for s in kept],
+        term_count=term_ids.next_id,
+        next_segment=writing.next_number,
+    )
+    skipped = [Skipped(**s) for s in manifest.skipped]
+    for line in not_indexed_lines(skipped) + warning_lines(manifest.warnings):
+        reporter.warn(line)
+    with store.new_generation() as tmp:
+        deletions = {s.entry.name: s.deletions for s in kept if s.deletions is not None}
+        if deletions:
+            save_deletions(tmp / DELETIONS, deletions)
+        store.commit(tmp, manifest, (DELETIONS,) if deletions else ())
+    live_documents = sum(s.record.documents - int(s.deleted.sum()) for s in kept)
+    return BuildResult(False, manifest, time.monotonic() - started, live_documents, extracted, writing.embedded,
+                       chunks - writing.embedded_chunks, writing.profiled)
 
 
-def make_chunks(documents: list[Document], profiles: dict[str, Profile], chunk_chars: int, overlap_chars: int
-                ) -> tuple[list[Chunk], list[Candidate]]:
-    """Chunks in document order, and one Candidate per document with text, owning its chunks.
+def _next_number(store: StoreDir, previous: OpenStore | None) -> int:
+    """A segment number no generation that may still be read has used."""
+    on_disk = [int(p.name) for p in store.segments.iterdir() if p.name.isdigit()] if store.segments.is_dir() else []
+    return max([previous.manifest.next_segment if previous else 1, *(n + 1 for n in on_disk)])
 
-    The name and the headline come from page 1 (names.py); the seniority from the profile's
-    current title (seniority.py), the one place a title is read."""
-    chunks: list[Chunk] = []
-    candidates: list[Candidate] = []
-    for doc in documents:
-        if doc.skipped:
+
+def _changes(segments: list[SegmentSource], files: list[CvFile], term_ids: TermIds
+             ) -> tuple[list[SegmentSource], list[CvFile]]:
+    """The segments with the documents of changed or removed files marked deleted, and the files
+    to add (new or changed), in discovery order."""
+    live: dict[str, tuple[int, int, int, int, str]] = {}
+    for i, s in enumerate(segments):
+        sources, cv_ids, sizes, mtimes = s.identities()
+        for row in s.live_documents().tolist():
+            live[sources[row]] = (i, row, int(sizes[row]), int(mtimes[row]), cv_ids[row])
+    todo, gone = [], {}
+    for f in files:
+        found = live.pop(f.source, None)
+        if found is not None and found[2:] == (f.size, f.mtime_ns, f.cv_id):
             continue
-        text, page_starts = document_text(doc.pages)
-        first = len(chunks)
-        for index, (start, end) in enumerate(chunk_spans(text, chunk_chars, overlap_chars)):
-            chunks.append(
-                Chunk(len(chunks), doc.cv_id, index, page_at(start, page_starts), start, end, doc.source, text[start:end])
-            )
-        if len(chunks) > first:
-            who = identify(doc.head, doc.source)
-            candidates.append(Candidate(doc.cv_id, doc.source, who.name, who.name_source, who.headline,
-                                        title_level(profiles[doc.source].title), first, len(chunks) - first,
-                                        page_starts))
-    return chunks, candidates
+        todo.append(f)
+        if found is not None:
+            gone.setdefault(found[0], []).append(found[1])
+    for i, row, *_ in live.values():
+        gone.setdefault(i, []).append(row)
+    segments = [s.delete(np.asarray(sorted(gone[i]), np.int64), term_ids) if i in gone else s
+                for i, s in enumerate(segments)]
+    return segments, todo
 
 
-def embedding_key(encoder_key: str, variant: str, text: str) -> bytes:
-    """Cache key of one chunk's vector: the encoder (model, weights, export), its variant, the text."""
-    return hashlib.sha256(f"{encoder_key}\0{variant}\0{text}".encode()).digest()[:16]
+def _merged(segments: list[SegmentSource], writing: Writing) -> list[SegmentSource]:
+    """The segments after every merge the policy asks for (merging.py)."""
+    while True:
+        run = next_merge([SegmentSize(s.record.chunks, int(s.live_counts()[1])) for s in segments])
+        if run is None:
+            return segments
+        segments = segments[:run.start] + [writing.merge(segments[run.start:run.stop])] + segments[run.stop:]
+
+
+def _cached(segments: list[SegmentSource], extractor: str, files: list[CvFile]) -> dict[str, tuple[SegmentSource, int]]:
+    """Where the live generation keeps an extraction of each file that is still valid: the same
+    path, size, modification time, cv_id and extractor."""
+    wanted = {f.source: f for f in files}
+    found = {}
+    for s in segments:
+        sources, cv_ids, sizes, mtimes = s.identities()
+        for row in s.live_documents().tolist():
+            f = wanted.get(sources[row])
+            if f is not None and (int(sizes[row]), int(mtimes[row]), cv_ids[row]) == (f.size, f.mtime_ns, f.cv_id):
+                found[f.source] = (s, row)
+    return {src: hit for src, hit in found.items() if _extracted_with(hit, extractor)}
+
+
+def _extracted_with(hit: tuple[SegmentSource, int], extractor: str) -> bool:
+    return hit[0].documents(np.asarray([hit[1]]))[0].extractor == extractor
+
+
+def _cached_profile(segments: list[SegmentSource], cached: dict[str, tuple[SegmentSource, int]], doc: Document
+                    ) -> ProfileRecord | None:
+    """The stored profile of the same file, if the live generation has one (prepare() checks its key)."""
+    hit = cached.get(doc.source)
+    if hit is None:
+        return None
+    candidate = int(hit[0].candidate_of(np.asarray([hit[1]]))[0])
+    return hit[0].profiles([candidate]).get(candidate) if candidate >= 0 else None
 
 
 def _version(package: str) -> str:
@@ -257,33 +352,18 @@ def _version(package: str) -> str:
         return "not installed"
 
 
-def _cached_documents(generation: Path | None) -> dict[str, Document]:
-    if generation is None:
-        return {}
-    try:
-        with (generation / DOCUMENTS).open("rb") as f:
-            return {d.source: d for d in (Document.from_dict(orjson.loads(line)) for line in f)}
-    except (OSError, ValueError, TypeError):
-        return {}
+def _extract(files: list[CvFile], cached: dict[str, tuple[SegmentSource, int]], engine: Engine, reporter: Reporter,
+             extractor: str) -> tuple[Iterator[Document], int]:
+    """Documents in file order, streamed, and how many are extracted now (the rest are cached)."""
+    todo = [f for f in files if f.source not in cached]
 
+    def documents() -> Iterator[Document]:
+        fresh = engine.extract(todo, extractor)
+        for f in files:
+            hit = cached.get(f.source)
+            yield hit[0].documents(np.asarray([hit[1]]))[0] if hit else next(fresh)
 
-def _extract(files: list[CvFile], cache: dict[str, Document], engine: Engine, reporter: Reporter, extractor: str
-             ) -> tuple[list[Document], int]:
-    """Documents in file order, and how many had to be extracted (the rest came from the cache)."""
-    documents: list[Document | None] = []
-    todo: list[tuple[int, CvFile]] = []
-    for f in files:
-        hit = cache.get(f.source)
-        if hit and (hit.size, hit.mtime_ns, hit.extractor, hit.cv_id) == (f.size, f.mtime_ns, extractor, f.cv_id):
-            documents.append(hit)
-        else:
-            todo.append((len(documents), f))
-            documents.append(None)
-    with reporter.progress(len(todo), "extracting") as advance:
-        for (slot, _), doc in zip(todo, engine.extract([f for _, f in todo], extractor)):
-            documents[slot] = doc
-            advance(1)
-    return [d for d in documents if d is not None], len(todo)
+    return documents(), len(todo)
 
 
 def _ensure_encoder(store: StoreDir, source: ModelSource, variant: str, reporter: Reporter) -> Path:
@@ -307,52 +387,3 @@ def _ensure_encoder(store: StoreDir, source: ModelSource, variant: str, reporter
     return folder
 
 
-def _cached_vectors(generation: Path | None, manifest: Manifest | None) -> dict[bytes, object]:
-    """Vectors of the live generation by content key: the embedding cache."""
-    if generation is None or manifest is None:
-        return {}
-    from rag.index.dense import DenseIndex
-
-    try:
-        return DenseIndex.load(generation, manifest.chunk_count, manifest.dim).cached_vectors()
-    except DamagedFile:
-        return {}
-
-
-def _embed(chunks, keys, encoder_dir: Path, dim: int, settings: BuildSettings, cache: dict, engine: Engine,
-           reporter: Reporter):
-    import numpy as np
-
-    vectors = np.zeros((len(chunks), dim), dtype=np.float32)
-    todo: dict[bytes, list[int]] = {}
-    reused = 0
-    for row, key in enumerate(keys):
-        cached = cache.get(key)
-        if cached is not None and len(cached) == dim:
-            vectors[row] = cached
-            reused += 1
-        else:
-            todo.setdefault(key, []).append(row)
-    if todo:
-        first_rows = [rows[0] for rows in todo.values()]
-        with reporter.progress(len(first_rows), "embedding") as advance:
-            fresh = engine.embed([chunks[r].text for r in first_rows], encoder_dir, settings.variant,
-                                 settings.batch_size, advance)
-        for vector, rows in zip(fresh, todo.values()):
-            vectors[rows] = vector
-    return vectors, len(todo), reused
-
-
-def commit_generation(store: StoreDir, manifest: Manifest, chunks: list[Chunk], candidates: list[Candidate],
-                      documents: list[Document], profiles: list[ProfileRecord], keyword, okapi, dense) -> Path:
-    """Write every file of a generation, then make it the live one (manifest last, atomically)."""
-    import numpy as np
-
-    with store.new_generation() as tmp:
-        np.save(tmp / CHUNK_OFFSETS, write_jsonl(tmp / CHUNKS, (c.to_dict() for c in chunks)), allow_pickle=False)
-        write_candidates(tmp, candidates)
-        write_profiles(tmp, profiles)
-        write_jsonl(tmp / DOCUMENTS, (asdict(doc) for doc in documents))
-        keyword.save(tmp, okapi)
-        dense.save(tmp)
-        return store.commit(tmp, manifest)

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import PurePosixPath
 
-from rag.ingest.records import Document, Skipped
+from rag.ingest.records import Skipped
 
 ONE_LINE_EACH = 3  # up to this many files of one kind are listed one per line
 NAMED_IN_SUMMARY = 3  # a summary line names this many files of its kind
@@ -33,9 +33,10 @@ def not_indexed_lines(skipped: list[Skipped]) -> list[str]:
     return lines
 
 
-def warning_lines(documents: Iterable[Document], limit: int = 10) -> list[str]:
-    """Problems inside indexed files (a page left out, a page OCR could not read), one line each."""
-    lines = [f"{d.source}: {w}" for d in documents if not d.skipped for w in d.warnings]
+def warning_lines(warnings: Iterable[dict], limit: int = 10) -> list[str]:
+    """Problems inside indexed files (a page left out, a page OCR could not read), one line each,
+    from the manifest's warnings."""
+    lines = [f"{w['source']}: {w['warning']}" for w in warnings]
     if len(lines) > limit:
         lines[limit:] = [f"and {len(lines) - limit} more such warnings (all in manifest.json)"]
     return lines
@@ -45,11 +46,6 @@ def _by_extension(group: list[Skipped]) -> str:
     counts = Counter(PurePosixPath(s.source.rstrip("/")).suffix.lower() or
                      ("folder" if s.source.endswith("/") else "no extension") for s in group)
     return ", ".join(f"{n} {ext}" for ext, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
-
-
-def ocr_pages(documents: Iterable[Document]) -> list[dict]:
-    """The manifest's record of OCR: which pages of which files were read from their image."""
-    return [{"source": d.source, "pages": d.ocr_pages} for d in documents if d.ocr_pages]
 
 
 def page_ranges(pages: list[int]) -> str:

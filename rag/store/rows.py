@@ -1,4 +1,7 @@
-"""The rows of a store: chunks (one per FAISS and BM25 row) and candidates (one per indexed CV)."""
+"""The rows of a store: chunks (one per vector and BM25 document) and candidates (one per indexed CV).
+
+In a segment's files a chunk_id or a first_chunk counts from the segment's first chunk; a store
+read through OpenStore numbers them store-wide, live rows only (live.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ from rag.store.tables import write_jsonl
 
 @dataclass(frozen=True)
 class Chunk:
-    """One line of chunks.jsonl; chunk_id is its row in the FAISS index and the BM25 corpus."""
+    """One line of chunks.jsonl; chunk_id is its row in the dense index and the BM25 corpus."""
 
     chunk_id: int
     cv_id: str
@@ -52,10 +55,11 @@ class Candidate:
         return page_at(offset, self.page_starts)
 
 
-def write_candidates(folder: Path, candidates: list[Candidate]) -> None:
-    """candidates.jsonl and the arrays search reads for every candidate at once."""
+def write_candidates(folder: Path, candidates: list[Candidate], documents: list[int]) -> None:
+    """candidates.jsonl and the arrays search reads for every candidate at once; documents: the
+    row in documents.jsonl each candidate was read from."""
     offsets = write_jsonl(folder / CANDIDATES, (c.to_dict() for c in candidates))
     starts = np.asarray([c.first_chunk for c in candidates] + [sum(c.chunk_count for c in candidates)], np.int64)
     seniority = np.asarray([LEVELS.index(c.seniority) if c.seniority else -1 for c in candidates], np.int8)
     with (folder / CANDIDATE_INDEX).open("wb") as f:
-        np.savez(f, offsets=offsets, starts=starts, seniority=seniority)
+        np.savez(f, offsets=offsets, starts=starts, seniority=seniority, document=np.asarray(documents, np.int64))

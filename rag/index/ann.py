@@ -1,0 +1,80 @@
+"""The approximate index a large segment gets: FAISS IVF with 8-bit scalar-quantised vectors.
+
+Below FLAT_MAX chunks a segment is searched exactly (every vector scored, as IndexFlatIP would);
+above it a query scores only the vectors of its NPROBE_SHARE nearest coarse lists, on 8-bit
+codes (a quarter of the float32 bytes), and the chunks it keeps are then re-scored exactly from
+the float32 vectors. The figures behind the choice are in docs/scale.md (bench-scale): recall@10
+against the exact scores, time per query, and build time, by store size.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+
+FLAT_MAX = 262_144  # chunks: above this a segment gets an IVF index (docs/scale.md: where flat stops paying)
+SAMPLE_PER_LIST = 64  # training vectors per coarse list
+NPROBE_SHARE = 8  # a query scans 1/8 of the lists
+KMEANS_ITERATIONS = 10
+ADD_BLOCK = 1 << 18
+SEED = 1234
+SQ8_SLACK = 0.02  # 8-bit codes move a cosine by less than this (docs/scale.md), so a range search misses none
+
+
+def list_count(n: int) -> int:
+    """Coarse lists for n vectors: the power of two nearest sqrt(n)."""
+    return 1 << max(4, round(math.log2(math.sqrt(n))))
+
+
+def build_ivf(vectors: np.ndarray, path: Path) -> dict:
+    """Train an IVF-SQ8 index on a sample of vectors (n x d, unit length, may be memory-mapped),
+    add all of them in blocks (ids = row numbers) and write it to path; what it is, for the record."""
+    import faiss
+
+    n, dim = vectors.shape
+    nlist = list_count(n)
+    rng = np.random.default_rng(SEED)
+    sample = np.ascontiguousarray(vectors[np.sort(rng.choice(n, min(n, nlist * SAMPLE_PER_LIST), replace=False))],
+                                  dtype=np.float32)
+    kmeans = faiss.Kmeans(dim, nlist, niter=KMEANS_ITERATIONS, spherical=True, seed=SEED, verbose=False)
+    kmeans.train(sample)
+    quantizer = faiss.IndexFlatIP(dim)
+    quantizer.add(kmeans.centroids)
+    index = faiss.IndexIVFScalarQuantizer(quantizer, dim, nlist, faiss.ScalarQuantizer.QT_8bit,
+                                          faiss.METRIC_INNER_PRODUCT)
+    index.train(sample)  # the quantizer is trained already: this fits the 8-bit ranges
+    for lo in range(0, n, ADD_BLOCK):
+        index.add(np.ascontiguousarray(vectors[lo:lo + ADD_BLOCK], dtype=np.float32))
+    index.nprobe = max(1, nlist // NPROBE_SHARE)
+    faiss.write_index(index, str(path))
+    return {"kind": "ivf-sq8", "nlist": nlist, "nprobe": int(index.nprobe)}
+
+
+def read_ivf(path: Path):
+    """The index, memory-mapped: opening it reads nothing but its header and coarse centroids."""
+    import faiss
+
+    return faiss.read_index(str(path), faiss.IO_FLAG_MMAP | faiss.IO_FLAG_READ_ONLY)
+
+
+def search_ivf(index, query: np.ndarray, depth: int, kept: np.ndarray | None, at_least: float | None
+               ) -> np.ndarray:
+    """Rows the index ranks highest for a unit query (at most depth), plus, given at_least, every
+    row whose approximate cosine reaches at_least - SQ8_SLACK; kept (bool per row) leaves others out."""
+    import faiss
+
+    selector = None
+    if kept is not None:
+        bitmap = np.packbits(kept, bitorder="little")
+        selector = faiss.IDSelectorBitmap(len(kept), faiss.swig_ptr(bitmap))
+    params = faiss.SearchParametersIVF(nprobe=index.nprobe, sel=selector)
+    q = np.ascontiguousarray(query.reshape(1, -1), dtype=np.float32)
+    _, found = index.search(q, depth, params=params)
+    rows = [found[0][found[0] >= 0]]
+    if at_least is not None:
+        _, _, near = index.range_search(q, at_least - SQ8_SLACK, params=params)
+        rows.append(near)
+    return np.unique(np.concatenate(rows)).astype(np.int64)
+
