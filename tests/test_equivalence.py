@@ -138,9 +138,9 @@ def test_batching_and_length_sorting_do_not_change_vectors(exported_encoder, bat
 
 
 def test_an_incremental_build_equals_a_build_from_scratch(cv_dir, store_dir, tmp_path, exported_encoder):
+    from builds import assert_same_store, build_store
     from pdfs import write_pdf
 
-    from builds import assert_same_store, build_store
     from rag.build.builder import BuildSettings
     from rag.store.open import open_store
 

@@ -9,17 +9,17 @@ from pathlib import Path
 
 import orjson
 import pytest
+from builds import build_store
 from click.testing import CliRunner
 from pdfs import write_pdf
 
 from cv_generation.corpus import generate_corpus
-from builds import build_store
 from rag.build.builder import BuildSettings
 from rag.cli import main as rag
 from rag.errors import UserError
 from rag.search.filters import Filters
 from rag.search.retrieval import Searcher
-from rag.store.manifest import PROFILE_INDEX
+from rag.store.manifest import PROFILE_INDEX, STORE_FORMAT
 from rag.store.open import open_store
 
 AS_OF = "2025-06"
@@ -150,7 +150,7 @@ def test_profiles_are_reused_until_their_text_the_rules_or_the_month_change(peop
     folder, store = people
     first = open_store(store).manifest
     assert first.profiles["as_of"] == AS_OF and first.profiles["known"]["years_experience"] == 5
-    assert first.store_format == 3
+    assert first.store_format == STORE_FORMAT
     write_pdf(folder / "tom" / "cv.pdf", [PEOPLE["tom"].replace("2023", "2019")])
     again = build_store(folder, store, SETTINGS)
     assert (again.extracted, again.profiled) == (1, 1)
@@ -166,7 +166,7 @@ def test_profiles_are_reused_until_their_text_the_rules_or_the_month_change(peop
 
 def test_a_damaged_profile_index_is_reported_when_a_filter_reads_it(people):
     _, store = people
-    path = open_store(store).generation / PROFILE_INDEX
+    path = open_store(store).segments[0].folder / PROFILE_INDEX
     data = bytearray(path.read_bytes())
     data[-40] ^= 0xFF
     path.write_bytes(bytes(data))

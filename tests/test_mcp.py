@@ -7,12 +7,12 @@ from pathlib import Path
 import anyio
 import orjson
 import pytest
+from builds import build_store
 from click.testing import CliRunner
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from pdfs import write_pdf
 
-from builds import build_store
 from rag.build.builder import BuildSettings
 from rag.cli import main as rag
 from rag.render.search import render_json
@@ -33,7 +33,8 @@ def build(cv_dir: Path, out: Path, **settings) -> None:
 
 def documents(out: Path) -> dict[str, list[str]]:
     """Each CV's extracted pages, as the build recorded them."""
-    lines = (orjson.loads(line) for line in (out / "current" / DOCUMENTS).read_bytes().splitlines())
+    lines = (orjson.loads(line) for segment in (out / "segments").iterdir()
+             for line in (segment / DOCUMENTS).read_bytes().splitlines())
     return {d["cv_id"]: d["pages"] for d in lines}
 
 

@@ -23,9 +23,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import Protocol
 
-from rag import __version__
 import numpy as np
 
+from rag import __version__
 from rag.build.engines.local import Engine, LocalEngine
 from rag.build.fingerprint import fingerprint
 from rag.build.merging import SegmentSize, next_merge

@@ -81,7 +81,8 @@ def prepare_all(items: Iterable[tuple[Document, ProfileRecord | None]], count: i
                 workers: int) -> Iterator[PreparedGroup]:
     """Groups of prepared CVs, in input order; worker processes when there are enough CVs. At
     most two groups per worker are in flight, so the CVs are read no faster than they are used."""
-    groups = iter(lambda it=iter(items): list(islice(it, GROUP)), [])
+    source = iter(items)
+    groups = iter(lambda: list(islice(source, GROUP)), [])
     if workers < 2 or count < _POOL_FROM:
         yield from (prepare_group(group, settings) for group in groups)
         return

@@ -10,7 +10,7 @@ line. A candidate whose field could not be read has -1 (years, education) or no 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,7 +21,7 @@ from rag.errors import DamagedFile
 from rag.index.live import LiveRows
 from rag.lexicon.terms import fold
 from rag.store.manifest import PROFILE_INDEX, PROFILES
-from rag.store.tables import JsonlTable, SegmentedTable, write_jsonl
+from rag.store.tables import JsonlTable, SegmentedTable
 
 if TYPE_CHECKING:  # the profile rules load their tables on import: search imports them only to filter
     from rag.profile.read import Profile

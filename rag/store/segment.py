@@ -20,8 +20,15 @@ from rag.files import sha256_file
 from rag.index.dense import IVF
 from rag.index.keyword import DeletedTerms
 from rag.store.folder import fsync_tree
-from rag.store.manifest import HASHED_ON_OPEN, SEGMENT, SEGMENT_FILES, SegmentEntry, checksum_problem, file_record, \
-    size_problem
+from rag.store.manifest import (
+    HASHED_ON_OPEN,
+    SEGMENT,
+    SEGMENT_FILES,
+    SegmentEntry,
+    checksum_problem,
+    file_record,
+    size_problem,
+)
 
 
 @dataclass
