@@ -190,8 +190,7 @@ def _previous(out_dir: Path, reporter: Reporter) -> OpenStore | None:
     try:
         return open_store(out_dir)
     except UserError as exc:
-        reporter.warn(f"the store in {out_dir} does not match its checksums or cannot be read ({exc.message}); "
-                      "rebuilding it without reusing any of it")
+        reporter.warn(f"cannot reuse the store in {out_dir} ({exc.message}); rebuilding it from scratch")
         return None
 
 

@@ -95,7 +95,7 @@ class SegmentWriter:
 
     def _write(self, p: Prepared) -> None:
         doc, row = p.document, len(self.identity)
-        self.documents.write(asdict(doc))
+        self.documents.write(doc)
         self.identity.append((doc.source, doc.cv_id, doc.size, doc.mtime_ns))
         if doc.skipped:
             self.notes.skipped.append([row, doc.source, doc.skipped, doc.skip_kind or "other"])
@@ -107,12 +107,12 @@ class SegmentWriter:
         first = self.chunk_count
         self.candidates.append(replace(p.candidate, first_chunk=first))
         self.candidate_documents.append(row)
-        self.profiles.write(asdict(p.record))
+        self.profiles.write(p.record)
         self.profile_list.append(p.profile)
         self.known.append(known_bits(p.profile))
         self.profiled += p.profiled
         for chunk in p.chunks:
-            self.chunks.write(chunk.to_dict() | {"chunk_id": first + chunk.chunk_id})
+            self.chunks.write(replace(chunk, chunk_id=first + chunk.chunk_id))
         self.chunk_count += len(p.chunks)
 
     def finish(self, dictionary: Callable[[], DictionaryPart]) -> SegmentRecord:

@@ -90,13 +90,15 @@ class Vectors:
         vectors = np.zeros((len(texts), dim), np.float32)
         vectors[found] = cached
         self.reused += int(found.sum())
-        todo: dict[bytes, list[int]] = {}
-        for i in np.flatnonzero(~found).tolist():
-            todo.setdefault(bytes(keys[i]), []).append(i)
-        if todo:
-            fresh = self.engine.embed([texts[rows[0]] for rows in todo.values()], self.encoder_dir, self.variant,
+        missing = np.flatnonzero(~found)
+        if len(missing):
+            # Each distinct text once, in the order first met: a text repeated shares its vector.
+            _, first, which = np.unique(np.asarray(keys)[missing], return_index=True, return_inverse=True)
+            order = np.argsort(first, kind="stable")
+            rank = np.empty_like(order)
+            rank[order] = np.arange(len(order))
+            fresh = self.engine.embed([texts[missing[i]] for i in first[order]], self.encoder_dir, self.variant,
                                       self.batch_size, self.advance)
-            for vector, rows in zip(normalised(fresh), todo.values()):
-                vectors[rows] = vector
-            self.embedded += len(todo)
+            vectors[missing] = normalised(fresh)[rank[which.ravel()]]
+            self.embedded += len(first)
         return vectors

@@ -59,22 +59,44 @@ def read_ivf(path: Path):
     return faiss.read_index(str(path), faiss.IO_FLAG_MMAP | faiss.IO_FLAG_READ_ONLY)
 
 
-def search_ivf(index, query: np.ndarray, depth: int, kept: np.ndarray | None, at_least: float | None
-               ) -> np.ndarray:
-    """Rows the index ranks highest for a unit query (at most depth), plus, given at_least, every
-    row whose approximate cosine reaches at_least - SQ8_SLACK; kept (bool per row) leaves others out."""
+def search_ivf(index, query: np.ndarray, depth: int, kept: np.ndarray | None) -> np.ndarray:
+    """The rows the index ranks highest for a unit query, at most depth of them; kept (bool per
+    row) leaves the others out."""
     import faiss
 
-    selector = None
-    if kept is not None:
-        bitmap = np.packbits(kept, bitorder="little")
-        selector = faiss.IDSelectorBitmap(len(kept), faiss.swig_ptr(bitmap))
-    params = faiss.SearchParametersIVF(nprobe=index.nprobe, sel=selector)
-    q = np.ascontiguousarray(query.reshape(1, -1), dtype=np.float32)
-    _, found = index.search(q, depth, params=params)
-    rows = [found[0][found[0] >= 0]]
-    if at_least is not None:
-        _, _, near = index.range_search(q, at_least - SQ8_SLACK, params=params)
-        rows.append(near)
-    return np.unique(np.concatenate(rows)).astype(np.int64)
+    _, found = index.search(_one(query), depth, params=faiss.SearchParametersIVF(nprobe=index.nprobe,
+                                                                                 sel=_selector(kept)))
+    return found[0][found[0] >= 0].astype(np.int64)
 
+
+def range_ivf(index, query: np.ndarray, at_least: float, kept: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """Every row whose 8-bit cosine with a unit query reaches at_least - SQ8_SLACK, and that
+    cosine, scanning every list (a threshold says nothing about which lists can hold a match)."""
+    import faiss
+
+    params = faiss.SearchParametersIVF(nprobe=index.nlist, sel=_selector(kept))
+    _, scores, rows = index.range_search(_one(query), at_least - SQ8_SLACK, params=params)
+    return rows.astype(np.int64), scores.astype(np.float32)
+
+
+def _one(query: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(query.reshape(1, -1), dtype=np.float32)
+
+
+class _Bitmap:
+    """An IDSelectorBitmap with the bits it points into (FAISS keeps a pointer, not a copy)."""
+
+    def __init__(self, kept: np.ndarray):
+        import faiss
+
+        self.bits = np.packbits(kept, bitorder="little")
+        self.selector = faiss.IDSelectorBitmap(len(kept), faiss.swig_ptr(self.bits))
+
+
+def _selector(kept: np.ndarray | None):
+    if kept is None:
+        return None
+    bitmap = _Bitmap(kept)
+    selector = bitmap.selector
+    selector.referenced = bitmap  # lives as long as the selector does
+    return selector

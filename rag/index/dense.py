@@ -5,7 +5,9 @@ Vectors are a flat file read through a memory map, so opening a store reads none
 segment up to ann.FLAT_MAX chunks is scored exactly, every vector (what IndexFlatIP does). A
 larger one is searched through its IVF index for the DEPTH best chunks, which are then re-scored
 exactly: their cosines are exact, and every other chunk of that segment gets the lowest of them,
-an upper bound of its own (docs/scale.md says what that approximates).
+an upper bound of its own (docs/scale.md says what that approximates). Given a threshold, every
+chunk of an approximate segment whose 8-bit cosine reaches it is found as well, with that cosine
+(within ann.SQ8_SLACK of the exact one).
 """
 
 from __future__ import annotations
@@ -110,7 +112,7 @@ class DenseSegment:
         if allowed is not None:
             kept = np.zeros(live.size, bool)
             kept[live.rows[allowed]] = True
-        rows = ann.search_ivf(self.ivf, query, DEPTH, kept, at_least)
+        rows = ann.search_ivf(self.ivf, query, DEPTH, kept)
         found = np.asarray(self.vectors[rows]).reshape(len(rows), -1)
         _check_unit(found)
         exact = found @ query
@@ -118,6 +120,9 @@ class DenseSegment:
         if at_least is not None:
             fill = min(fill, float(np.nextafter(np.float32(at_least), np.float32(-1))))
         out = np.full(live.count, fill, np.float32)
+        if at_least is not None:
+            near, approximate = ann.range_ivf(self.ivf, query, at_least, kept)
+            out[live.numbers[near] - live.offset] = np.maximum(approximate, fill)
         out[live.numbers[rows] - live.offset] = exact
         return out
 
@@ -145,8 +150,8 @@ class DenseIndex:
                      at_least: float | None = None) -> np.ndarray:
         """Cosine of the query vector with every live chunk, in chunk order: exact in a segment
         scored exactly; in an approximate one, exact for the DEPTH chunks it retrieves (among
-        allowed ones, given a bool per chunk) and for every chunk at or above at_least, and
-        elsewhere the lowest cosine retrieved (kept below at_least)."""
+        allowed ones, given a bool per chunk), the 8-bit cosine of every other chunk that reaches
+        at_least, and elsewhere the lowest cosine retrieved (kept below at_least)."""
         query = np.asarray(query, np.float32).ravel()
         query = query / max(float(np.linalg.norm(query)), 1e-12)
         out = np.empty(self.n, np.float32)

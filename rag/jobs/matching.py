@@ -7,7 +7,8 @@ and the order a recruiter reads them in (README: Matching a job description).
   the profile read at index time (rag/profile.py), "present" meaning the build's --as-of month.
   A CV that dates no role does not meet it.
 - A phrase is met when the candidate's closest chunk has a cosine of at least the phrase
-  threshold with it (chosen on generated data; README).
+  threshold with it (chosen on generated data; README); in a store with an approximate dense
+  index every chunk at or above the threshold is found (docs/scale.md).
 - Order: must-haves met, then nice-to-haves met, then the fused relevance of the whole JD, which
   is the search path (Searcher.rank: FAISS, BM25 and their fusion) run on the JD as one query.
 """
@@ -118,7 +119,7 @@ def rank_against(searcher: Searcher, jd: JobDescription, settings: MatchSettings
         if req.kind == SKILL:
             met[i] = agg.holding(starts, mentions.chunks_stating(req.skills))
         elif req.kind == PHRASE:
-            cosines[i] = searcher.dense_scores(req.phrase)
+            cosines[i] = searcher.dense_scores(req.phrase, keep, settings.phrase_threshold)
             met[i] = agg.best_of_all(starts, cosines[i]) >= settings.phrase_threshold
         else:  # YEARS; unknown years (-1) never meet a minimum
             met[i] = years >= req.min_years

@@ -3,6 +3,7 @@ same table across all segments of a store, live lines only, numbered store-wide.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -29,15 +30,16 @@ class JsonlWriter:
 
     def __init__(self, path: Path):
         self._file = path.open("wb")
-        self._offsets = [0]
+        self._offsets = array("q", [0])  # 8 bytes a line, however many lines
 
-    def write(self, record: dict) -> None:
+    def write(self, record) -> None:
+        """One line: a dict, or a dataclass (serialised field by field, as asdict() would)."""
         line = orjson.dumps(record) + b"\n"
         self._file.write(line)
         self._offsets.append(self._offsets[-1] + len(line))
 
     def offsets(self) -> np.ndarray:
-        return np.asarray(self._offsets, dtype=np.int64)
+        return np.frombuffer(self._offsets, dtype=np.int64).copy()
 
     def close(self) -> None:
         self._file.close()
