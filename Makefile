@@ -64,7 +64,7 @@ CV_DIR_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_CV_DIR),$(CV_DIR))
 STORE_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_STORE),$(STORE))
 TRUTH_DIR_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_TRUTH_DIR),$(TRUTH_DIR))
 
-.PHONY: help index rebuild search match profile ls clean test cvs eval eval-corpora bench venv runner-ready mcp
+.PHONY: help index rebuild search match profile ls clean test cvs eval eval-corpora bench bench-scale venv runner-ready mcp
 
 help: ## Show this help.
 	@echo "CV retrieval pipeline: index CVs, find the people in them with FAISS, BM25 and their fusion side by side."
@@ -195,3 +195,6 @@ test: venv $(VENV_RAY_STAMP) ## Run the test suite on two workers (offline model
 
 bench: venv $(VENV_RAY_STAMP) ## Measure speed against the straightforward baseline; writes bench/report.{json,md}.
 	HF_HUB_OFFLINE=1 $(VENV_PY) -m bench.run
+
+bench-scale: venv ## Build, search and grow stores of 1M, 2M and 4.3M chunks (hours); writes bench/report-scale.json.
+	HF_HUB_OFFLINE=1 $(VENV_PY) -m bench.scale

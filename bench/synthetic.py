@@ -6,8 +6,9 @@ synthetic CV, so that each has about 43 chunks as real CVs do (the generated one
 every 25th word is followed by a word naming the CV ("ref000123"), so each chunk's text is its
 own, as in a real corpus, and the vocabulary grows with the corpus as names and e-mail addresses
 make it grow. Embedding returns one of the real store's vectors (chosen by a hash of the text)
-plus Gaussian noise, renormalised: real vectors, perturbed, as the earlier synthetic stores had,
-at a cost of microseconds. Everything else (profiles, chunks, keyword and dense indexes, the
+plus Gaussian noise (two rows of a fixed table, also chosen by the hash), renormalised: real
+vectors, perturbed, as the earlier synthetic stores had, the same for the same text in any
+build, at a cost of microseconds. Everything else (profiles, chunks, keyword and dense indexes, the
 segments and their merges) is the real build's.
 
 CV files are placeholders (cv_000123.pdf); the engine reads the number in the name.
@@ -30,6 +31,7 @@ from rag.store.open import open_store
 
 PAGES_FROM = 15  # generated CVs per synthetic CV: 43 chunks of 500 characters, as real CVs have
 NOISE = 0.05  # per component, as the earlier synthetic stores had
+NOISE_ROWS = 1 << 16
 MARK_EVERY = 25  # words
 
 
@@ -54,6 +56,8 @@ class SyntheticEngine:
                               for line in (s.folder / DOCUMENTS).read_bytes().splitlines()]
             self.documents = [d for d in self.documents if d.pages and not d.skipped]
             self.vectors = base.dense_index().vectors()
+        table = np.random.default_rng(0).normal(0, NOISE / np.sqrt(2), (NOISE_ROWS, self.vectors.shape[1]))
+        self.noise = table.astype(np.float32)
         self.seconds = 0.0
 
     def extract(self, files: list[CvFile], extractor: str) -> Iterator[Document]:
@@ -74,9 +78,9 @@ class SyntheticEngine:
     def embed(self, texts: list[str], encoder_dir: Path, variant: str, batch_size: int,
               advance: Callable[[int], None]) -> np.ndarray:
         started = time.perf_counter()
-        hashes = np.asarray([zlib.crc32(t.encode()) for t in texts], np.int64)
-        rng = np.random.default_rng(int(hashes.sum()) if len(texts) else 0)
-        vectors = self.vectors[hashes % len(self.vectors)] + rng.normal(0, NOISE, (len(texts), self.vectors.shape[1]))
+        hashes = np.asarray([zlib.crc32(t.encode()) for t in texts], np.int64).reshape(-1)
+        vectors = (self.vectors[hashes % len(self.vectors)] + self.noise[hashes % NOISE_ROWS]
+                   + self.noise[(hashes >> 16) % NOISE_ROWS])
         vectors = (vectors / np.linalg.norm(vectors, axis=1, keepdims=True)).astype(np.float32)
         advance(len(texts))
         self.seconds += time.perf_counter() - started
