@@ -28,16 +28,15 @@ def list_count(n: int) -> int:
     return 1 << max(4, round(math.log2(math.sqrt(n))))
 
 
-def build_ivf(vectors: np.ndarray, path: Path) -> dict:
-    """Train an IVF-SQ8 index on a sample of vectors (n x d, unit length, may be memory-mapped),
-    add all of them in blocks (ids = row numbers) and write it to path; what it is, for the record."""
+def build_ivf(vectors: Path, n: int, dim: int, path: Path) -> dict:
+    """Train an IVF-SQ8 index on a sample of the n unit vectors in a float32 file, add all of them
+    in blocks (ids = row numbers) and write it to path; what it is, for the record. The vectors are
+    read, not memory-mapped: only a block of them is ever in the process."""
     import faiss
 
-    n, dim = vectors.shape
     nlist = list_count(n)
     rng = np.random.default_rng(SEED)
-    sample = np.ascontiguousarray(vectors[np.sort(rng.choice(n, min(n, nlist * SAMPLE_PER_LIST), replace=False))],
-                                  dtype=np.float32)
+    sample = _rows(vectors, np.sort(rng.choice(n, min(n, nlist * SAMPLE_PER_LIST), replace=False)), dim)
     kmeans = faiss.Kmeans(dim, nlist, niter=KMEANS_ITERATIONS, spherical=True, seed=SEED, verbose=False)
     kmeans.train(sample)
     quantizer = faiss.IndexFlatIP(dim)
@@ -46,10 +45,21 @@ def build_ivf(vectors: np.ndarray, path: Path) -> dict:
                                           faiss.METRIC_INNER_PRODUCT)
     index.train(sample)  # the quantizer is trained already: this fits the 8-bit ranges
     for lo in range(0, n, ADD_BLOCK):
-        index.add(np.ascontiguousarray(vectors[lo:lo + ADD_BLOCK], dtype=np.float32))
+        count = min(ADD_BLOCK, n - lo)
+        index.add(np.fromfile(vectors, np.float32, count=count * dim, offset=lo * dim * 4).reshape(count, dim))
     index.nprobe = max(1, nlist // NPROBE_SHARE)
     faiss.write_index(index, str(path))
     return {"kind": "ivf-sq8", "nlist": nlist, "nprobe": int(index.nprobe)}
+
+
+def _rows(path: Path, rows: np.ndarray, dim: int) -> np.ndarray:
+    """Some rows of a float32 file of dim columns (rows ascending)."""
+    out = np.empty((len(rows), dim), np.float32)
+    with path.open("rb") as f:
+        for i, row in enumerate(rows.tolist()):
+            f.seek(row * dim * 4)
+            f.readinto(memoryview(out[i]).cast("B"))
+    return out
 
 
 def read_ivf(path: Path):

@@ -56,11 +56,12 @@ class DenseWriter:
 
     def finish(self) -> dict:
         self._vectors.close()
-        np.save(self.folder / KEYS, np.asarray(self._keys.close()), allow_pickle=False)
-        self._keys.path.unlink()
+        keys = self._keys.close()
+        np.save(self.folder / KEYS, keys.read(0, keys.count), allow_pickle=False)
+        keys.path.unlink()
         if self.rows <= ann.FLAT_MAX:
             return {"kind": "flat"}
-        return ann.build_ivf(_vectors(self.folder, self.rows, self.dim), self.folder / IVF)
+        return ann.build_ivf(self.folder / VECTORS, self.rows, self.dim, self.folder / IVF)
 
 
 def _vectors(folder: Path, rows: int, dim: int) -> np.ndarray:

@@ -87,22 +87,23 @@ class KeywordWriter:
         """Write the segment's keyword files into folder; term_count bounds the term ids, and
         terms_of(ids) gives their text (for the pickle)."""
         tf_dtype = np.uint16 if self.max_tf <= np.iinfo(np.uint16).max else np.int32
+        lengths = np.concatenate(self.lengths).astype(np.int32) if self.lengths else np.zeros(0, np.int32)
         terms, indptr, (chunks, tf) = group_by_key(
             self.entry_terms.close(), [self.entry_chunks.close(), self.entry_tf.close()], term_count,
             [(folder / CHUNKS, np.int32), (folder / TF, tf_dtype)])
+        _write_pickle(folder / PICKLE, TermCounts(terms_of(terms), _csc(tf, chunks, indptr, self.chunks), lengths))
+        del chunks, tf  # unmapped before the positions are grouped
         position_dtype = np.int32 if self.words < np.iinfo(np.int32).max else np.int64
         word_terms, word_indptr, _ = group_by_key(self.word_terms.close(), [self.word_where.close()], term_count,
                                                   [(folder / POSITIONS, position_dtype)])
         per_term = np.zeros(term_count, np.int64)
         per_term[word_terms] = np.diff(word_indptr)
         pos_indptr = np.concatenate([[0], np.cumsum(per_term[terms])])
-        lengths = np.concatenate(self.lengths).astype(np.int32) if self.lengths else np.zeros(0, np.int32)
         chunk_first = np.concatenate([*self.chunk_first, [self.words]]).astype(np.int64)
         for name, array in ((TERMS, terms), (INDPTR, indptr), (LENGTHS, lengths), (POS_INDPTR, pos_indptr),
                             (CHUNK_FIRST, chunk_first)):
             np.save(folder / name, array, allow_pickle=False)
         dictionary.save(folder / DICTIONARY)
-        _write_pickle(folder / PICKLE, TermCounts(terms_of(terms), _csc(tf, chunks, indptr, self.chunks), lengths))
         for spool in self.spool_dir.iterdir():
             spool.unlink()
         self.spool_dir.rmdir()
