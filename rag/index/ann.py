@@ -1,7 +1,8 @@
 """The approximate index a large segment gets: FAISS IVF with 8-bit scalar-quantised vectors.
 
 Below FLAT_MAX chunks a segment is searched exactly (every vector scored, as IndexFlatIP would);
-above it a query scores only the vectors of its NPROBE_SHARE nearest coarse lists, on 8-bit
+above it a query scores only the vectors of its nearest coarse lists (an eighth of them, at
+least MIN_PROBE), on 8-bit
 codes (a quarter of the float32 bytes), and the chunks it keeps are then re-scored exactly from
 the float32 vectors. The figures behind the choice are in docs/scale.md (bench-scale): recall@10
 against the exact scores, time per query, and build time, by store size.
@@ -14,9 +15,10 @@ from pathlib import Path
 
 import numpy as np
 
-FLAT_MAX = 262_144  # chunks: above this a segment gets an IVF index (docs/scale.md: where flat stops paying)
+FLAT_MAX = 131_072  # chunks: above this a segment gets an IVF index (docs/scale.md: where flat stops paying)
 SAMPLE_PER_LIST = 64  # training vectors per coarse list
-NPROBE_SHARE = 8  # a query scans 1/8 of the lists
+NPROBE_SHARE = 8  # a query scans 1/8 of the lists,
+MIN_PROBE = 128  # and at least this many (all of them in a small index)
 KMEANS_ITERATIONS = 10
 ADD_BLOCK = 1 << 18
 SEED = 1234
@@ -24,8 +26,9 @@ SQ8_SLACK = 0.02  # 8-bit codes move a cosine by less than this (docs/scale.md),
 
 
 def list_count(n: int) -> int:
-    """Coarse lists for n vectors: the power of two nearest sqrt(n)."""
-    return 1 << max(4, round(math.log2(math.sqrt(n))))
+    """Coarse lists for n vectors: the power of two nearest 2 sqrt(n) (more, shorter lists find
+    the same neighbours scanning fewer vectors; docs/scale.md)."""
+    return 1 << max(4, math.floor(math.log2(2 * math.sqrt(n)) + 0.5))
 
 
 def build_ivf(vectors: Path, n: int, dim: int, path: Path) -> dict:
@@ -47,7 +50,7 @@ def build_ivf(vectors: Path, n: int, dim: int, path: Path) -> dict:
     for lo in range(0, n, ADD_BLOCK):
         count = min(ADD_BLOCK, n - lo)
         index.add(np.fromfile(vectors, np.float32, count=count * dim, offset=lo * dim * 4).reshape(count, dim))
-    index.nprobe = max(1, nlist // NPROBE_SHARE)
+    index.nprobe = min(nlist, max(nlist // NPROBE_SHARE, MIN_PROBE))
     faiss.write_index(index, str(path))
     return {"kind": "ivf-sq8", "nlist": nlist, "nprobe": int(index.nprobe)}
 
