@@ -76,7 +76,7 @@ def test_filters_and_deletions_narrow_the_search_not_the_numbering(clustered):
 
 
 def test_at_least_finds_every_chunk_over_the_threshold(clustered):
-    vectors, folders, rng = clustered
+    vectors, folders, _ = clustered
     index = load(folders)
     q = vectors[7]
     exact = vectors @ q

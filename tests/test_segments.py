@@ -11,11 +11,11 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from builds import assert_same_store, build_store
 from conftest import HASH_MODEL
 from pdfs import write_pdf
 
-import rag.build.merging as merging
-from builds import assert_same_store, build_store
+from rag.build import merging
 from rag.build.builder import BuildSettings
 from rag.build.merging import SegmentSize, next_merge
 from rag.store.open import open_store
@@ -47,7 +47,7 @@ def test_the_policy_merges_a_tier_once_it_is_full_and_rewrites_what_is_mostly_de
     small = SegmentSize(40, 40)
     assert next_merge([big] + [small] * (merging.MERGE_FACTOR - 1)) is None
     assert next_merge([big] + [small] * merging.MERGE_FACTOR) == range(1, 1 + merging.MERGE_FACTOR)
-    assert next_merge([SegmentSize(50_000, 30_000), small]) == range(0, 1)  # 40% deleted
+    assert next_merge([SegmentSize(50_000, 30_000), small]) == range(1)  # 40% deleted
     assert next_merge([SegmentSize(50_000, 40_000), small]) is None  # 20% deleted
 
 

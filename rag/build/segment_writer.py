@@ -132,7 +132,7 @@ class SegmentWriter:
                      **{f"source.{k}": v for k, v in pack_strings(list(sources)).items()},
                      **{f"cv_id.{k}": v for k, v in pack_strings(list(cv_ids)).items()})
         (self.folder / NOTES).write_bytes(orjson.dumps(asdict(self.notes)))
-        keyword = self.keyword.finish(self.folder, self.term_ids.next_id, dictionary(), self.term_ids.terms_of)
+        length = self.keyword.finish(self.folder, self.term_ids.next_id, dictionary(), self.term_ids.terms_of)
         dense = self.dense.finish()
-        return SegmentRecord(len(self.identity), len(self.candidates), self.chunk_count, keyword.total_length, dense)
+        return SegmentRecord(len(self.identity), len(self.candidates), self.chunk_count, length, dense)
 

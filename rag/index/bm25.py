@@ -91,7 +91,6 @@ class Bm25Reference:
             n += int(live.sum())
         self.terms = {t: i for i, t in enumerate(df)}
         self.stats = Bm25Stats(n, total, np.fromiter(df.values(), np.int64, len(df)))
-        self.corpus_size = n
 
     def get_scores(self, query: list[str]) -> np.ndarray:
         out = []

@@ -37,12 +37,6 @@ FILES = (PICKLE, DICTIONARY, TERMS, INDPTR, CHUNKS, TF, LENGTHS, POS_INDPTR, POS
 SMALL_FILES = (DICTIONARY, TERMS, INDPTR, LENGTHS, POS_INDPTR, CHUNK_FIRST)  # O(terms) or O(chunks)
 
 
-@dataclass
-class KeywordSummary:
-    chunks: int
-    total_length: int  # BM25 terms in all chunks
-
-
 class KeywordWriter:
     """Collects a segment's chunks a batch at a time; finish() writes the segment's files."""
 
@@ -83,9 +77,9 @@ class KeywordWriter:
         self.lengths.append(batch.term_counts)
         self.chunks += n
 
-    def finish(self, folder: Path, term_count: int, dictionary: DictionaryPart, terms_of) -> KeywordSummary:
+    def finish(self, folder: Path, term_count: int, dictionary: DictionaryPart, terms_of) -> int:
         """Write the segment's keyword files into folder; term_count bounds the term ids, and
-        terms_of(ids) gives their text (for the pickle)."""
+        terms_of(ids) gives their text (for the pickle). The BM25 terms of all chunks, counted."""
         tf_dtype = np.uint16 if self.max_tf <= np.iinfo(np.uint16).max else np.int32
         lengths = np.concatenate(self.lengths).astype(np.int32) if self.lengths else np.zeros(0, np.int32)
         terms, indptr, (chunks, tf) = group_by_key(
@@ -107,7 +101,7 @@ class KeywordWriter:
         for spool in self.spool_dir.iterdir():
             spool.unlink()
         self.spool_dir.rmdir()
-        return KeywordSummary(self.chunks, int(lengths.sum()))
+        return int(lengths.sum())
 
 
 def _csc(tf: np.ndarray, chunks: np.ndarray, indptr: np.ndarray, rows: int):
