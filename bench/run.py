@@ -260,7 +260,6 @@ def measure_bm25(store: Path, queries: list[str], size: int, checked: int, timed
     from rag.index.keyword import KeywordIndex
     from rag.index.keyword_segment import KeywordWriter
     from rag.index.live import live_layout
-    from rag.index.tokens import tokenise
     from rag.lexicon.terms import query_terms, tokenize
     from rag.store.open import open_store
 
@@ -272,7 +271,7 @@ def measure_bm25(store: Path, queries: list[str], size: int, checked: int, timed
         folder, ids = Path(tmp), TermIds(TermDictionary([]), 0)
         writer = KeywordWriter(folder / ".spool")
         for lo in range(0, size, 20_000):
-            batch = tokenise([" ".join(doc) for doc in corpus[lo:lo + 20_000]])
+            batch = token_batch(corpus[lo:lo + 20_000])
             writer.add(batch, ids.ids(batch.vocab))
         writer.finish(folder, ids.next_id, DictionaryPart.build(ids.new), ids.terms_of)
         index = KeywordIndex.load([folder], live_layout([size], [None]), [None],
@@ -307,6 +306,16 @@ def measure_bm25(store: Path, queries: list[str], size: int, checked: int, timed
         "inverted_ms_p50": round(statistics.median(fast) * 1000, 4),
         "speedup": round(statistics.median(slow) / statistics.median(fast), 1),
     }
+
+
+def token_batch(docs: list[list[str]]):
+    """Documents given as their BM25 terms, as the keyword writer takes them (words = terms)."""
+    from rag.index.tokens import TokenBatch
+
+    vocab: dict[str, int] = {}
+    terms = np.asarray([vocab.setdefault(t, len(vocab)) for doc in docs for t in doc], np.int32)
+    counts = np.asarray([len(doc) for doc in docs], np.int32)
+    return TokenBatch(list(vocab), terms, counts, terms, counts)
 
 
 def measure_embedding(store: Path, queries: list[dict], sample: int) -> dict:
