@@ -211,14 +211,21 @@ def _write(files: list[CvFile], discovery_skips: list[Skipped], fp: str, identit
                       ChunkSettings(settings.as_of, settings.chunk_chars, settings.overlap_chars), engine,
                       settings.batch_size, available_cores(), _next_number(store, previous), reporter.progress)
     try:
+        earlier = _live_documents(old)
         if same:
-            kept, todo = _changes(kept, files, term_ids)
+            kept, todo = _changes(kept, files, earlier, term_ids)
         else:
             todo = files
-        cached = _cached(old, identity["extractor"], todo)
+        # What the previous generation knows of each file to index: its extraction, if the file is
+        # unchanged and was extracted the same way; its profile, which prepare() reuses if its key
+        # (text, rules, month) still matches.
+        where = {f.source: (old[earlier[f.source][0]], earlier[f.source][1]) for f in todo if f.source in earlier}
+        same_extractor = previous is not None and previous.manifest.extractor.get("id") == identity["extractor"]
+        cached = {f.source: where[f.source] for f in todo
+                  if same_extractor and f.source in where and earlier[f.source][2:] == _identity(f)}
         documents, extracted = _extract(todo, cached, engine, reporter, identity["extractor"])
         cache = VectorCache([s.cache(spec.dim) for s in old])
-        items = ((doc, _cached_profile(old, cached, doc)) for doc in documents)
+        items = ((doc, _cached_profile(where.get(doc.source))) for doc in documents)
         if todo:
             kept = kept + [writing.write(items, len(todo), lambda: DictionaryPart.build(term_ids.new), cache,
                                          "indexing")]
@@ -283,25 +290,37 @@ def _next_number(store: StoreDir, previous: OpenStore | None) -> int:
     return max([previous.manifest.next_segment if previous else 1, *(n + 1 for n in on_disk)])
 
 
-def _changes(segments: list[SegmentSource], files: list[CvFile], term_ids: TermIds
-             ) -> tuple[list[SegmentSource], list[CvFile]]:
-    """The segments with the documents of changed or removed files marked deleted, and the files
-    to add (new or changed), in discovery order."""
-    live: dict[str, tuple[int, int, int, int, str]] = {}
+def _identity(f: CvFile) -> tuple[int, int, str]:
+    return f.size, f.mtime_ns, f.cv_id
+
+
+def _live_documents(segments: list[SegmentSource]) -> dict[str, tuple[int, int, int, int, str]]:
+    """Every live document by source: its segment (index), row, size, mtime_ns and cv_id."""
+    live = {}
     for i, s in enumerate(segments):
         sources, cv_ids, sizes, mtimes = s.identities()
         for row in s.live_documents().tolist():
             live[sources[row]] = (i, row, int(sizes[row]), int(mtimes[row]), cv_ids[row])
+    return live
+
+
+def _changes(segments: list[SegmentSource], files: list[CvFile], live: dict[str, tuple[int, int, int, int, str]],
+             term_ids: TermIds) -> tuple[list[SegmentSource], list[CvFile]]:
+    """The segments with the documents of changed or removed files marked deleted, and the files
+    to add (new or changed), in discovery order."""
     todo, gone = [], {}
+    present = set()
     for f in files:
-        found = live.pop(f.source, None)
-        if found is not None and found[2:] == (f.size, f.mtime_ns, f.cv_id):
+        present.add(f.source)
+        found = live.get(f.source)
+        if found is not None and found[2:] == _identity(f):
             continue
         todo.append(f)
         if found is not None:
             gone.setdefault(found[0], []).append(found[1])
-    for i, row, *_ in live.values():
-        gone.setdefault(i, []).append(row)
+    for source, (i, row, *_) in live.items():
+        if source not in present:
+            gone.setdefault(i, []).append(row)
     segments = [s.delete(np.asarray(sorted(gone[i]), np.int64), term_ids) if i in gone else s
                 for i, s in enumerate(segments)]
     return segments, todo
@@ -316,28 +335,8 @@ def _merged(segments: list[SegmentSource], writing: Writing) -> list[SegmentSour
         segments = segments[:run.start] + [writing.merge(segments[run.start:run.stop])] + segments[run.stop:]
 
 
-def _cached(segments: list[SegmentSource], extractor: str, files: list[CvFile]) -> dict[str, tuple[SegmentSource, int]]:
-    """Where the live generation keeps an extraction of each file that is still valid: the same
-    path, size, modification time, cv_id and extractor."""
-    wanted = {f.source: f for f in files}
-    found = {}
-    for s in segments:
-        sources, cv_ids, sizes, mtimes = s.identities()
-        for row in s.live_documents().tolist():
-            f = wanted.get(sources[row])
-            if f is not None and (int(sizes[row]), int(mtimes[row]), cv_ids[row]) == (f.size, f.mtime_ns, f.cv_id):
-                found[f.source] = (s, row)
-    return {src: hit for src, hit in found.items() if _extracted_with(hit, extractor)}
-
-
-def _extracted_with(hit: tuple[SegmentSource, int], extractor: str) -> bool:
-    return hit[0].documents(np.asarray([hit[1]]))[0].extractor == extractor
-
-
-def _cached_profile(segments: list[SegmentSource], cached: dict[str, tuple[SegmentSource, int]], doc: Document
-                    ) -> ProfileRecord | None:
-    """The stored profile of the same file, if the live generation has one (prepare() checks its key)."""
-    hit = cached.get(doc.source)
+def _cached_profile(hit: tuple[SegmentSource, int] | None) -> ProfileRecord | None:
+    """The stored profile of a file's earlier version, if it had one."""
     if hit is None:
         return None
     candidate = int(hit[0].candidate_of(np.asarray([hit[1]]))[0])

@@ -85,9 +85,13 @@ class SegmentSource:
 
     def candidate_of(self, rows: np.ndarray) -> np.ndarray:
         """The candidate row of each document row (-1: none)."""
+        return self._candidate_of_document[rows]
+
+    @cached_property
+    def _candidate_of_document(self) -> np.ndarray:
         out = np.full(self.record.documents, -1, np.int64)
         out[self._candidates["document"]] = np.arange(self.record.candidates)
-        return out[rows]
+        return out
 
     def profiles(self, candidates: list[int]) -> dict[int, ProfileRecord]:
         table = JsonlTable(self._checked(PROFILES), self._profile_offsets, ProfileRecord, self.folder)

@@ -123,8 +123,8 @@ class DenseSegment:
         out = np.full(live.count, fill, np.float32)
         if at_least is not None:
             near, approximate = ann.range_ivf(self.ivf, query, at_least, kept)
-            out[live.numbers[near] - live.offset] = np.maximum(approximate, fill)
-        out[live.numbers[rows] - live.offset] = exact
+            out[live.among_live(near)] = np.maximum(approximate, fill)
+        out[live.among_live(rows)] = exact
         return out
 
 

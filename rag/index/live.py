@@ -35,6 +35,10 @@ class LiveRows:
         """The segment row of each of its live rows, in order."""
         return np.arange(self.size, dtype=np.int64) if self.kept is None else np.flatnonzero(self.kept)
 
+    def among_live(self, local: np.ndarray) -> np.ndarray:
+        """The place of each of these live segment rows among the segment's live rows."""
+        return local if self.kept is None else self.numbers[local] - self.offset
+
     def to_store(self, local: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
         """Store-wide numbers of the live ones among segment rows (order kept, deleted rows
         dropped), and which of the rows given were live (None: all)."""
