@@ -1,7 +1,9 @@
 """Candidates against a job description: who meets which requirement, the line that shows it,
 and the order a recruiter reads them in (README: Matching a job description).
 
-- A skill is met where the CV states it, by any of its spellings (skill_mentions.py); meaning
+- A skill is met where the CV states it, by any of its spellings: the profile read at index time
+  holds every skill the vocabulary finds in the CV's text, so this reads no chunk; the line that
+  shows it is read, for the candidates shown only, from their chunks (skill_mentions.py). Meaning
   alone never meets a skill.
 - A minimum of years is met when the CV's dated roles add up to it: the years of experience of
   the profile read at index time (rag/profile.py), "present" meaning the build's --as-of month.
@@ -57,7 +59,7 @@ class Ranking:
     relevance: dict[str, np.ndarray]  # faiss, bm25, fused: per candidate
     top: np.ndarray  # the best topk candidate rows, best first
     meets_all: np.ndarray  # bool per candidate: meets every must-have (all False when the JD has none)
-    mentions: SkillMentions
+    mentions: SkillMentions  # in the top candidates' chunks
     cosines: dict[int, np.ndarray]  # phrase requirement index -> cosine of every chunk
 
 
@@ -112,12 +114,13 @@ def rank_against(searcher: Searcher, jd: JobDescription, settings: MatchSettings
     reqs = jd.requirements
     profiles = store.profiles()
     years = profiles.columns.years
-    mentions = read_mentions(store, searcher.keyword, {s for r in reqs for s in r.skills})
+    stated = profiles.columns.set("skills")
+    position = {name: i for i, name in enumerate(stated.values)}
     met = np.zeros((len(reqs), len(starts) - 1), dtype=bool)
     cosines: dict[int, np.ndarray] = {}
     for i, req in enumerate(reqs):
         if req.kind == SKILL:
-            met[i] = agg.holding(starts, mentions.chunks_stating(req.skills))
+            met[i] = stated.rows_with(stated.entries_of([position[s] for s in req.skills if s in position]))
         elif req.kind == PHRASE:
             cosines[i] = searcher.dense_scores(req.phrase, keep, settings.phrase_threshold)
             met[i] = agg.best_of_all(starts, cosines[i]) >= settings.phrase_threshold
@@ -130,7 +133,10 @@ def rank_against(searcher: Searcher, jd: JobDescription, settings: MatchSettings
     meets_all = must_met == must.sum() if must.any() else np.zeros(len(must_met), dtype=bool)
     if keep is not None:
         order, meets_all = order[keep[order]], meets_all & keep
-    return Ranking(jd, store.manifest.profiles["as_of"], met, years, must_met, nice_met, relevance, order[: settings.topk], meets_all,
+    top = order[: settings.topk]
+    shown = np.concatenate([np.arange(starts[r], starts[r + 1]) for r in top] or [np.zeros(0, np.int64)])
+    mentions = read_mentions(store, searcher.keyword, {s for r in reqs for s in r.skills}, shown)
+    return Ranking(jd, store.manifest.profiles["as_of"], met, years, must_met, nice_met, relevance, top, meets_all,
                    mentions, cosines)
 
 
@@ -200,9 +206,14 @@ def _closest_lines(searcher: Searcher, phrases: dict[tuple[int, int], str], chun
     return out
 
 
-def _skill_line(mentions: SkillMentions, stating: np.ndarray, person: Candidate, skills: tuple[str, ...]) -> Evidence:
+def _skill_line(mentions: SkillMentions, stating: np.ndarray, person: Candidate, skills: tuple[str, ...]
+                ) -> Evidence | None:
     """The first line of the CV, in reading order, that states one of the skills (stating: the
-    ids of every chunk of the store that does, ascending)."""
-    chunk_id = int(stating[np.searchsorted(stating, person.first_chunk)])
+    ids of the chunks read that do, ascending); None if none of its chunks holds it whole (the
+    profile read it from the text across a chunk edge)."""
+    at = int(np.searchsorted(stating, person.first_chunk))
+    if at == len(stating) or stating[at] >= person.first_chunk + person.chunk_count:
+        return None
+    chunk_id = int(stating[at])
     mention = next(m for m in mentions.mentions[chunk_id] if m.canonical in skills)
     return line_at(person, mentions.chunks[chunk_id], mention.start, (mention.canonical,))
