@@ -35,9 +35,28 @@ def assert_same_store(a, b) -> None:
     dense_a, dense_b = a.dense_index(), b.dense_index()
     assert np.array_equal(dense_a.vectors()[order_a], dense_b.vectors()[order_b])
     assert np.array_equal(dense_a.keys()[order_a], dense_b.keys()[order_b])
+    assert_same_profiles(a, b)
     ka, kb, oa, ob = a.keyword_index(), b.keyword_index(), a.okapi(), b.okapi()
     for query in QUERIES:
         scores = ka.scores(query)[order_a]
         assert np.array_equal(scores, kb.scores(query)[order_b]), query
         assert np.array_equal(oa.get_scores(query)[order_a], scores), query
         assert np.array_equal(ob.get_scores(query)[order_b], scores), query
+
+
+def assert_same_profiles(a, b) -> None:
+    """The same profile and filter columns for each candidate (by source), across segments."""
+    def by_source(store):
+        people = store.candidates.all()
+        profiles = store.profiles()
+        columns = profiles.columns
+        sets = {name: columns.set(name) for name in ("place", "country", "languages", "skills", "title")}
+        records = profiles.table.all()
+        out = {}
+        for row, person in enumerate(people):
+            cells = {name: sorted(column.values[i] for i in column.indices[column.indptr[row]:column.indptr[row + 1]])
+                     for name, column in sets.items()}
+            out[person.source] = (records[row], int(columns.years[row]), int(columns.education[row]), cells)
+        return out
+
+    assert by_source(a) == by_source(b)
