@@ -83,7 +83,7 @@ class Bm25Reference:
         df: dict[str, int] = {}
         total = n = 0
         for counts, live in self.parts:
-            held = counts.counts[np.flatnonzero(live)].getnnz(axis=0)
+            held = (counts.counts if live.all() else counts.counts[np.flatnonzero(live)]).getnnz(axis=0)
             for term, count in zip(counts.terms, held.tolist()):
                 if count:
                     df[term] = df.get(term, 0) + count
