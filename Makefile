@@ -29,6 +29,9 @@ N ?= 30
 SEED ?= 42
 OCR ?= on
 RUNNER ?= auto
+# Where `make serve` listens: loopback unless told otherwise (docs/web.md).
+HOST ?= 127.0.0.1
+PORT ?= 8000
 ENGINE ?= local
 PYTHON ?= python3.11
 VENV ?= .venv
@@ -64,7 +67,7 @@ CV_DIR_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_CV_DIR),$(CV_DIR))
 STORE_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_STORE),$(STORE))
 TRUTH_DIR_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_TRUTH_DIR),$(TRUTH_DIR))
 
-.PHONY: help index rebuild search match profile ls clean test cvs eval eval-corpora bench bench-scale venv runner-ready mcp
+.PHONY: help index rebuild search match profile ls clean test cvs eval eval-corpora eval-external bench bench-scale docs venv runner-ready mcp serve
 
 help: ## Show this help.
 	@echo "CV retrieval pipeline: index CVs, find the people in them with FAISS, BM25 and their fusion side by side."
@@ -73,9 +76,11 @@ help: ## Show this help.
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 	@echo
 	@echo "Variables: CV_DIR=$(CV_DIR) STORE=$(STORE) TOPK=$(TOPK) MODE=$(MODE) N=$(N) SEED=$(SEED) OCR=$(OCR) RUNNER=$(RUNNER) JD=$(JD)"
+	@echo "  serve takes HOST=$(HOST) PORT=$(PORT)"
 	@echo "  search also takes CHUNKS=1 FUSION=convex|rrf WEIGHTS=bm25=0,faiss=1 RRF_K=60 COVERAGE=off JSON=1"
 	@echo "  and the filters MIN_YEARS MAX_YEARS LOCATION LANGUAGE SKILL WHERE KEEP_UNKNOWN=1;"
-	@echo "  index takes AS_OF=YYYY-MM and ENGINE=$(ENGINE) (local or ray) RAY_ADDRESS=$(RAY_ADDRESS) RAY_WORKERS=$(RAY_WORKERS);"
+	@echo "  index takes AS_OF=YYYY-MM, REPLACE=1 (another CV_DIR into a STORE) and ENGINE=$(ENGINE) (local or ray) RAY_ADDRESS=$(RAY_ADDRESS) RAY_WORKERS=$(RAY_WORKERS),"
+	@echo "  FOLLOW_LINKS=1 and LIMITS=\"--max-pages 300 --file-timeout 600\" (docs/input.md, Limits);"
 	@echo "  cvs takes LANGUAGES=en,de TEMPLATES=sidebar,two_page; ls takes VERIFY=1"
 	@echo "Environment: EMBEDDING_MODEL (default intfloat/multilingual-e5-small)"
 	@echo 'Example: make index && make search Q="Who has experience with Jenkins?"'
@@ -107,7 +112,10 @@ runner-ready:
 	@echo "runner: $(RUNNER_USED)$(if $(filter auto,$(RUNNER)), (RUNNER=auto$(if $(filter local,$(RUNNER_USED)),; no Docker engine answered)))" >&2
 	@$(if $(filter docker,$(RUNNER_USED)),$(MAKE) --no-print-directory docker-ready,$(MAKE) --no-print-directory venv $(if $(filter ray,$(ENGINE)),$(VENV_RAY_STAMP))) >&2
 
-index_args = --cv-dir "$(CV_DIR_R)" --store "$(STORE_R)" --ocr "$(OCR)" $(as_of_flag) $(ENGINE_ARGS)
+# FOLLOW_LINKS=1 follows links out of CV_DIR; LIMITS="--max-pages 300 ..." raises limits (docs/input.md);
+# REPLACE=1 indexes another CV_DIR into a STORE built from a different folder.
+index_args = --cv-dir "$(CV_DIR_R)" --store "$(STORE_R)" --ocr "$(OCR)" $(as_of_flag) $(if $(REPLACE),--replace) \
+	$(ENGINE_ARGS) $(if $(FOLLOW_LINKS),--follow-links) $(LIMITS)
 
 index: runner-ready ## Build the search store from CV_DIR (skips when nothing changed); OCR=off leaves scans out; ENGINE=ray for Ray.
 	@$(default_cvs)
@@ -150,38 +158,65 @@ profile: ## Show what the index read from one CV: make profile CV=cv_001 [JSON=1
 	@$(call run,rag,profile "$(CV)" --store "$(STORE_R)" $(if $(JSON),--json))
 
 # stdout is the MCP protocol from the first byte (runner-ready writes to stderr only).
-mcp: ## Serve the store to assistants over MCP on stdin/stdout (README: Serving assistants over MCP).
+mcp: ## Serve the store to assistants over MCP on stdin/stdout (docs/mcp.md).
 	@$(MAKE) --no-print-directory runner-ready
 	@$(call run,rag,mcp --store "$(STORE_R)")
+
+# The web pages, until Ctrl-C. Locally the pictures come from the folder the store was built from
+# unless CV_DIR is given; in the container, from CV_DIR as mounted. Through Docker the port is
+# published on the host's HOST:PORT.
+serve: ## Serve web pages on http://HOST:PORT: the lists, CVs with the evidence highlighted, match, status (docs/web.md).
+	@$(MAKE) --no-print-directory runner-ready
+	@$(if $(filter docker,$(RUNNER_USED)),$(docker_serve),$(VENV_PY) -m rag serve --store "$(STORE)" \
+		$(if $(filter command environment,$(origin CV_DIR)),--cv-dir "$(CV_DIR)") --host "$(HOST)" --port "$(PORT)")
 
 # The job description goes in on standard input, so that a file anywhere on the host reaches the
 # container too; TOPK is passed on only when given (match shows 10 by default, search 5).
 match_flags = $(if $(filter command environment,$(origin TOPK)),--topk "$(TOPK)") $(if $(JSON),--json) \
-	$(if $(CSV),--csv) $(if $(PHRASE_THRESHOLD),--phrase-threshold "$(PHRASE_THRESHOLD)") $(filter_flags)
+	$(if $(CSV),--csv) $(if $(PHRASE_THRESHOLD),--phrase-threshold "$(PHRASE_THRESHOLD)") $(if $(MIN_SCORE),--min-score "$(MIN_SCORE)") $(filter_flags)
 
 match: ## Rank the CVs against a job description: make match JD=job.txt|.md|.pdf [TOPK=10] [JSON=1|CSV=1] ...
-	@if [ -z "$(JD)" ]; then echo 'usage: make match JD=path/to/job.txt|.md|.pdf [TOPK=10] [JSON=1|CSV=1] [PHRASE_THRESHOLD=0.31] [the filters of make search]' >&2; exit 2; fi
+	@if [ -z "$(JD)" ]; then echo 'usage: make match JD=path/to/job.txt|.md|.pdf [TOPK=10] [JSON=1|CSV=1] [PHRASE_THRESHOLD=0.31] [MIN_SCORE=60] [the filters of make search]' >&2; exit 2; fi
 	@if [ "$(JD)" != - ] && [ ! -f "$(JD)" ]; then echo "error: no job description at $(JD)" >&2; exit 1; fi
 	@$(MAKE) --no-print-directory runner-ready
 	@$(call run,rag,match --store "$(STORE_R)" $(strip $(match_flags)) --jd -) $(if $(filter -,$(JD)),,< "$(JD)")
 
-cvs: runner-ready ## Generate synthetic CVs with ground truth: make cvs [N=30] [SEED=42]
+cvs: runner-ready ## Generate synthetic CVs into CV_DIR and their truth into TRUTH_DIR: make cvs [N=30] [SEED=42]
 	@$(generate_cvs)
 
-eval: runner-ready ## Score FAISS, BM25 and the fused list on the generated queries, and rag match on the generated jobs.
+eval: runner-ready ## Score FAISS, BM25, the fused list, the profiles and rag match against TRUTH_DIR (a corpus's truth).
 	@$(call run,rag,eval --store "$(STORE_R)" --truth "$(TRUTH_DIR_R)")
 
 # The two corpora eval-corpora scores: "test" is the issue's reference (N=300 SEED=42, every language
 # and layout); "dev", with another seed, without Spanish and without the classic layout, is the one
-# fusion defaults are chosen on (README: Fusion), so no default is chosen on the data it is scored on.
+# fusion defaults are chosen on (docs/search.md), so no default is chosen on the data it is scored on.
 EVAL_ROOT ?= cv_generation/data/eval
 EVAL_CORPORA = test:42:en,es,de,fr:classic,modern,sidebar,two_page dev:7:en,de,fr:modern,sidebar,two_page
 
-eval-corpora: runner-ready ## Generate the test and dev corpora (300 CVs each), index and score both.
+eval-corpora: runner-ready ## Generate the test and dev corpora (300 CVs each), index and score both; then the external ones.
 	@set -e; for spec in $(EVAL_CORPORA); do IFS=: read -r name seed langs layouts <<< "$$spec"; \
 		echo "== $$name corpus: N=300 SEED=$$seed LANGUAGES=$$langs TEMPLATES=$$layouts" >&2; \
 		$(MAKE) --no-print-directory cvs CV_DIR="$(EVAL_ROOT)/$$name/cvs" N=300 SEED="$$seed" LANGUAGES="$$langs" TEMPLATES="$$layouts"; \
 		$(MAKE) --no-print-directory index eval CV_DIR="$(EVAL_ROOT)/$$name/cvs" STORE="$(EVAL_ROOT)/$$name/store"; \
+	done
+	@$(MAKE) --no-print-directory eval-external
+
+# Résumés and job postings nobody here wrote (docs/evaluation.md): EXTERNAL_DATA holds
+# dev-resumes.csv and dev-jobs.csv; each split ("dev" to tune on, "test" to report on) is rendered
+# to PDF with its truth by the virtualenv's Python, then indexed and scored like any corpus. Their
+# "present" is fixed (EXTERNAL_AS_OF), so that a run next year gives the same years.
+EXTERNAL_DATA ?= ../shared/data
+EXTERNAL_AS_OF ?= 2026-11
+
+eval-external: runner-ready venv ## Build the external dev and test corpora from EXTERNAL_DATA, index and score both.
+	@if [ ! -f "$(EXTERNAL_DATA)/dev-resumes.csv" ] || [ ! -f "$(EXTERNAL_DATA)/dev-jobs.csv" ]; then \
+		echo "eval-external: no dev-resumes.csv and dev-jobs.csv in EXTERNAL_DATA=$(EXTERNAL_DATA): skipped" >&2; exit 0; fi; \
+	set -e; for split in dev test; do \
+		echo "== external $$split corpus from $(EXTERNAL_DATA)" >&2; \
+		$(VENV_PY) -m cv_generation.external --resumes "$(EXTERNAL_DATA)/dev-resumes.csv" \
+			--jobs "$(EXTERNAL_DATA)/dev-jobs.csv" --split $$split --out "$(EVAL_ROOT)/external-$$split" --force; \
+		$(MAKE) --no-print-directory index eval CV_DIR="$(EVAL_ROOT)/external-$$split/cvs" \
+			STORE="$(EVAL_ROOT)/external-$$split/store" AS_OF="$(EXTERNAL_AS_OF)"; \
 	done
 
 ls: runner-ready ## List the store's files and what it was built from [VERIFY=1 hashes every file].
@@ -190,8 +225,12 @@ ls: runner-ready ## List the store's files and what it was built from [VERIFY=1 
 clean: runner-ready ## Remove the store in STORE, and only a store (keeps CVs, the virtualenv, other files).
 	@$(call run,rag,clean --store "$(STORE_R)")
 
+# -rs: a skipped module says why in one line (the browser tests, when Chromium is not installed).
 test: venv $(VENV_RAY_STAMP) ## Run the test suite on two workers (offline model, no network; installs the ray extra).
-	HF_HUB_OFFLINE=1 $(VENV_PY) -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder tests
+	HF_HUB_OFFLINE=1 $(VENV_PY) -m pytest -q -rs -n 2 --dist loadfile --no-loadscope-reorder tests
+
+docs: venv ## Regenerate the CLI reference in docs/cli.md from every command's --help.
+	$(VENV_PY) -m rag.cli.reference docs/cli.md
 
 bench: venv $(VENV_RAY_STAMP) ## Measure speed against the straightforward baseline; writes bench/report.{json,md}.
 	HF_HUB_OFFLINE=1 $(VENV_PY) -m bench.run

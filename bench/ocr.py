@@ -47,7 +47,7 @@ def measure_no_scan_overhead(cvs: Path, full_build_s: float, runs: int = 3) -> d
     in a fresh process, so that whether the OCR engine was ever imported can be reported too.
     """
 
-    from rag.build.engines.local import extract_document
+    from rag.build.engines.isolation import extract_document
     from rag.ingest.discover import discover_cvs
     from rag.ingest.extract import extractor_id
 

@@ -139,7 +139,7 @@ def compare_stores(a, b) -> dict:
 def measure_profile_step(store: Path, full_wall_s: float) -> dict:
     """The profile step's share of a from-scratch build: reading a profile from every extracted
     document of the store, nothing cached, against that build's wall time."""
-    from rag.ingest.records import Document
+    from rag.ingest.document import Document
     from rag.profile.read import build_profile
     from rag.store.manifest import DOCUMENTS
     from rag.store.open import open_store
@@ -151,7 +151,7 @@ def measure_profile_step(store: Path, full_wall_s: float) -> dict:
     as_of = opened.manifest.profiles["as_of"]
     started = time.perf_counter()
     for doc in documents:
-        build_profile(doc.pages, as_of, doc.head)
+        build_profile(doc.pages, as_of, doc.head, doc.file_date)
     seconds = time.perf_counter() - started  # with the rule tables' first load, as in a build
     return {"cvs": len(documents), "seconds": round(seconds, 2), "ms_per_cv": round(1000 * seconds / len(documents), 2),
             "share_of_full_build": round(seconds / full_wall_s, 4)}
@@ -403,6 +403,35 @@ def measure_scale(store: Path, queries_file: Path, sizes: list[int], mcp_sizes: 
     return warm, peak, loads, disk, mcp
 
 
+def cpu_model() -> str:
+    """The processor as /proc/cpuinfo names it (a virtual machine may name only the family)."""
+    try:
+        line = next(l for l in Path("/proc/cpuinfo").read_text().splitlines() if l.startswith("model name"))
+    except (OSError, StopIteration):
+        return platform.processor() or "unknown"
+    return line.split(":", 1)[1].strip()
+
+
+def measure_web(store: Path, cvs: Path, truth: Path, size: int) -> dict:
+    """The web pages through HTTP (bench/web_probe.py: `rag serve` in its own process) on a store
+    grown to `size` chunks from the real one, whose CVs are in cvs and their queries and job
+    descriptions in truth."""
+    from bench.synthetic import grow_store
+
+    target = WORK / f"web-{size}"
+    shutil.rmtree(target, ignore_errors=True)
+    log(f"growing a store to {size:,} chunks for the web pages")
+    grow_store(store, target, size)
+    log(f"the web pages through HTTP at {size:,} chunks")
+    load_before = os.getloadavg()[0]
+    web = orjson.loads(wall([PY, "-m", "bench.web_probe", str(target), str(cvs), str(truth / "queries.jsonl"),
+                             str(truth / "jobs")])[1])
+    shutil.rmtree(target, ignore_errors=True)
+    return web | {"chunks": size, "cpu": cpu_model(), "cores": os.cpu_count(),
+                  "load_average": [round(load_before, 1), round(os.getloadavg()[0], 1)],
+                  "measured_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+
+
 def measure_ocr(cvs: Path, full_build_s: float) -> dict:
     """Each figure in a fresh process (bench/ocr.py): the bench's own imports must not count, nor hide
     whether a build over a corpus without scans ever loads the OCR engine."""
@@ -424,7 +453,12 @@ def measure_ocr(cvs: Path, full_build_s: float) -> dict:
               help="Chunk counts (among --sizes) at which to time search_candidates through the MCP server.")
 @click.option("--engines-only", is_flag=True,
               help="Only the engine comparison, merged into the existing report.json.")
-def main(n_cvs: int, sizes: str, bm25_size: int, only_ocr: bool, mcp_sizes: str, engines_only: bool) -> None:
+@click.option("--web-only", is_flag=True,
+              help="Only the web pages through HTTP (rag serve), merged into the existing report.json.")
+@click.option("--web-size", type=int, default=10_000, show_default=True,
+              help="Chunk count of the store the web pages are measured on.")
+def main(n_cvs: int, sizes: str, bm25_size: int, only_ocr: bool, mcp_sizes: str, engines_only: bool, web_only: bool,
+         web_size: int) -> None:
     """Run every benchmark and write bench/report.json and bench/report.md."""
     # make exports these even when they are not set, as empty strings.
     for name, value in (("HF_HUB_OFFLINE", "1"), ("EMBEDDING_MODEL", "sentence-transformers/all-MiniLM-L6-v2")):
@@ -432,6 +466,15 @@ def main(n_cvs: int, sizes: str, bm25_size: int, only_ocr: bool, mcp_sizes: str,
             os.environ[name] = value
     WORK.mkdir(parents=True, exist_ok=True)
     cvs, store, scratch = WORK / "cvs", WORK / "store", WORK / "store-scratch"
+    if web_only:
+        report = orjson.loads((ROOT / "bench" / "report.json").read_bytes())
+        shutil.rmtree(cvs, ignore_errors=True)
+        log(f"generating and indexing {n_cvs} CVs")
+        wall([PY, "-m", "cv_generation.generate", "--n", str(n_cvs), "--seed", "7", "--out", str(cvs), "--quiet"])
+        wall(build_cmd(cvs, store, "--force"))
+        report["web"] = measure_web(store, cvs, WORK / "truth", web_size)
+        write_report(report)
+        return
     if engines_only:
         report = orjson.loads((ROOT / "bench" / "report.json").read_bytes())
         shutil.rmtree(cvs, ignore_errors=True)
@@ -482,6 +525,7 @@ def main(n_cvs: int, sizes: str, bm25_size: int, only_ocr: bool, mcp_sizes: str,
     warm, peak, loads, disk, mcp = measure_scale(store, queries_file, scale_sizes,
                                                  {int(s) for s in mcp_sizes.split(",") if s.strip()})
     report["search"] |= {"warm_ms": warm, "peak_mib": peak, "load_s": loads, "store_mib": disk, "mcp_ms": mcp}
+    report["web"] = measure_web(store, cvs, WORK / "truth", web_size)
     report["per_100k_cvs"] = {
         "chunks": per_100k_cvs,
         "build_hours_extrapolated": round(inc["full_wall_s"] / inc["cvs"] * 100_000 / 3600, 2),
@@ -586,9 +630,46 @@ def markdown(r: dict) -> str:
         "",
         *ocr_markdown(r["ocr"], inc["cvs"], inc["full_wall_s"]),
     ]
+    if "web" in r:
+        lines += web_markdown(r["web"])
     if "engines" in r:
         lines += engines_markdown(r["engines"], r["engines_measured_at"])
     return "\n".join(lines)
+
+
+def web_markdown(w: dict) -> list[str]:
+    def row(what: str, m: dict, target: str = "") -> str:
+        cpu = f"{m['server_cpu_ms']:.1f}" if "server_cpu_ms" in m else ""
+        return f"| {what} | {m['p50']:.1f} | {m['p95']:.1f} | {m['max']:.1f} | {cpu} | {m['n']} | {target} |"
+
+    return [
+        "## Web pages through HTTP (`rag serve`)",
+        "",
+        f"`rag serve` in its own process on a store grown to {w['chunks']:,} chunks, asked over one kept-alive "
+        f"HTTP connection from another process (`bench.web_probe`), measured {w['measured_at']} on {w['cores']} "
+        f"cores of an {w['cpu']}. Each time runs from sending the request to the last byte of the page. Search: the "
+        f"three lists of {w['topk']} rows, as the page asks by default, for every eval query, each followed by the "
+        "same search and document in the probe's own process (no HTTP, no HTML), so that both see the same load; "
+        "match: the results page of every generated job description (its second run); a highlighted page: the "
+        "candidate's page for the query (search, profile, evidence boxes) and the first drawing of the CV page "
+        "holding the first evidence line, which is then cached per generation, CV and page. Server CPU: the "
+        "server process's CPU time (every thread) per request, from /proc, which other jobs do not inflate.",
+        "",
+        "| request | p50 ms | p95 ms | max ms | server CPU ms | requests | target |",
+        "|---|---|---|---|---|---|---|",
+        row("search page (FAISS, BM25 and fused side by side)", w["search_ms"], "p50 ≤ 50 ms"),
+        row("the same search and document in process, no HTTP or HTML", w["search_in_process_ms"]),
+        row("match page (the ✓/✗ table)", w["match_ms"]),
+        row("candidate page with the evidence boxes", w["candidate_page_ms"]),
+        row("CV page drawn to PNG (first request)", w["page_png_drawn_ms"]),
+        row("CV page from the cache", w["page_png_cached_ms"]),
+        row("highlighted page: candidate page + its first drawing", w["highlighted_page_ms"]),
+        "",
+        f"From process start to the first page: {w['ready_s']:.2f} s (imports, the store loaded and warmed). The "
+        f"machine's 1-minute load average was {w['load_average'][0]:g} before and {w['load_average'][1]:g} after "
+        f"(other jobs share its {w['cores']} cores).",
+        "",
+    ]
 
 
 def ocr_markdown(ocr: dict, cvs: int, full_build_s: float) -> list[str]:

@@ -25,7 +25,7 @@ import numpy as np
 import orjson
 
 from rag.ingest.discover import CvFile
-from rag.ingest.records import Document
+from rag.ingest.document import Document
 from rag.store.manifest import DOCUMENTS
 from rag.store.open import open_store
 

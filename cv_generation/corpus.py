@@ -25,12 +25,12 @@ from pathlib import Path
 from cv_generation.career import REFERENCE_MONTH, month_label
 from cv_generation.i18n import LANGUAGES
 from cv_generation.jobs import job_files
+from cv_generation.pdf import render_pdf
 from cv_generation.profiles import cv_random, sample_profile
 from cv_generation.queries import build_queries
-from cv_generation.records import GENERATOR_VERSION, CVRecord, cv_record
-from cv_generation.render import render_pdf
 from cv_generation.skills import SKILLS
 from cv_generation.templates import TEMPLATE_NAMES
+from cv_generation.truth import GENERATOR_VERSION, CVRecord, cv_record
 
 PDF_NAME, QUERIES_NAME, JOBS_DIR, CORPUS_NAME = "cv.pdf", "queries.jsonl", "jobs", "corpus.json"
 _PARALLEL_FROM = 24

@@ -22,9 +22,9 @@ from dataclasses import replace
 import regex
 
 from cv_generation.external_parse import Line, ParsedResume, Section
-from cv_generation.layout import RGB, WHITE, Canvas, Column, Run, Style, fit, width_of
-from cv_generation.render import pdf_bytes
+from cv_generation.pdf import pdf_bytes
 from cv_generation.templates import CLASSIC, MAIN_LEFT, MODERN, PAGE_HEIGHT, PAGE_WIDTH, SIDEBAR, SIDEBAR_WIDTH, Theme
+from cv_generation.typesetting import RGB, WHITE, Canvas, Column, Run, Style, fit, width_of
 
 LAYOUTS: tuple[str, ...] = ("plain", "sidebar", "modern")
 _SIDEBAR_SECTIONS = ("skill", "education", "certif", "language", "contact", "interest", "reference")

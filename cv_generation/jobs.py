@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from cv_generation import career
 from cv_generation.i18n import LANGUAGES, PLACES, SENIORITY_TITLE
 from cv_generation.profiles import seeded_faker
-from cv_generation.records import CVRecord
 from cv_generation.roles import FAMILIES, ROLE_BY_TITLE, Role, role_title
 from cv_generation.skills import SKILL_BY_NAME, SKILLS, paraphrase_groups
+from cv_generation.truth import CVRecord
 
 JOB_COUNT = 24
 LAYOUTS = ("bullets", "markdown", "prose", "web")

@@ -19,8 +19,19 @@ from faker import Faker
 from cv_generation import prose
 from cv_generation.career import SENIORITIES, SENIORITY_WEIGHTS, Stint, month_label, sample_career
 from cv_generation.i18n import (
-    ABROAD, COUNTRY_IN_ENGLISH, DATE_STYLES, DEGREES, EMPLOYERS, FOREIGN_NAME_LOCALES, INSTITUTIONS,
-    LANGUAGE_OF_LANG, LOCALE_LANGUAGE, PLACES, SENIORITY_TITLE, DateStyle, Place,
+    ABROAD,
+    COUNTRY_IN_ENGLISH,
+    DATE_STYLES,
+    DEGREES,
+    EMPLOYERS,
+    FOREIGN_NAME_LOCALES,
+    INSTITUTIONS,
+    LANGUAGE_OF_LANG,
+    LOCALE_LANGUAGE,
+    PLACES,
+    SENIORITY_TITLE,
+    DateStyle,
+    Place,
 )
 from cv_generation.roles import ROLES, Role, employer_kind, role_title, study_field
 from cv_generation.skills import IMPLIED

@@ -12,8 +12,8 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
-from cv_generation.records import CVRecord, QueryRecord
 from cv_generation.skills import SKILL_BY_NAME, paraphrase_groups, words
+from cv_generation.truth import CVRecord, QueryRecord
 
 QUERY_KINDS: tuple[str, ...] = ("skill", "two_skill", "role_seniority", "multilingual",
                                 "paraphrase", "alias")

@@ -16,10 +16,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from cv_generation.i18n import HEADINGS, LANGUAGE_NAMES, LEVEL_NAMES, format_period
-from cv_generation.layout import INK, RGB, WHITE, Align, Canvas, Column, Run, Style, fit
 from cv_generation.profiles import Profile
 from cv_generation.prose import unbreakable
 from cv_generation.skills import SKILL_BY_NAME
+from cv_generation.typesetting import INK, RGB, WHITE, Align, Canvas, Column, Run, Style, fit
 
 PAGE_WIDTH, PAGE_HEIGHT = 595.0, 842.0
 SIDEBAR_WIDTH = 190.0

@@ -51,23 +51,32 @@ COMPOSE = $(eval COMPOSE := $(detect_compose))$(COMPOSE)
 endif
 detect_compose = $(strip $(if $(shell $(DOCKER) compose version >/dev/null 2>&1 && echo yes),$(DOCKER) compose,$(if $(shell command -v docker-compose),docker-compose)))
 
-# $(call docker_run,MODULE,ARGS): `python -m MODULE ARGS` in the container as the invoking uid:gid.
+# $(call docker_run,MODULE,ARGS): `python -m MODULE ARGS` in the container as the invoking uid:gid
+# ($(call docker_compose,SERVICE,VARIABLES): compose with the folders' variables, and more, set).
 # CV generation gets the cvgen service, which may write into CV_DIR and TRUTH_DIR; the rest mount
 # them read-only. The folders are made here first: a bind mount of a missing folder would be created
 # by root. A truth folder that does not exist (a user's own CVs have none) is not made: the store is
 # mounted in its place, at a path nothing reads.
 docker_service = $(if $(filter cv_generation.%,$(1)),cvgen,rag)
 docker_env_flags = $(foreach v,$(DOCKER_ENV_VARS),$(if $($(v)),-e $(v)="$$$(v)"))
-docker_run = $(if $(COMPOSE),,$(error RUNNER=docker needs `docker compose` or `docker-compose`; neither was found)) \
-	mkdir -p "$(CV_DIR)" "$(STORE)" $(if $(filter cvgen,$(call docker_service,$(1))),"$(TRUTH_DIR)") && \
+docker_compose = $(if $(COMPOSE),,$(error RUNNER=docker needs `docker compose` or `docker-compose`; neither was found)) \
+	mkdir -p "$(CV_DIR)" "$(STORE)" $(if $(filter cvgen,$(1)),"$(TRUTH_DIR)") && \
 	RAG_UID="$$(id -u)" RAG_GID="$$(id -g)" \
 	RAG_CV_DIR="$$(cd "$(CV_DIR)" && pwd -P)" RAG_STORE="$$(cd "$(STORE)" && pwd -P)" \
 	RAG_CV_TARGET="$(call docker_mount_point,$(CV_DIR),/data/cvs)" RAG_STORE_TARGET="$(call docker_mount_point,$(STORE),/data/store)" \
 	RAG_TRUTH_DIR="$$(cd "$(TRUTH_DIR)" 2>/dev/null && pwd -P || { cd "$(STORE)" && pwd -P; })" \
 	RAG_TRUTH_TARGET="$$(if [ -d "$(TRUTH_DIR)" ]; then echo "$(call docker_mount_point,$(TRUTH_DIR),/data/truth)"; else echo /data/no-truth; fi)" \
-	RAG_IMAGE="$(docker_image_used)" RAG_NETWORK_MODE="$(docker_network_used)" \
-	$(COMPOSE) --file "$(CURDIR)/docker-compose.yml" --project-name "$(DOCKER_PROJECT)" \
-	run --rm -T $(docker_env_flags) $(docker_service) python -m $(1) $(2)
+	RAG_IMAGE="$(docker_image_used)" RAG_NETWORK_MODE="$(docker_network_used)" $(2) \
+	$(COMPOSE) --file "$(CURDIR)/docker-compose.yml" --project-name "$(DOCKER_PROJECT)"
+docker_run = $(call docker_compose,$(call docker_service,$(1))) run --rm -T $(docker_env_flags) $(call docker_service,$(1)) python -m $(1) $(2)
+
+# `make serve`: the web service, listening on every address of the container, whose port 8000 is
+# published on the host's HOST:PORT (loopback by default), so only the host reaches it. On the host's
+# own network (DOCKER_NETWORK=host) nothing is published: it listens on HOST:PORT itself.
+docker_serve = $(call docker_compose,web,RAG_WEB_HOST="$(HOST)" RAG_WEB_PORT="$(PORT)") run --rm -T \
+	$(if $(filter host,$(docker_network_used)),,--service-ports) $(docker_env_flags) web \
+	rag serve --store "$(DOCKER_STORE)" --cv-dir "$(DOCKER_CV_DIR)" \
+	$(if $(filter host,$(docker_network_used)),--host "$(HOST)" --port "$(PORT)",--host 0.0.0.0 --port 8000)
 
 # What goes into the image (see .dockerignore). Its checksum is stored as a label, so docker-ready
 # rebuilds when the code or the pins change; docker/extra (CI's inputs) is deliberately left out.

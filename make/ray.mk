@@ -41,7 +41,7 @@ ray-up: ## Start a Ray cluster in Docker (a head, two workers) for ENGINE=ray RA
 	@$(ray_compose) up --detach ray-head ray-worker-1 ray-worker-2 >&2
 	@echo "ray: waiting for the head and two workers (up to $(RAY_UP_TIMEOUT) s)" >&2
 	@# Ready means a Ray Client connection, as a build makes it, sees both workers' CPUs. It also takes
-	@# the first connection, which Ray's client server fails now and then (README: Ray).
+	@# the first connection, which Ray's client server fails now and then (docs/ray.md).
 	@deadline=$$((SECONDS + $(RAY_UP_TIMEOUT))); \
 	until $(ray_compose) exec -T ray-head python -c '$(ray_ready_check)' >/dev/null 2>&1; do \
 		if [ $$SECONDS -ge $$deadline ]; then \

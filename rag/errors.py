@@ -55,6 +55,7 @@ def rag_words(fix: Fix) -> str:
     return {
         "index": f"rag index{store}",
         "rebuild": f"rag index --force{store}{as_of}",
+        "replace": f"rag index --cv-dir {a.get('cv_dir')}{store} --replace",
         "install": "pip install -r requirements-rag.txt",
         "install-ray": "pip install '.[ray]'",
         "cvs": "python -m cv_generation.generate",

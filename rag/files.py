@@ -21,3 +21,35 @@ def write_atomic(path: Path, data: bytes) -> None:
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}")
     tmp.write_bytes(data)
     os.replace(tmp, path)
+
+
+def json_bytes(value, option: int = 0) -> bytes:
+    """orjson.dumps for values holding text from outside: a string that is not valid Unicode (a
+    file name's undecodable bytes or an argument's, kept by Python as lone surrogates) is written
+    with those bytes escaped (M\\xfcller), where orjson alone would refuse the whole document."""
+    import orjson
+
+    try:
+        return orjson.dumps(value, option=option)
+    except orjson.JSONEncodeError:
+        return orjson.dumps(json_safe(value), option=option)
+
+
+def json_safe(value):
+    """The value with every string in it valid Unicode (escape_surrogates), for a JSON writer of
+    its own (the MCP SDK's)."""
+    if isinstance(value, str):
+        return escape_surrogates(value)
+    if isinstance(value, dict):
+        return {json_safe(k): json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(v) for v in value]
+    return value
+
+
+def escape_surrogates(text: str) -> str:
+    """Undecodable bytes (surrogateescape) as \\xNN, any other lone surrogate as \\udNNN."""
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")

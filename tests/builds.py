@@ -32,6 +32,7 @@ def assert_same_store(a, b) -> None:
     assert chunks_a == chunks_b
     people = [sorted((replace(c, first_chunk=0) for c in s.candidates.all()), key=lambda c: c.source) for s in (a, b)]
     assert people[0] == people[1]
+    assert persons(a) == persons(b)
     dense_a, dense_b = a.dense_index(), b.dense_index()
     assert np.array_equal(dense_a.vectors()[order_a], dense_b.vectors()[order_b])
     assert np.array_equal(dense_a.keys()[order_a], dense_b.keys()[order_b])
@@ -42,6 +43,15 @@ def assert_same_store(a, b) -> None:
         assert np.array_equal(scores, kb.scores(query)[order_b]), query
         assert np.array_equal(oa.get_scores(query)[order_a], scores), query
         assert np.array_equal(ob.get_scores(query)[order_b], scores), query
+
+
+def persons(store) -> set[frozenset[str]]:
+    """The store's people: the sources of each person's CVs (people.py), whatever the order."""
+    sources = [c.source for c in store.candidates.all()]
+    groups: dict[int, set[str]] = {}
+    for row, first in enumerate(store.people.tolist()):
+        groups.setdefault(first, set()).add(sources[row])
+    return {frozenset(g) for g in groups.values()}
 
 
 def assert_same_profiles(a, b) -> None:

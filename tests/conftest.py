@@ -8,10 +8,17 @@ import shutil
 from pathlib import Path
 
 import pytest
+from fakes.hash_encoder import register as register_fake_encoder
 from pdfs import CVS, write_pdf
 
 from rag.index.export import encoder_key, export_encoder
 from rag.index.model_choice import BUNDLED_MODEL, resolve_model
+
+register_fake_encoder()  # hash-words-N, for the fast tests (fakes/hash_encoder.py)
+FAKES = Path(__file__).parent / "fakes"  # on a subprocess's PYTHONPATH, its sitecustomize registers it too
+# A subprocess's PYTHONPATH: the fakes, and this tree, so that it runs this tree's rag and never
+# whichever checkout the running venv has installed in editable mode.
+CHILD_PATH = os.pathsep.join([str(FAKES), str(FAKES.parent.parent)])
 
 
 @pytest.fixture(autouse=True)
@@ -29,8 +36,10 @@ HASH_MODEL = "hash-words-64"
 
 @pytest.fixture
 def hash_model(monkeypatch):
-    """The hashing encoder instead of the real model: for fast, exact command-line and rendering tests."""
+    """The hashing encoder instead of the real model: for fast, exact command-line and rendering tests
+    (in subprocesses too: FAKES on their PYTHONPATH registers it)."""
     monkeypatch.setenv("EMBEDDING_MODEL", HASH_MODEL)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [CHILD_PATH, os.environ.get("PYTHONPATH")])))
     return HASH_MODEL
 
 

@@ -78,8 +78,8 @@ def test_search_shows_people_with_their_evidence(runner, store):
     code, output = run(runner, "search", "Who has experience with Jenkins?", "--store", store)
     assert code == 0
     lines = output.splitlines()
-    assert lines[4].split() == ["#", "FAISS", "(dense)", "BM25", "(keywords)", "Fused"]  # the side-by-side table
-    for heading in ("FAISS (dense)  (", "BM25 (keywords)  (", "Fused  ("):
+    assert lines[4].split() == ["#", "FAISS", "(dense)", "BM25", "(keywords)", "RRF"]  # the side-by-side table
+    for heading in ("FAISS (dense)  (", "BM25 (keywords)  (", "RRF  ("):
         assert sum(line.startswith(heading) for line in lines) == 1  # each list in full
     assert "Looking for: jenkins (1 CV)" in output
     assert "Alice Smith  alice/cv.pdf" in output and "holds: jenkins" in output
@@ -98,7 +98,7 @@ def test_json_is_one_documented_record_per_candidate(runner, store):
         "matched_terms": ["jenkins"]}
     assert top["ranks"] == {"faiss": 1, "bm25": 1, "fused": 1} and set(top["scores"]) == {"faiss", "bm25", "fused"}
     assert top["evidence"][0]["page"] == 1 and "Jenkins" in top["evidence"][0]["text"]
-    assert doc["concepts"] == {"jenkins": 1} and doc["fusion"]["rule"] == "convex"
+    assert doc["concepts"] == {"jenkins": 1} and doc["fusion"]["rule"] == "rrf"
 
 
 def test_the_chunk_view_ranks_chunks(runner, store):
@@ -113,11 +113,14 @@ def test_the_chunk_view_ranks_chunks(runner, store):
 
 def test_modes_and_fusion_switches(runner, store):
     code, output = run(runner, "search", "-q", "Jenkins", "--store", store, "--mode", "fused")
-    assert "Fused" in output and "BM25 (keywords)" not in output
+    assert "RRF  (" in output and "BM25 (keywords)" not in output
     assert "FAISS #1 · BM25 #1" in output  # a fused hit still says where each retriever ranked it
-    code, output = run(runner, "search", "Jenkins", "--store", store, "--fusion", "rrf", "--json")
-    assert orjson.loads(output)["fusion"] == {"rule": "rrf", "weights": {"bm25": 0.0, "faiss": 1.0}, "rrf_k": 60,
-                                              "coverage": True}
+    code, output = run(runner, "search", "Jenkins", "--store", store, "--json")
+    assert orjson.loads(output)["fusion"] == {"rule": "rrf", "weights": {"bm25": 1.0, "faiss": 1.0}, "rrf_k": 10,
+                                              "coverage": True, "described": 0.25}
+    code, output = run(runner, "search", "Jenkins", "--store", store, "--fusion", "convex", "--weights", "bm25=1",
+                       "--no-coverage")
+    assert "Fused (convex)  (convex: 1·bm25 + 0·faiss" in output
     code, output = run(runner, "search", "Jenkins", "--store", store, "--weights", "bm25=1", "--no-coverage",
                        "--json")
     assert orjson.loads(output)["fusion"]["weights"] == {"bm25": 1.0, "faiss": 0.0}

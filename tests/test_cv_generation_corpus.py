@@ -18,9 +18,9 @@ from cv_generation.generate import main
 from cv_generation.i18n import LANGUAGES
 from cv_generation.profiles import sample_profile
 from cv_generation.queries import ANCHOR_SKILL, QUERY_KINDS, build_queries, per_kind_limit
-from cv_generation.records import CVRecord, cv_record
 from cv_generation.skills import SKILL_BY_NAME, paraphrase_groups, words
 from cv_generation.templates import TEMPLATE_NAMES
+from cv_generation.truth import CVRecord, cv_record
 
 REPO = Path(__file__).resolve().parents[1]
 

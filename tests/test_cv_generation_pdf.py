@@ -9,8 +9,8 @@ import pymupdf
 import pytest
 
 from cv_generation.i18n import LANGUAGES, format_period
+from cv_generation.pdf import render_pdf
 from cv_generation.profiles import Profile, sample_profile
-from cv_generation.render import render_pdf
 from cv_generation.templates import MAIN_LEFT, SIDEBAR_WIDTH, TEMPLATE_NAMES
 
 HARD_NAMES = ("Łukasz Żółkiewski-Müller", "Begoña Núñez Ibáñez", "Søren Ørsted-Çelik",

@@ -8,7 +8,7 @@ import pytest
 from rag.build.notes import not_indexed_lines, page_ranges
 from rag.errors import UserError
 from rag.ingest.discover import discover_cvs
-from rag.ingest.records import Skipped
+from rag.ingest.document import Skipped
 
 
 def touch(path: Path, content: bytes = b"%PDF-1.4\n") -> Path:
@@ -17,8 +17,8 @@ def touch(path: Path, content: bytes = b"%PDF-1.4\n") -> Path:
     return path
 
 
-def found(folder: Path):
-    files, skipped = discover_cvs(folder)
+def found(folder: Path, **options):
+    files, skipped = discover_cvs(folder, **options)
     return {f.source: (f.cv_id, f.kind) for f in files}, {s.source: (s.kind, s.reason) for s in skipped}
 
 
@@ -49,20 +49,60 @@ def test_a_symlinked_folder_is_followed_and_a_loop_is_named_once(tmp_path):
     (root / "linked").symlink_to(tmp_path / "elsewhere")
     (root / "a" / "back").symlink_to(root)  # a loop
     (root / "again").symlink_to(root / "a")  # the same folder twice
-    cvs, skipped = found(root)
+    cvs, skipped = found(root, follow_links=True)
     assert set(cvs) == {"a/cv.pdf", "linked/team/Bo Li.pdf"}
     assert skipped["a/back/"][0] == "duplicate" and "the CV folder itself" in skipped["a/back/"][1]
     assert skipped["again/"][0] == "duplicate" and "already read as a/" in skipped["again/"][1]
+
+
+def test_links_out_of_the_cv_folder_are_named_and_followed_only_when_asked(tmp_path):
+    root = tmp_path / "cvs"
+    touch(root / "a" / "cv.pdf")
+    touch(root / "b" / "Bo Li.pdf")
+    touch(tmp_path / "secret.pdf", b"%PDF-1.4 not yours")
+    touch(tmp_path / "elsewhere" / "Ann.pdf")
+    (root / "inside.pdf").symlink_to(root / "b" / "Bo Li.pdf")  # inside: a duplicate, as before
+    (root / "linked-b").symlink_to(root / "b")  # a folder inside, reached twice
+    (root / "leak.pdf").symlink_to(tmp_path / "secret.pdf")
+    (root / "relative.pdf").symlink_to("../secret.pdf")
+    (root / "elsewhere").symlink_to(tmp_path / "elsewhere")
+    cvs, skipped = found(root)
+    assert set(cvs) == {"a/cv.pdf", "b/Bo Li.pdf"}
+    assert skipped["leak.pdf"] == ("link outside", f"a link to {tmp_path}/secret.pdf, outside the CV folder: "
+                                                   "--follow-links follows it")
+    assert skipped["relative.pdf"][1].startswith("a link to ../secret.pdf, outside the CV folder")
+    assert skipped["elsewhere/"][0] == "link outside" and skipped["inside.pdf"][0] == "duplicate"
+    assert skipped["linked-b/"][0] == "duplicate"
+    cvs, skipped = found(root, follow_links=True)
+    assert set(cvs) == {"a/cv.pdf", "b/Bo Li.pdf", "leak.pdf", "elsewhere/Ann.pdf"}
+    assert skipped["relative.pdf"][0] == "duplicate"  # the same file as leak.pdf
+
+
+def test_only_regular_files_are_read_and_none_over_the_size_limit(tmp_path):
+    touch(tmp_path / "ok.pdf")
+    touch(tmp_path / "big.pdf", b"%PDF-1.4\n" + b"0" * 2000)
+    os.mkfifo(tmp_path / "fifo.pdf")
+    (tmp_path / "zero.pdf").symlink_to("/dev/zero")
+    cvs, skipped = found(tmp_path, file_bytes=1000)
+    assert set(cvs) == {"ok.pdf"}
+    assert skipped["fifo.pdf"] == ("unreadable", "a FIFO (named pipe), not a regular file")
+    assert skipped["zero.pdf"][0] == "link outside"
+    assert skipped["big.pdf"] == ("too large", "too large: 2009 bytes (the limit is 1000 bytes a file; "
+                                               "--max-file-mb raises it)")
+    cvs, skipped = found(tmp_path, follow_links=True)
+    assert skipped["zero.pdf"] == ("unreadable", "a device, not a regular file")
 
 
 def test_the_same_file_through_a_link_is_a_duplicate_and_a_broken_link_is_named(tmp_path):
     touch(tmp_path / "real.pdf")
     (tmp_path / "alias.pdf").symlink_to(tmp_path / "real.pdf")
     (tmp_path / "gone.pdf").symlink_to(tmp_path / "nowhere.pdf")
+    (tmp_path / "linked-folder").symlink_to("/nowhere/cvs")  # as a link out of the folder mounted in Docker
     cvs, skipped = found(tmp_path)
     assert set(cvs) == {"real.pdf"}  # the real file wins over a link to it
     assert skipped["alias.pdf"] == ("duplicate", "the same file as real.pdf")
-    assert skipped["gone.pdf"] == ("unreadable", "a link to a missing file")
+    assert skipped["gone.pdf"] == ("broken link", f"a link to {tmp_path}/nowhere.pdf, which does not exist")
+    assert skipped["linked-folder"] == ("broken link", "a link to /nowhere/cvs, which does not exist")
 
 
 def test_an_unreadable_folder_is_named(tmp_path, monkeypatch):

@@ -12,14 +12,32 @@ from click.testing import CliRunner
 
 from cv_generation import external
 from cv_generation.external import (
-    LICENSE_NAME, LostWords, Posting, Resume, build_cv, cv_id_for, main, pdf_text, pick_layout, read_resumes,
-    select_postings, split_of, write_corpus,
+    LICENSE_NAME,
+    LostWords,
+    Posting,
+    Resume,
+    build_cv,
+    cv_id_for,
+    main,
+    pdf_text,
+    pick_layout,
+    read_resumes,
+    select_postings,
+    split_of,
+    write_corpus,
 )
 from cv_generation.external_layouts import LAYOUTS, render_resume
 from cv_generation.external_parse import missing_words, parse_resume, words
 from cv_generation.external_queries import (
-    DESCRIPTIVE_QUERIES, SKILL_QUERIES, DescriptiveQuery, SkillQuery, assign_sides, build_queries, keep,
-    known_spellings, relevant,
+    DESCRIPTIVE_QUERIES,
+    SKILL_QUERIES,
+    DescriptiveQuery,
+    SkillQuery,
+    assign_sides,
+    build_queries,
+    keep,
+    known_spellings,
+    relevant,
 )
 from cv_generation.external_truth import SKILL_BY_NAME, SKILLS, job_truth, mentions, resume_truth, skills_in
 

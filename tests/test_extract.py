@@ -136,8 +136,8 @@ def test_a_scanned_page_among_text_pages_is_a_warning_when_ocr_is_off(tmp_path):
 @pytest.mark.parametrize("index", [1, 2, 3])
 def test_generated_sidebar_cvs_are_not_interleaved(tmp_path, index):
     """The generator's sidebar template writes both columns row by row, like many real CV tools."""
+    from cv_generation.pdf import render_pdf
     from cv_generation.profiles import sample_profile
-    from cv_generation.render import render_pdf
 
     profile = sample_profile(11, index, ["en", "es", "de", "fr"])
     pdf = tmp_path / "cv.pdf"

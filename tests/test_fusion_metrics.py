@@ -7,7 +7,7 @@ import pytest
 
 from rag.eval.metrics import mrr_at_k, ndcg_at_k, recall_at_k
 from rag.search import aggregation as agg
-from rag.search.fusion import convex_scores, normalised, ranked, rrf_scores
+from rag.search.fusion import FusionSettings, convex_scores, normalised, ranked, rrf_scores
 
 # Three candidates owning chunks 0-1, 2 and 3-5.
 STARTS = np.array([0, 2, 3, 6])
@@ -42,8 +42,16 @@ def test_convex_fusion_normalises_and_weighs():
 
 
 def test_rrf_scores_use_ranks_only_and_skip_unlisted_candidates():
-    fused = rrf_scores([np.array([0, 1, 2]), np.array([1])], 3, k=60)
+    fused = rrf_scores({"faiss": np.array([0, 1, 2]), "bm25": np.array([1])}, 3, k=60)
     assert fused == pytest.approx([1 / 61, 1 / 62 + 1 / 61, 1 / 63])
+    weighted = rrf_scores({"faiss": np.array([0, 1, 2]), "bm25": np.array([1])}, 3, k=10, weights={"faiss": 1, "bm25": 0.5})
+    assert weighted == pytest.approx([1 / 11, 1 / 12 + 0.5 / 11, 1 / 13])
+
+
+def test_a_description_weighs_bm25_less_than_a_query_that_names_things():
+    fusion = FusionSettings(weights={"bm25": 1.0, "faiss": 1.0}, described=0.25)
+    assert fusion.for_query(names_something=True) == {"bm25": 1.0, "faiss": 1.0}
+    assert fusion.for_query(names_something=False) == {"bm25": 0.25, "faiss": 1.0}
 
 
 def test_levels_come_before_scores_and_ties_go_to_the_lower_index():

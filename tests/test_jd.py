@@ -3,7 +3,7 @@ terms, "or" groups, minimum years, phrases, and the noise of a pasted web page."
 
 import pytest
 
-from rag.jobs.jd import PHRASE, SKILL, YEARS, heading_kind, parse_jd
+from rag.jobs.jd import EDUCATION, PHRASE, SKILL, YEARS, heading_kind, parse_jd
 
 
 def reqs(text):
@@ -67,6 +67,7 @@ Wünschenswert
 - Erfahrung mit Kafka
 """) == [(YEARS, "5+ years", True), (SKILL, "Java/Kotlin", True), (SKILL, "Docker", False),
          (SKILL, "Kafka", False)]
+    # a tool to evaluate is no requirement; German nouns ("Vorteil", "Projekte") are no names
 
 
 def test_french():
@@ -156,7 +157,7 @@ We use cookies to improve your experience. Accept all
 
 def test_each_requirement_once_a_must_have_winning():
     assert reqs("Requirements:\n- Python\n- 3+ years\n- 5+ years with Python\n\nNice to have:\n- Python\n- SQL") == [
-        (SKILL, "Python", True), (YEARS, "5+ years", True), (SKILL, "SQL", False)]
+        (YEARS, "3+ years", True), (YEARS, "5+ years of Python", True), (SKILL, "SQL", False)]
 
 
 @pytest.mark.parametrize(("line", "kind"), [
@@ -170,3 +171,48 @@ def test_heading_kinds(line, kind):
 
 def test_a_text_without_requirements_yields_none():
     assert parse_jd("Hello, we are a friendly company.\nCome and visit us.").requirements == ()
+
+
+def test_the_text_above_a_job_boards_block_is_the_requirements():
+    jd = parse_jd("Bachelor's in Computer Science plus 2-3 years of recent experience.\n"
+                  "Must have recent experience working in a Linux/Unix environment\n"
+                  "Javascript, Node.js and JSON working knowledge\n"
+                  "Job Type: Full-time\nSalary: From 15,000.00 per month\n"
+                  "Experience:\nPython: 1 year (Preferred)\nEducation:\nBachelor's (Required)\n")
+    read = [(r.kind, r.label, r.must) for r in jd.requirements]
+    assert (SKILL, "Linux/Unix", True) in read and (SKILL, "Node.js", True) in read
+    assert (YEARS, "1+ years of Python", False) in read and (EDUCATION, "bachelor degree or higher", True) in read
+    assert not any("Full-time" in r.label or "Salary" in r.label for r in jd.requirements)
+
+
+def test_a_heading_in_capitals_without_a_colon_heads_requirements():
+    assert reqs("COMPANY DESCRIPTION\nWe build software.\nEXPERIENCE\n3-7 years of total experience\n"
+                "Excellent development skills in Java/JavaScript.\n") == [
+        (YEARS, "3+ years", True), (SKILL, "Java/JavaScript", True)]
+
+
+def test_a_posting_without_sentence_ends_is_read_though_it_names_the_employer():
+    text = ("database administrator responsible maintenance production microsoft sql server database "
+            "development team create stored procedure t-sql code report using tableau " * 4
+            + "equal opportunity employer regardless of age")
+    labels = {r.label for r in parse_jd(text).requirements}
+    assert {"microsoft sql server", "t-sql", "tableau"} <= labels
+
+
+def test_capitals_of_a_title_case_list_are_no_names():
+    jd = parse_jd("Skills Required:\n1. Implement and Manage Storage\n2. Monitor Resources and Log Analytics\n"
+                  "3. Python\n")
+    assert [r.label for r in jd.requirements if r.kind == SKILL] == ["Python"]
+    assert not any(r.terms for r in jd.requirements)
+
+
+def test_an_employers_stack_and_its_tasks_are_nice_to_haves():
+    jd = parse_jd("About us\nOur stack is Python, Django and React.\n\nWhat you'll do\n- Run our Kafka clusters\n"
+                  "- Help us evaluate Rust for future projects\n\nRequirements:\n- SQL\n- Docker\n")
+    assert [(r.label, r.must) for r in jd.requirements] == [
+        ("SQL", True), ("Docker", True), ("Python", False), ("Django", False), ("React", False), ("Kafka", False)]
+
+
+def test_a_line_to_applicants_is_no_requirement():
+    assert reqs("Requirements:\n- Python\n- Don't worry if you don't meet every qualification listed here\n"
+                "- If this sounds like you, we'd love for you to apply\n") == [(SKILL, "Python", True)]

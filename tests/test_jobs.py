@@ -4,6 +4,7 @@ follows from cv.json, read back by rag.jd as written, and matched end to end."""
 import json
 
 import pytest
+from builds import build_store
 from click.testing import CliRunner
 from conftest import HASH_MODEL
 
@@ -11,13 +12,12 @@ from cv_generation.corpus import cv_id, generate_corpus, pick_template
 from cv_generation.i18n import LANGUAGES
 from cv_generation.jobs import _NAMES_A_SKILL, JOB_COUNT, build_jobs, job_files
 from cv_generation.profiles import sample_profile
-from cv_generation.records import cv_record
 from cv_generation.skills import paraphrase_groups
 from cv_generation.templates import TEMPLATE_NAMES
-from builds import build_store
+from cv_generation.truth import cv_record
 from rag.build.builder import BuildSettings
 from rag.cli import main as rag
-from rag.eval.jobs import load_truth, score_jobs, summarise
+from rag.eval.jobs import JobScore, JobTruth, format_table, load_truth, score_jobs, summarise
 from rag.jobs.jd import parse_jd
 from rag.lexicon.vocabulary import canonical, find_skills
 from rag.search.retrieval import Searcher
@@ -82,5 +82,17 @@ def test_generated_jobs_are_matched_end_to_end(tmp_path, monkeypatch):
     assert summary["read_exactly"] == 1.0 and summary["precision"] >= 0.9 and summary["recall"] >= 0.9
     result = CliRunner().invoke(rag, ["eval", "--store", str(tmp_path / "store"), "--truth", str(tmp_path / "truth")])
     assert result.exit_code == 0, result.output
-    assert "JD ranking over 24 generated jobs" in result.output
+    assert "JD ranking over 24 jobs" in result.output
     assert json.loads((tmp_path / "store" / "eval.json").read_text())["jobs"]["metrics"]["all"]["jobs"] == 24
+
+
+def test_real_postings_without_must_haves_are_scored_by_ndcg_alone():
+    posting = JobTruth("job_001", "job_001.txt", "en", "posting", None, (), frozenset(), {"a": 1.0, "b": 0.5})
+    generated = JobTruth("job_002", "job_002.txt", "en", "bullets", "2025-06", ({"kind": "skill", "skills": ["SQL"]},),
+                         frozenset({"a"}), {"a": 2.0})
+    real = summarise([JobScore(posting, 0.8, frozenset({"a"}), None, ("a", "b"))])["all"]
+    assert (real["nDCG@10"], real["precision"], real["recall"], real["read_exactly"]) == (0.8, None, None, None)
+    assert format_table({"all": real}).splitlines()[-1].split() == ["all", "1", "0.800", "-", "-", "-"]
+    both = summarise([JobScore(posting, 0.8, frozenset({"a"}), None, ("a",)),
+                      JobScore(generated, 1.0, frozenset({"a", "b"}), True, ("a", "b"))])["all"]
+    assert (both["precision"], both["recall"], both["read_exactly"]) == (0.5, 1.0, 1.0)  # the generated job's alone

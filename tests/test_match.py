@@ -7,11 +7,11 @@ import io
 import numpy as np
 import orjson
 import pytest
+from builds import build_store
 from click.testing import CliRunner
 from conftest import HASH_MODEL
 from pdfs import write_pdf
 
-from builds import build_store
 from rag.build.builder import BuildSettings
 from rag.cli import main as rag
 from rag.jobs.jd import parse_jd
@@ -117,7 +117,8 @@ def test_years_count_dated_roles_up_to_the_build_month(store, cv_folder, tmp_pat
     ranking, ids = ranked(store, jd)
     assert ranking.as_of == "2025-06"
     assert {ids[r] for r in np.flatnonzero(ranking.meets_all)} == {"java"}  # 9 years; JavaScript 3, .NET undated
-    assert {ids[r]: int(ranking.years[r]) for r in range(len(ids)) if ids[r] in ("java", "javascript", "csharp")} == {
+    years = ranking.years[1]  # the second requirement's
+    assert {ids[r]: int(years[r]) for r in range(len(ids)) if ids[r] in ("java", "javascript", "csharp")} == {
         "java": 9, "javascript": 3, "csharp": -1}
     later = build_as_of(cv_folder, tmp_path / "later", "2027-06")  # present two years on
     ranking, ids = ranked(later, jd)
@@ -145,8 +146,11 @@ def test_text_shows_the_requirements_then_a_table_then_evidence(store, hash_mode
     assert lines[2].split()[:4] == ["1", "must", "skill", "SQL"] and "3 CVs" in lines[2]
     assert "Meet every must-have: 2 of 9 CVs" in output
     table = lines[lines.index(next(line for line in lines if line.lstrip().startswith("# Candidate"))):][:4]
-    assert table[0].split() == ["#", "Candidate", "SQL", "Docker", "must", "nice", "relevance"]
+    assert table[0].split() == ["#", "Candidate", "SQL", "Docker", "must", "nice", "score"]
     assert table[1].split()[:5] == ["1", "Jana", "Novak", "✓", "✓"] and "2/2" in table[1] and "1/2" in table[1]
+    scores = [int(row.split()[-1]) for row in table[1:]]
+    assert scores == sorted(scores, reverse=True) and all(0 <= s <= 100 for s in scores)
+    assert "(must-haves 100% · nice-to-haves 50% · skills named 75% · relevance" in output
     assert table[3].split()[:5] == ["3", "Jay", "Brooks", "✓", "✗"]
     assert "✓ SQL         p.1   Skills: Java, SQL, Docker" in output
     assert "✗ Kubernetes  not stated" in output
@@ -163,17 +167,18 @@ def test_json_has_every_requirement_and_its_evidence(store, hash_model, jd_file)
         "java", "Jana Novak", 2, 2, True)
     java = top["requirements"][2]
     assert java["met"] and java["evidence"]["page"] == 1 and "Java" in java["evidence"]["text"]
-    assert top["requirements"][3] == {"id": 4, "met": False, "value": None, "evidence": None}
+    assert top["requirements"][3] == {"id": 4, "met": False, "value": None, "evidence": None, "detail": None}
+    assert 0 < top["score"] <= 100 and set(top["score_parts"]) == {"must", "nice", "skills", "relevance"}  # no years asked
     assert set(top["scores"]) == {"faiss", "bm25", "fused"}
 
 
 def test_csv_is_a_shortlist_with_a_column_per_requirement(store, hash_model, jd_file):
     code, output = run("--jd", jd_file, "--store", store, "--csv", "--topk", "8")
     rows = list(csv.reader(io.StringIO(output)))
-    assert rows[0] == ["rank", "name", "cv_id", "file", "meets_all_must", "must_met", "nice_met", "relevance",
+    assert rows[0] == ["rank", "name", "cv_id", "file", "score", "meets_all_must", "must_met", "nice_met", "relevance",
                        "must: SQL", "must: Docker", "nice: Java", "nice: Kubernetes"]
-    assert rows[1][:7] + rows[1][8:] == ["1", "Jana Novak", "java", "java/cv.pdf", "yes", "2", "1",
-                                         "yes", "yes", "yes", "no"]
+    assert rows[1][:4] + rows[1][5:8] + rows[1][9:] == ["1", "Jana Novak", "java", "java/cv.pdf", "yes", "2", "1",
+                                                         "yes", "yes", "yes", "no"]
     assert len(rows) == 9  # the header and eight of nine candidates
     evil = next(row for row in rows if "HYPERLINK" in row[2])
     assert evil[2] == "'=HYPERLINK" and evil[3] == "'=HYPERLINK.pdf"  # never run as a formula

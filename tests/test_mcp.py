@@ -9,13 +9,14 @@ import orjson
 import pytest
 from builds import build_store
 from click.testing import CliRunner
+from conftest import CHILD_PATH
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from pdfs import write_pdf
 
 from rag.build.builder import BuildSettings
 from rag.cli import main as rag
-from rag.render.search import render_json
+from rag.render.documents import search_document
 from rag.search.retrieval import MODES, Searcher
 from rag.search.warm import WarmStore
 from rag.store.cv_text import read_cv
@@ -98,7 +99,8 @@ async def protocol_session(cv_dir: Path, out: Path, errlog) -> None:
             stray.append(message)
 
     server = StdioServerParameters(command=sys.executable, args=["-m", "rag.mcp_server", "--store", str(out)],
-                                   env={"EMBEDDING_MODEL": "hash-words-64", "HF_HUB_OFFLINE": "1"}, cwd=str(out.parent))
+                                   env={"EMBEDDING_MODEL": "hash-words-64", "HF_HUB_OFFLINE": "1",
+                                        "PYTHONPATH": CHILD_PATH}, cwd=str(out.parent))
     async with Client(stdio_client(server, errlog=errlog), mode="legacy", message_handler=on_message) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
         assert set(tools) == TOOLS
@@ -123,8 +125,8 @@ async def protocol_session(cv_dir: Path, out: Path, errlog) -> None:
         # The very document `rag search --json` prints for the same question.
         doc, text = call(await client.call_tool("search_candidates", {"query": JENKINS, "topk": 2}))
         with open_store(out) as store:
-            expected = render_json(Searcher(store).search(JENKINS, "fused", 2), store.manifest, str(out), 2)
-        assert doc == orjson.loads(expected)
+            expected = search_document(Searcher(store).search(JENKINS, "fused", 2), store.manifest, str(out), 2)
+        assert doc == expected
         assert set(doc) == set(tools["search_candidates"].output_schema["properties"])
         top = doc["lists"]["fused"][0]
         assert set(top) == set(tools["search_candidates"].output_schema["$defs"]["CandidateRecord"]["properties"])
@@ -183,7 +185,7 @@ async def protocol_session(cv_dir: Path, out: Path, errlog) -> None:
         # A damaged new generation is refused with the fix, and the rebuild it asks for is picked up.
         (cv_dir / "erin" / "cv.pdf").unlink()
         build(cv_dir, out)
-        (out / "current" / "candidates.index.npz").write_bytes(b"tampered")
+        (out / "current" / "people.npy").write_bytes(b"tampered")
         result = await client.call_tool("get_cv", {"cv_id": "alice"})
         assert result.is_error and "is damaged" in result.content[0].text and "rag index --force" in result.content[0].text
         build(cv_dir, out)

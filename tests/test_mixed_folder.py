@@ -1,5 +1,5 @@
-"""The folder users really have: PDFs, a Word CV, a scan, unmapped fonts, a photo, a linked folder,
-a Latin-1 file name and stray files. Every CV is indexed and searchable; every other file is named
+"""The folder users really have: PDFs, a Word CV, a scan, unmapped fonts, a photo, a linked folder
+(outside the CV folder: built with --follow-links), a Latin-1 file name and stray files. Every CV is indexed and searchable; every other file is named
 with its reason, in the output and the manifest; nothing shows a traceback."""
 
 import os
@@ -42,7 +42,8 @@ def mixed(tmp_path_factory) -> Path:
 
 
 def build(folder, store, *args):
-    result = CliRunner().invoke(build_index.main, ["--cv-dir", str(folder), "--store", str(store), *args])
+    result = CliRunner().invoke(build_index.main, ["--cv-dir", str(folder), "--store", str(store), "--follow-links",
+                                                   *args])
     assert "Traceback" not in result.output
     return result.exit_code, result.output
 

@@ -7,7 +7,7 @@ import string
 
 import pytest
 
-from rag.ingest.records import HeadLine
+from rag.ingest.document import HeadLine
 from rag.profile.contact import find_email, find_phone
 from rag.profile.education import highest_level
 from rag.profile.places import country_code, find_location
@@ -172,8 +172,9 @@ def test_contact_in_a_sidebar_read_after_the_main_column() -> None:
 
 
 def test_a_cv_with_no_readable_fields_still_gets_a_profile() -> None:
-    assert build_profile([], "2025-06") == Profile()
-    assert build_profile(["", "\n\n"], "2025-06") == Profile()
+    nothing = Profile(present="2025-06", present_source="build month")  # no date: present is the build's
+    assert build_profile([], "2025-06") == nothing
+    assert build_profile(["", "\n\n"], "2025-06") == nothing
     assert build_profile(["\ufffd\ufffd ... ---- 12 ::: •"], "2025-06").skills == ()
     rng = random.Random(13)
     alphabet = string.printable + "äöüßéñ–—•·|@+()/\u00a0\ufffdΑΒΓ中"

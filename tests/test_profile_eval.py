@@ -10,8 +10,8 @@ from click.testing import CliRunner
 
 from cv_generation.corpus import generate_corpus
 from cv_generation.skills import SKILLS
-from rag.eval.profile_score import TARGETS, score_cv, set_f1, summarise
 from rag.cli.profile_eval import main
+from rag.eval.profile_score import TARGETS, score_cv, set_f1, summarise
 from rag.eval.profiles import labelled_skills, profile_corpus, score_samples
 from rag.lexicon.vocabulary import canonical
 from rag.profile.places import Location
@@ -100,3 +100,22 @@ def test_cli_prints_the_table_and_json(corpus: Path) -> None:
 def test_cli_says_when_there_is_no_corpus(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["--cvs", str(tmp_path)])
     assert result.exit_code == 1 and "no <cv_id>/cv.pdf under" in result.output
+
+
+EXTERNAL = {"cv_id": "ext_0003", "layout": "plain", "name": None, "location": "Coimbatore-641012, Tamil Nadu",
+            "years_experience": {"years": 3, "phrase": "3+ years of experience"}, "email": None, "phone": None,
+            "skills": ["Python"]}
+
+
+def test_an_external_truth_is_scored_on_the_fields_it_holds() -> None:
+    """The external corpus's truth states what the text says: no name here, a place as written, the
+    years stated in words (compared with the stated figure, not the dated roles)."""
+    profile = Profile(location=Location("Coimbatore", None, None, None), years_experience=9, years_stated=3,
+                      skills=("Python",))
+    fields = score_cv(profile, EXTERNAL, frozenset({"Python"}), "Jane Smith").fields
+    assert fields == {"years": 1.0, "years_exact": 1.0, "city": 1.0, "skills": 1.0, "skills_precision": 1.0,
+                      "skills_recall": 1.0}
+    named = EXTERNAL | {"cv_id": "ext_0004", "name": "Jane Smith"}
+    summary = summarise([score_cv(profile, EXTERNAL, frozenset(), "x"), score_cv(Profile(), named, frozenset(), "JANE SMITH")])
+    assert summary["all"]["n"] == 2 and summary["all"]["n:name"] == 1 and summary["all"]["name"] == 1.0
+    assert summary["all"]["years"] == 0.5 and "country" not in summary["all"] and "template:plain" in summary

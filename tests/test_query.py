@@ -3,7 +3,7 @@
 import pytest
 
 from rag.lexicon.seniority import title_level
-from rag.search.query import analyse
+from rag.search.query import analyse, resolve
 
 
 def labels(text):
@@ -20,10 +20,22 @@ def test_recruiter_framing_in_four_languages_leaves_the_skill(text):
     assert labels(text) == ["jenkins"]
 
 
-def test_phrases_keep_their_words_together_and_conjunctions_split_skills():
-    assert labels("Who has experience with container orchestration?") == ["container orchestration"]
+def spelled(concept):
+    return {" ".join(words) for words in concept.spellings}
+
+
+def test_words_of_prose_stay_apart_and_conjunctions_split_skills():
+    assert labels("Who has experience with container orchestration?") == ["container", "orchestration"]
     assert labels("Who knows both Python and Kubernetes?") == ["python", "kubernetes"]
-    assert labels("Gesucht: jemand mit Erfahrung in Cost Accounting.") == ["cost accounting"]
+
+
+def test_a_name_of_several_words_is_a_phrase_with_its_words_as_parts():
+    assert labels("Gesucht: jemand mit Erfahrung in Cost Accounting.") == ["cost accounting"]  # a known skill
+    for text, phrase, parts in [("Who has worked with Rest Assured?", "rest assured", ["rest", "assured"]),
+                                ("Core Data", "core data", ["core", "data"]), ("Ext JS", "ext js", ["ext", "javascript"])]:
+        concept = analyse(text).concepts[0]
+        assert concept.label == phrase and [p.label for p in concept.parts] == parts
+        assert phrase.replace(" ", "") in spelled(concept)  # "CoreData" written as one word holds it too
 
 
 def test_aliases_become_their_canonical_concept():
@@ -31,12 +43,52 @@ def test_aliases_become_their_canonical_concept():
     assert labels("ML and Postgres") == ["machine learning", "postgresql"]
     assert labels("CI") == ["ci/cd"]
     golang = analyse("Golang").concepts[0]
-    assert golang.label == "golang" and set(golang.alternatives) == {"golang", "go"}
+    assert golang.label == "golang" and spelled(golang) == {"golang", "go"}
+    assert spelled(analyse("Backbone.js").concepts[0]) == {"backbone.js", "backbonejs", "backbone"}
+
+
+def test_role_and_activity_words_are_never_required():
+    for text, wanted in [("Flutter developer", "flutter"), ("Ansible automation", "ansible"),
+                         ("SQL Server administration", "sql server"), ("Entwickler für Kotlin", "kotlin")]:
+        q = analyse(text)
+        assert [c.label for c in q.concepts if not c.role] == [wanted]
+        assert all(not c.strong for c in q.concepts if c.role)  # a role phrase sorts only when nothing else does
+
+
+def test_a_role_phrase_stands_when_nothing_more_specific_is_asked():
+    stats = {"data": 40, "data engineer": 5}
+    q = resolve(analyse("Senior data engineer"), lambda c: stats.get(c.label, 0), 100)
+    assert [(c.label, c.strong) for c in q.concepts] == [("data", False), ("data engineer", True)]
+    q = resolve(analyse("Flutter developer"), lambda c: {"flutter": 4, "flutter developer": 2}[c.label], 100)
+    assert [c.label for c in q.concepts] == ["flutter"] and "developer" not in q.terms
+
+
+def test_unknown_words_sort_people_only_when_written_as_names_and_held_by_few():
+    q = resolve(analyse("Who builds native iPhone apps?"), lambda c: {"iphone": 3}.get(c.label, 30), 100)
+    assert {c.label: c.strong for c in q.concepts} == {"builds": False, "native": False, "iphone": True,
+                                                       "apps": False}
+
+
+def test_quotes_or_and_not():
+    q = analyse('"Spring Boot" OR Django -PHP')
+    assert [c.label for c in q.concepts] == ["spring boot or django"]
+    assert spelled(q.concepts[0]) == {"spring boot", "django"} and [c.label for c in q.excluded] == ["php"]
+    assert "php" not in q.terms and q.dense_text == "Spring Boot Django"
+    q = analyse("Selenium NOT Cypress")
+    assert [c.label for c in q.concepts] == ["selenium"] and [c.label for c in q.excluded] == ["cypress"]
+    assert labels("Python AND Kubernetes") == ["python", "kubernetes"]
+    assert labels("Who knows Python or Java?") == ["python or java"]  # a lower-case "or" between skills
+    assert [c.label for c in analyse('NOT "cost accounting" Excel').excluded] == ["cost accounting"]
+
+
+def test_a_query_of_stop_words_asks_for_nothing():
+    q = analyse("who has the")
+    assert q.concepts == () and q.terms == ()
 
 
 def test_seniority_is_a_facet_not_part_of_the_phrase():
     q = analyse("Senior Data Engineer")
-    assert (labels("Senior Data Engineer"), q.seniority) == (["data engineer"], "senior")
+    assert q.seniority == "senior" and q.concepts[0].label == "data engineer"
     assert analyse("Looking for a mid-level Accountant").seniority == "mid"
     assert analyse("Python developer").seniority is None
 
@@ -51,7 +103,7 @@ def test_the_dense_text_drops_the_question_around_the_content():
 @pytest.mark.parametrize("title,level", [
     ("Senior Data Engineer", "senior"), ("Contable Sénior", "senior"), ("Junior Recruiter", "junior"),
     ("Recruiterin — Teamleitung — Berlin", "lead"), ("Analista de datos — Líder de equipo", "lead"),
-    ("Acheteuse — Responsable d'équipe", "lead"), ("Data Engineer", "mid"), ("Semi Senior Developer", "mid"),
+    ("Acheteuse — Responsable d'équipe", "lead"), ("Data Engineer", None), ("Semi Senior Developer", "mid"),
     (None, None), ("", None),
 ])
 def test_titles_state_a_seniority_in_four_languages(title, level):

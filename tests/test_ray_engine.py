@@ -14,10 +14,10 @@ from pathlib import Path
 import numpy as np
 import orjson
 import pytest
+from builds import build_store
 from click.testing import CliRunner
 from pdfs import write_pdf
 
-from builds import build_store
 from rag.build.builder import BuildSettings
 from rag.cli import index as build_index
 from rag.cli import search

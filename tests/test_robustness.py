@@ -17,7 +17,7 @@ import orjson
 import pytest
 from builds import build_store
 from click.testing import CliRunner
-from conftest import HASH_MODEL
+from conftest import CHILD_PATH, HASH_MODEL
 
 from rag.build.builder import BuildSettings
 from rag.cli import main as rag
@@ -82,7 +82,7 @@ def test_kill_9_at_any_step_of_the_swap_leaves_a_working_store(built, target, ca
         setattr(holder, attribute, dying)
         build_store(pathlib.Path("{cv_dir}"), pathlib.Path("{store}"), BuildSettings(model="{HASH_MODEL}"), force=True)
     """)
-    env = os.environ | {"EMBEDDING_MODEL": HASH_MODEL}
+    env = os.environ | {"EMBEDDING_MODEL": HASH_MODEL, "PYTHONPATH": CHILD_PATH}
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True)
     assert done.returncode == -9, done.stderr.decode()[-500:]
     assert searchable(store) == before  # the old generation or the new one: either is whole

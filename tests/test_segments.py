@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from builds import assert_same_store, build_store
-from conftest import HASH_MODEL
+from conftest import CHILD_PATH, HASH_MODEL
 from pdfs import write_pdf
 
 from rag.build import merging
@@ -110,7 +110,8 @@ def test_kill_9_during_a_merge_leaves_a_working_store(cv_dir, tmp_path, hash_mod
         build_store(pathlib.Path("{cv_dir}"), pathlib.Path("{store}"),
                     BuildSettings(model="{HASH_MODEL}", chunk_chars=120, overlap_chars=20))
     """)
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=os.environ | {"EMBEDDING_MODEL": HASH_MODEL},
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT,
+                          env=os.environ | {"EMBEDDING_MODEL": HASH_MODEL, "PYTHONPATH": CHILD_PATH},
                           capture_output=True, check=False)
     assert done.returncode == -9, done.stderr.decode()[-800:]
     assert segments(store) == before  # the generation before the build, whole
@@ -131,3 +132,28 @@ def scratch_without(cv_dir: Path, tmp_path: Path) -> Path:
         return scratch(cv_dir, tmp_path, "before")
     finally:
         (held / "new1").rename(cv_dir / "new1")
+
+
+FAY = "Fay Lund\nQA Engineer\nfay.lund@mailbox.org  +46 70 123 45 67\nExperience\nQA Engineer, Acme\n2019 - present\n{skill}"
+
+
+def test_the_cvs_of_one_person_are_found_across_segments_and_deletions(cv_dir, tmp_path, hash_model):
+    """People (CVs sharing an e-mail or phone and a name) are a store-wide question: a second CV of
+    one person added by an incremental build joins the first one, in another segment, and leaves
+    it again when it is removed; as a build from scratch would have it."""
+    from builds import persons
+
+    store = tmp_path / "store"
+    write_pdf(cv_dir / "fay.pdf", [FAY.format(skill="Selenium, Cypress and Playwright test suites")])
+    build_store(cv_dir, store, SETTINGS)
+    write_pdf(cv_dir / "fay_qa.pdf", [FAY.format(skill="Docker and Kubernetes for test environments")])
+    build_store(cv_dir, store, SETTINGS)
+    with open_store(store) as opened:
+        assert len(opened.segments) >= 2 or opened.manifest.segments[-1]["documents"] > 1
+        assert {frozenset({"fay.pdf", "fay_qa.pdf"})} <= persons(opened)
+        assert_same_store(opened, open_store(scratch(cv_dir, tmp_path, "scratch")))
+    (cv_dir / "fay.pdf").unlink()
+    build_store(cv_dir, store, SETTINGS)
+    with open_store(store) as opened:
+        assert frozenset({"fay_qa.pdf"}) in persons(opened)
+        assert_same_store(opened, open_store(scratch(cv_dir, tmp_path, "scratch2")))

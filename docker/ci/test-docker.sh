@@ -11,8 +11,8 @@
 #  3. In that copy, as a non-root user (a fresh uid when we are root, so that ownership means
 #     something), through make with RUNNER=docker and the offline model: cvs, index, the MCP server
 #     (make mcp and docker run -i), search (checked), eval, match (a job description from outside the
-#     mounted folders), index again (must skip), rebuild; then every file in the store and the CV
-#     folder must belong to that user.
+#     mounted folders), the web pages (make serve, the port published on loopback), index again
+#     (must skip), rebuild; then every file in the store and the CV folder must belong to that user.
 #  4. When the checkout has its local virtualenv (.ci/run's `make test` made it), the same search
 #     and the same match through RUNNER=local must print exactly the same.
 #  5. A Ray cluster in Docker (make ray-up: a head and two workers from the image with the ray
@@ -177,7 +177,7 @@ step "rag mcp over stdio" check_mcp
 check_search() {
     run_make search search Q="$QUERY"
     local heading
-    for heading in "FAISS (dense)" "BM25 (keywords)" "Fused"; do
+    for heading in "FAISS (dense)" "BM25 (keywords)" "RRF"; do  # the fused list is headed by its rule
         grep -q "$heading" "$out/search.out" || fail "search output names no $heading list"
     done
     grep -q "holds: jenkins" "$out/search.out" || fail "search output shows no candidate holding Jenkins"
@@ -219,6 +219,52 @@ check_match() {
     grep -q '^Meet every must-have: [1-9]' "$out/match.out" || fail "match output shows no one meeting the must-haves"
 }
 step "make match" check_match
+
+check_serve() {
+    # `make serve` through the container, its port published on the host's loopback: the status page
+    # names the store, a search lists Jenkins holders, a candidate's page boxes the evidence and its
+    # page is drawn. Started in a session of its own, so that Ctrl-C (SIGINT) reaches make and compose.
+    local port pid status=0
+    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    setsid "${umake_cmd[@]}" serve PORT="$port" >"$out/serve.out" 2>"$out/serve.err" &
+    pid=$!
+    python3 - "$port" "$QUERY" <<'PY' || status=$?
+import re, sys, time, urllib.error, urllib.parse, urllib.request
+base = f"http://127.0.0.1:{sys.argv[1]}"
+def get(path):
+    with urllib.request.urlopen(base + path, timeout=30) as r:
+        return r.status, r.headers.get("content-type"), r.read()
+deadline = time.monotonic() + 300  # the container starts and loads the store
+while True:
+    try:
+        status, _, body = get("/status")
+        break
+    except urllib.error.HTTPError as exc:
+        sys.exit(f"make serve: /status answered {exc.code}: {exc.read()[:800]!r}")
+    except OSError:
+        if time.monotonic() > deadline:
+            sys.exit("make serve: nothing answered on " + base)
+        time.sleep(1)
+assert status == 200 and b"CVs indexed" in body, body[:500]
+_, _, page = get("/?" + urllib.parse.urlencode({"q": sys.argv[2]}))
+assert b"holds: jenkins" in page, "the search page shows no Jenkins holder"
+cv = re.search(rb'data-list="fused">.*?data-cv="([^"]+)"', page, re.S).group(1).decode()
+_, _, candidate = get("/cv?" + urllib.parse.urlencode({"id": cv, "q": sys.argv[2]}))
+assert b'class="hit"' in candidate, "the candidate page boxes no evidence"
+_, kind, png = get("/cv/page?" + urllib.parse.urlencode({"id": cv, "n": 1}))
+assert kind == "image/png" and png.startswith(b"\x89PNG"), kind
+print(f"test-docker: make serve answered on {base}: status, search, {cv}'s page with evidence boxed, page 1 drawn")
+PY
+    kill -INT -- "-$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    # Whatever compose left behind (a client that did not pass Ctrl-C on): the web container goes.
+    docker ps -aq --filter label=com.docker.compose.project=cv-rag --filter label=com.docker.compose.service=web \
+        | xargs -r docker rm -f >/dev/null
+    sed 's/^/    ! /' "$out/serve.err" | tail -n 20
+    [ "$status" = 0 ] || fail "make serve did not serve the pages"
+    grep -q '^runner: docker' "$out/serve.err" || fail "make serve did not report the docker runner"
+}
+step "make serve (web pages, port published)" check_serve
 
 check_skip() {
     run_make index-again index

@@ -43,16 +43,19 @@ from rag.index.dictionary import DictionaryPart, TermDictionary, TermIds
 from rag.index.encoder import available_cores
 from rag.index.export import EXPORT_VERSION
 from rag.index.model_choice import ModelSource, requested_model, resolve_model
-from rag.ingest.chunking import validate_chunking
+from rag.ingest.chunking import chunk_spans, document_text, validate_chunking
 from rag.ingest.discover import CvFile, discover_cvs
-from rag.ingest.extract import EXTRACTOR_NAME, EXTRACTOR_VERSION, extractor_id
-from rag.ingest.records import Document, Skipped
+from rag.ingest.document import Document, Skipped
+from rag.ingest.extract import EXTRACTOR_NAME, EXTRACTOR_VERSION, extractor_id, too_large
+from rag.ingest.limits import Limits
 from rag.lexicon.terms import TOKENIZER_NAME, TOKENIZER_VERSION
+from rag.profile.people import people
 from rag.store.folder import StoreDir
-from rag.store.manifest import DELETIONS, STORE_FORMAT, Manifest, damaged
+from rag.store.manifest import DELETIONS, PEOPLE, STORE_FORMAT, Manifest, damaged
 from rag.store.open import OpenStore, open_store
 from rag.store.profiles import ProfileRecord
 from rag.store.segment import save_deletions
+from rag.text import display
 
 VARIANTS = ("fp32", "int8")
 _LIBRARIES = ("pymupdf", "faiss-cpu", "scipy", "onnxruntime", "tokenizers", "numpy",
@@ -68,9 +71,12 @@ class BuildSettings:
     variant: str = "fp32"  # encoder weights: fp32, or int8 (faster, slightly different vectors)
     ocr: bool = True  # read pages without a usable text layer (scans, unmapped fonts) by OCR
     as_of: str | None = None  # "YYYY-MM", the month "present" means in CV dates; None: this month
+    limits: Limits = Limits()  # what one file, and the build, may cost (docs/input.md, "Limits")
+    follow_links: bool = False  # read what links out of the CV folder lead to
 
     def validate(self) -> None:
         validate_chunking(self.chunk_chars, self.overlap_chars)
+        self.limits.validate()
         if self.batch_size < 1:
             raise UserError(f"batch size must be positive, got --batch-size {self.batch_size}")
         if self.variant not in VARIANTS:
@@ -125,6 +131,7 @@ def settings_identity(settings: BuildSettings, model: str) -> dict:
         "tokenizer": f"{TOKENIZER_NAME}/{TOKENIZER_VERSION}",
         "extractor": extractor_id(settings.ocr),
         "profiles": profile_settings(settings.as_of or current_month()),
+        "limits": asdict(settings.limits),
     }
 
 
@@ -154,9 +161,10 @@ def _build(pdf_dir: Path, out_dir: Path, settings: BuildSettings, force: bool, r
     settings.validate()
     settings = replace(settings, as_of=settings.as_of or current_month())  # one month for the whole build
     model_name, explicit = requested_model(settings.model)
-    files, discovery_skips = discover_cvs(pdf_dir)
+    files, discovery_skips = discover_cvs(pdf_dir, settings.follow_links, settings.limits.file_bytes)
     identity = settings_identity(settings, model_name)
-    fp = fingerprint([(f.source, f.mtime_ns, f.size) for f in files] + [(s.source, 0, 0) for s in discovery_skips], identity)
+    fp = fingerprint([(f.source, f.mtime_ns, f.size) for f in files] + [(s.source, 0, 0) for s in discovery_skips],
+                     identity | {"cv_dir": str(pdf_dir.resolve())})  # a store remembers its folder
     store = StoreDir(out_dir)
     store.claim()
     live = store.live_manifest()
@@ -170,7 +178,7 @@ def _build(pdf_dir: Path, out_dir: Path, settings: BuildSettings, force: bool, r
         previous = None if force or live is None else _previous(out_dir, reporter)
         try:
             return _write(files, discovery_skips, fp, identity, settings, source, store, previous, engine, reporter,
-                          started)
+                          started, pdf_dir)
         finally:
             if previous is not None:
                 previous.close()
@@ -190,13 +198,13 @@ def _previous(out_dir: Path, reporter: Reporter) -> OpenStore | None:
     try:
         return open_store(out_dir)
     except UserError as exc:
-        reporter.warn(f"cannot reuse the store in {out_dir} ({exc.message}); rebuilding it from scratch")
+        reporter.warn(f"cannot reuse the store in {display(str(out_dir))} ({exc.message}); rebuilding it from scratch")
         return None
 
 
 def _write(files: list[CvFile], discovery_skips: list[Skipped], fp: str, identity: dict, settings: BuildSettings,
            source: ModelSource, store: StoreDir, previous: OpenStore | None, engine: Engine, reporter: Reporter,
-           started: float) -> BuildResult:
+           started: float, cv_dir: Path) -> BuildResult:
     from rag.index.encoder import EncoderSpec
 
     encoder_dir = _ensure_encoder(store, source, settings.variant, reporter)
@@ -213,7 +221,8 @@ def _write(files: list[CvFile], discovery_skips: list[Skipped], fp: str, identit
     try:
         earlier = _live_documents(old)
         if same:
-            kept, todo = _changes(kept, files, earlier, term_ids)
+            retry = {(i, row) for i, s in enumerate(kept) for row in s.ocr_retry(settings.limits.ocr_pages)}
+            kept, todo = _changes(kept, files, earlier, term_ids, retry)
         else:
             todo = files
         # What the previous generation knows of each file to index: its extraction, if the file is
@@ -223,7 +232,9 @@ def _write(files: list[CvFile], discovery_skips: list[Skipped], fp: str, identit
         same_extractor = previous is not None and previous.manifest.extractor.get("id") == identity["extractor"]
         cached = {f.source: where[f.source] for f in todo
                   if same_extractor and f.source in where and earlier[f.source][2:] == _identity(f)}
-        documents, extracted = _extract(todo, cached, engine, reporter, identity["extractor"])
+        same_limits = previous is not None and previous.manifest.settings.get("limits") == identity["limits"]
+        cached = _reusable_cached(cached, settings, same_limits)
+        documents, extracted = _extract(todo, cached, engine, identity["extractor"], settings)
         cache = VectorCache([s.cache(spec.dim) for s in old])
         items = ((doc, _cached_profile(where.get(doc.source))) for doc in documents)
         if todo:
@@ -266,6 +277,8 @@ def _write(files: list[CvFile], discovery_skips: list[Skipped], fp: str, identit
             {"source": src, "reason": reason, "kind": kind} for n in notes for src, reason, kind in n["skipped"]],
         warnings=[{"source": src, "warning": w} for n in notes for src, w in n["warnings"]],
         ocr_pages=[{"source": src, "pages": pages} for n in notes for src, pages in n["ocr_pages"]],
+        hidden_pages=[{"source": src, "pages": pages} for n in notes for src, pages in n["hidden_pages"]],
+        cv_dir=str(cv_dir.resolve()),
         profiles=identity["profiles"] | {"known": known_counts(np.concatenate([s.live_known() for s in kept]))},
         segments=[s.entry.to_dict() for s in kept],
         term_count=term_ids.next_id,
@@ -278,7 +291,9 @@ def _write(files: list[CvFile], discovery_skips: list[Skipped], fp: str, identit
         deletions = {s.entry.name: s.deletions for s in kept if s.deletions is not None}
         if deletions:
             save_deletions(tmp / DELETIONS, deletions)
-        store.commit(tmp, manifest, (DELETIONS,) if deletions else ())
+        np.save(tmp / PEOPLE, np.asarray(people([c for s in kept for c in s.live_contacts()]), np.int64),
+                allow_pickle=False)  # the CVs of one person, over the whole store (profile/people.py)
+        store.commit(tmp, manifest, (PEOPLE, DELETIONS) if deletions else (PEOPLE,))
     live_documents = sum(s.record.documents - int(s.deleted.sum()) for s in kept)
     return BuildResult(False, manifest, time.monotonic() - started, live_documents, extracted, writing.embedded,
                        chunks - writing.embedded_chunks, writing.profiled)
@@ -305,15 +320,15 @@ def _live_documents(segments: list[SegmentSource]) -> dict[str, tuple[int, int, 
 
 
 def _changes(segments: list[SegmentSource], files: list[CvFile], live: dict[str, tuple[int, int, int, int, str]],
-             term_ids: TermIds) -> tuple[list[SegmentSource], list[CvFile]]:
+             term_ids: TermIds, retry: set[tuple[int, int]]) -> tuple[list[SegmentSource], list[CvFile]]:
     """The segments with the documents of changed or removed files marked deleted, and the files
-    to add (new or changed), in discovery order."""
+    to add (new or changed, or to read again: retry, by segment and row), in discovery order."""
     todo, gone = [], {}
     present = set()
     for f in files:
         present.add(f.source)
         found = live.get(f.source)
-        if found is not None and found[2:] == _identity(f):
+        if found is not None and found[2:] == _identity(f) and found[:2] not in retry:
             continue
         todo.append(f)
         if found is not None:
@@ -350,33 +365,86 @@ def _version(package: str) -> str:
         return "not installed"
 
 
-def _extract(files: list[CvFile], cached: dict[str, tuple[SegmentSource, int]], engine: Engine, reporter: Reporter,
-             extractor: str) -> tuple[Iterator[Document], int]:
-    """Documents in file order, streamed, and how many are extracted now (the rest are cached)."""
+def _extract(files: list[CvFile], cached: dict[str, tuple[SegmentSource, int]], engine: Engine, extractor: str,
+             settings: BuildSettings) -> tuple[Iterator[Document], int]:
+    """Documents in file order, streamed, and how many are extracted now (the rest are cached);
+    each within the limit of chunks a file (within_chunk_limit)."""
     todo = [f for f in files if f.source not in cached]
 
     def documents() -> Iterator[Document]:
-        fresh = engine.extract(todo, extractor)
+        fresh = engine.extract(todo, extractor, settings.limits, settings.chunk_chars)
         for f in files:
             hit = cached.get(f.source)
-            yield hit[0].documents(np.asarray([hit[1]]))[0] if hit else next(fresh)
+            doc = hit[0].documents(np.asarray([hit[1]]))[0] if hit else next(fresh)
+            yield within_chunk_limit(doc, settings)
 
     return documents(), len(todo)
 
 
+def _reusable_cached(cached: dict[str, tuple[SegmentSource, int]], settings: BuildSettings, same_limits: bool
+                     ) -> dict[str, tuple[SegmentSource, int]]:
+    """The cache hits whose extraction is what one under these limits would give (_reusable).
+    Under the same limits only a file whose OCR was cut short can fail, and the segment's notes
+    name those; otherwise each cached document is read to be checked."""
+    by_segment: dict[int, tuple[SegmentSource, list[tuple[int, str]]]] = {}
+    for source, (segment, row) in cached.items():
+        by_segment.setdefault(id(segment), (segment, []))[1].append((row, source))
+    out = dict(cached)
+    for segment, pairs in by_segment.values():
+        if same_limits:
+            retry = segment.ocr_retry(settings.limits.ocr_pages)
+            pairs = [(row, source) for row, source in pairs if row in retry]
+        for lo in range(0, len(pairs), _CHECK_BLOCK):
+            block = pairs[lo:lo + _CHECK_BLOCK]
+            for (row, source), doc in zip(block, segment.documents(np.asarray([r for r, _ in block], np.int64))):
+                if not _reusable(doc, settings, same_limits):
+                    del out[source]
+    return out
+
+
+_CHECK_BLOCK = 256  # cached documents read at a time to check them against new limits
+
+
+# Outcomes that depend on the limits (or on the machine): read again once the limits change.
+_LIMIT_KINDS = {"too large", "timed out", "out of memory", "crashed"}
+
+
+def _reusable(hit: Document, settings: BuildSettings, same_limits: bool) -> bool:
+    """Whether a cached extraction is what one under these limits would give."""
+    limits = settings.limits
+    if hit.ocr_left_out and len(hit.ocr_pages) < limits.ocr_pages:
+        return False  # the build's OCR budget ran out before the file's own: it may not now
+    if same_limits:
+        return True
+    return (hit.skip_kind not in _LIMIT_KINDS and not hit.ocr_left_out and len(hit.pages) <= limits.pages
+            and len(hit.ocr_pages) <= limits.ocr_pages
+            and sum(map(len, hit.pages)) <= limits.for_file(settings.chunk_chars).chars)
+
+
+def within_chunk_limit(doc: Document, settings: BuildSettings) -> Document:
+    """The document, or a skipped one when its text makes more chunks than the limit a file."""
+    if doc.skipped:
+        return doc
+    count = len(chunk_spans(document_text(doc.pages)[0], settings.chunk_chars, settings.overlap_chars))
+    if count <= settings.limits.chunks:
+        return doc
+    over = too_large(f"{count:,} chunks", f"{settings.limits.chunks:,} chunks a file", "--max-chunks")
+    return replace(doc, pages=[], head=[], warnings=[], ocr_pages=[], skipped=str(over), skip_kind=over.kind)
+
+
 def _ensure_encoder(store: StoreDir, source: ModelSource, variant: str, reporter: Reporter) -> Path:
+    from rag.index.encoder import backend_for
     from rag.index.export import encoder_key, encoder_problem, export_encoder, quantize_int8
-    from rag.index.hash_encoder import dimension
 
     folder = store.encoders / encoder_key(source)
-    if variant == "int8" and dimension(source.name):
+    if variant == "int8" and backend_for(source.name):
         raise UserError(f"{source.name} has no int8 variant; use --encoder fp32")
     problem = encoder_problem(folder) if folder.is_dir() else None
     if problem:
-        reporter.warn(f"the encoder in {folder} is damaged ({problem}); exporting {source.name} again")
+        reporter.warn(f"the encoder in {display(str(folder))} is damaged ({problem}); exporting {source.name} again")
         shutil.rmtree(folder)
     if not folder.is_dir():
-        if not dimension(source.name):
+        if not backend_for(source.name):
             reporter.info(f"exporting {source.name} to ONNX (once per model; later builds and searches reuse it)")
         store.encoders.mkdir(parents=True, exist_ok=True)
         export_encoder(source, folder)

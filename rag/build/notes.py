@@ -2,7 +2,8 @@
 
 Every file left out is named with its reason; when many share a kind (30 ground-truth .json files
 beside 30 CVs), they become one line that counts them by extension and names the first few, so
-the real problems stay visible. The manifest keeps the full list either way.
+the real problems stay visible. The manifest keeps the full list either way. A file name may hold
+anything, a newline or an escape sequence among them, so every name is put in a line escaped.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import PurePosixPath
 
-from rag.ingest.records import Skipped
+from rag.ingest.document import Skipped
+from rag.text import display
 
 ONE_LINE_EACH = 3  # up to this many files of one kind are listed one per line
 NAMED_IN_SUMMARY = 3  # a summary line names this many files of its kind
@@ -25,9 +27,9 @@ def not_indexed_lines(skipped: list[Skipped]) -> list[str]:
     lines: list[str] = []
     for kind, group in by_kind.items():
         if len(group) <= ONE_LINE_EACH:
-            lines += [f"not indexed: {s.source}: {s.reason}" for s in group]
+            lines += [f"not indexed: {display(s.source)}: {display(s.reason)}" for s in group]
             continue
-        shown = ", ".join(s.source for s in group[:NAMED_IN_SUMMARY])
+        shown = ", ".join(display(s.source) for s in group[:NAMED_IN_SUMMARY])
         lines.append(f"not indexed: {len(group)} files, {kind} ({_by_extension(group)}): {shown} and "
                      f"{len(group) - NAMED_IN_SUMMARY} more (each with its reason in manifest.json)")
     return lines
@@ -36,7 +38,7 @@ def not_indexed_lines(skipped: list[Skipped]) -> list[str]:
 def warning_lines(warnings: Iterable[dict], limit: int = 10) -> list[str]:
     """Problems inside indexed files (a page left out, a page OCR could not read), one line each,
     from the manifest's warnings."""
-    lines = [f"{w['source']}: {w['warning']}" for w in warnings]
+    lines = [display(f"{w['source']}: {w['warning']}") for w in warnings]
     if len(lines) > limit:
         lines[limit:] = [f"and {len(lines) - limit} more such warnings (all in manifest.json)"]
     return lines
@@ -64,10 +66,20 @@ def page_ranges(pages: list[int]) -> str:
 
 def ocr_summary(records: list[dict], limit: int = 5) -> str | None:
     """One line naming the files (and pages) read by OCR, the first `limit` of them, or None."""
+    return _pages_line("OCR read", records, limit)
+
+
+def hidden_summary(records: list[dict], limit: int = 5) -> str | None:
+    """One line naming the files (and pages) whose hidden text was left out, or None."""
+    return _pages_line("hidden text (invisible, covered, or the colour of its background) left out on", records,
+                       limit)
+
+
+def _pages_line(lead: str, records: list[dict], limit: int) -> str | None:
     if not records:
         return None
     total = sum(len(r["pages"]) for r in records)
-    named = "; ".join(f"{r['source']} (page{'s' if len(r['pages']) > 1 else ''} {page_ranges(r['pages'])})"
+    named = "; ".join(f"{display(r['source'])} (page{'s' if len(r['pages']) > 1 else ''} {page_ranges(r['pages'])})"
                       for r in records[:limit])
     more = f"; and {len(records) - limit} more files" if len(records) > limit else ""
-    return f"OCR read {total} page{'s' if total != 1 else ''}: {named}{more}"
+    return f"{lead} {total} page{'s' if total != 1 else ''}: {named}{more}"

@@ -13,9 +13,9 @@ from itertools import islice
 from rag.build.profiling import profile_key
 from rag.index.tokens import TokenBatch, tokenise
 from rag.ingest.chunking import chunk_spans, document_text, page_at
-from rag.ingest.records import Document
-from rag.lexicon.seniority import title_level
+from rag.ingest.document import Document
 from rag.profile.names import identify
+from rag.profile.quiet import quiet_ranges
 from rag.profile.read import Profile, build_profile
 from rag.store.profiles import ProfileRecord
 from rag.store.rows import Candidate, Chunk
@@ -60,13 +60,14 @@ def prepare(doc: Document, cached: ProfileRecord | None, settings: ChunkSettings
     key = profile_key(doc, settings.as_of)
     profiled = cached is None or cached.key != key
     if profiled:
-        profile = build_profile(doc.pages, settings.as_of, doc.head)
+        profile = build_profile(doc.pages, settings.as_of, doc.head, doc.file_date)
         record = ProfileRecord(doc.cv_id, key, profile.to_dict())
     else:
         record, profile = cached, Profile.from_dict(cached.profile)
     who = identify(doc.head, doc.source)
-    candidate = Candidate(doc.cv_id, doc.source, who.name, who.name_source, who.headline, title_level(profile.title),
-                          0, len(spans), page_starts)
+    # the seniority is the profile's (its current title, else its years: read.py)
+    candidate = Candidate(doc.cv_id, doc.source, who.name, who.name_source, who.headline, profile.seniority,
+                          0, len(spans), page_starts, [list(r) for r in quiet_ranges(doc.pages)])
     chunks = [Chunk(i, doc.cv_id, i, page_at(start, page_starts), start, end, doc.source, text[start:end])
               for i, (start, end) in enumerate(spans)]
     return Prepared(doc, candidate, profile, record, profiled, chunks)

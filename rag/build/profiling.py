@@ -1,8 +1,8 @@
 """The build's profile step: one profile per CV with text, reused while nothing it depends on changed.
 
-A profile depends on the CV's extracted text and first-page lines, on the rules
-(profile.PROFILE_VERSION), on the skill vocabulary, and on the month "present" stands for (the
-build's --as-of). Its key hashes all four, so a stored profile is reused exactly when it would
+A profile depends on the CV's extracted text, first-page lines and file date, on the rules
+(profile.PROFILE_VERSION), on the skill vocabulary and the tokenizer (a role's terms), and on the
+build's month (--as-of, the latest "present" may be). Its key hashes all of them, so a stored profile is reused exactly when it would
 come out the same: an unchanged CV is not profiled again, and a new month or a new vocabulary
 redoes every profile (cheaply: extraction and embeddings are still reused).
 """
@@ -18,7 +18,8 @@ import numpy as np
 import orjson
 
 from rag.errors import UsageError
-from rag.ingest.records import Document
+from rag.ingest.document import Document
+from rag.lexicon.terms import TOKENIZER_NAME, TOKENIZER_VERSION
 from rag.profile.read import PROFILE_VERSION, Profile
 
 _MONTH = re.compile(r"(\d{4})-(\d{2})")
@@ -49,11 +50,12 @@ def vocabulary_id() -> str:
 
 def settings(as_of: str) -> dict:
     """What every profile of a build depends on besides its CV: kept in the manifest."""
-    return {"as_of": as_of, "rules": PROFILE_VERSION, "vocabulary": vocabulary_id()}
+    return {"as_of": as_of, "rules": PROFILE_VERSION, "vocabulary": vocabulary_id(),
+            "tokenizer": f"{TOKENIZER_NAME}/{TOKENIZER_VERSION}"}
 
 
 def profile_key(doc: Document, as_of: str) -> str:
-    payload = orjson.dumps([settings(as_of), doc.pages, [h.__dict__ for h in doc.head]])
+    payload = orjson.dumps([settings(as_of), doc.pages, [h.__dict__ for h in doc.head], doc.file_date])
     return hashlib.sha256(payload).hexdigest()[:32]
 
 

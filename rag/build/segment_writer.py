@@ -21,6 +21,7 @@ from rag.build.vectors import Vectors, embedding_key
 from rag.index.dense import DenseWriter
 from rag.index.dictionary import DictionaryPart, TermIds
 from rag.index.keyword_segment import KeywordWriter
+from rag.profile.people import Contact
 from rag.profile.read import Profile
 from rag.store.manifest import CHUNK_OFFSETS, CHUNKS, DOCUMENT_INDEX, DOCUMENTS, NOTES, PROFILES
 from rag.store.profiles import write_profile_index
@@ -51,6 +52,14 @@ class Notes:
     skipped: list[list] = field(default_factory=list)  # [row, source, reason, kind]
     warnings: list[list] = field(default_factory=list)  # [row, source, warning]
     ocr_pages: list[list] = field(default_factory=list)  # [row, source, pages]
+    hidden_pages: list[list] = field(default_factory=list)  # [row, source, pages]: hidden text left out
+    ocr_left_out: list[list] = field(default_factory=list)  # [row, source, pages]: needed OCR beyond a limit
+
+
+def contact(candidate: Candidate, profile: dict) -> Contact:
+    """What tells whose CV it is: its e-mail and phone, and its name when read from the CV."""
+    return Contact(profile.get("email"), profile.get("phone"),
+                   candidate.name if candidate.name_source == "cv" else None)
 
 
 class SegmentWriter:
@@ -68,6 +77,7 @@ class SegmentWriter:
         self.notes = Notes()
         self.candidates: list[Candidate] = []
         self.candidate_documents: list[int] = []
+        self.contacts: list[Contact] = []
         self.profile_list: list[Profile] = []
         self.known: list[int] = []
         self.chunk_count = 0
@@ -102,11 +112,16 @@ class SegmentWriter:
         self.notes.warnings.extend([row, doc.source, w] for w in doc.warnings)
         if doc.ocr_pages:
             self.notes.ocr_pages.append([row, doc.source, doc.ocr_pages])
+        if doc.hidden_pages:
+            self.notes.hidden_pages.append([row, doc.source, doc.hidden_pages])
+        if doc.ocr_left_out:
+            self.notes.ocr_left_out.append([row, doc.source, doc.ocr_left_out])
         if p.candidate is None:
             return
         first = self.chunk_count
         self.candidates.append(replace(p.candidate, first_chunk=first))
         self.candidate_documents.append(row)
+        self.contacts.append(contact(p.candidate, p.record.profile))
         self.profiles.write(p.record)
         self.profile_list.append(p.profile)
         self.known.append(known_bits(p.profile))
@@ -123,7 +138,7 @@ class SegmentWriter:
         for writer in (self.documents, self.profiles, self.chunks):
             writer.close()
         np.save(self.folder / CHUNK_OFFSETS, self.chunks.offsets(), allow_pickle=False)
-        write_candidates(self.folder, self.candidates, self.candidate_documents)
+        write_candidates(self.folder, self.candidates, self.candidate_documents, self.contacts)
         write_profile_index(self.folder, self.profiles.offsets(), self.profile_list, np.asarray(self.known, np.uint16))
         sources, cv_ids, sizes, mtimes = zip(*self.identity) if self.identity else ((), (), (), ())
         with (self.folder / DOCUMENT_INDEX).open("wb") as f:

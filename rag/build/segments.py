@@ -5,7 +5,7 @@ their extracted text, profiles and chunk texts, its vectors by key, and its dele
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
@@ -19,7 +19,8 @@ from rag.index.dictionary import TermIds
 from rag.index.keyword import DeletedTerms, held_terms
 from rag.index.keyword_segment import DICTIONARY, LENGTHS
 from rag.index.tokens import tokenise
-from rag.ingest.records import Document
+from rag.ingest.document import Document
+from rag.profile.people import Contact
 from rag.store.manifest import (
     CANDIDATE_INDEX,
     CHUNK_OFFSETS,
@@ -34,6 +35,7 @@ from rag.store.manifest import (
     checksum_problem,
 )
 from rag.store.profiles import ProfileRecord, known_bits
+from rag.store.rows import read_contacts
 from rag.store.segment import SegmentDeletions, SegmentRecord
 from rag.store.tables import JsonlTable, unpack_strings
 
@@ -44,14 +46,18 @@ class SegmentSource:
     folder: Path
     record: SegmentRecord
     deletions: SegmentDeletions | None = None
+    _hashed: set[str] = field(default_factory=set, repr=False, compare=False)
 
     def _checked(self, name: str) -> Path:
-        """A file the build is about to rely on, hashed first (the files searches hash on open are
-        checked already; these are the ones only builds read)."""
+        """A file the build is about to rely on, hashed first, once (the files searches hash on
+        open are checked already; these are the ones only builds read)."""
+        if name in self._hashed:
+            return self.folder / name
         problem = checksum_problem(self.folder, self.record.artifacts, name, f"segments/{self.entry.name}/{name}",
                                    SEGMENT)
         if problem:
             raise DamagedFile(problem)
+        self._hashed.add(name)
         return self.folder / name
 
     @cached_property
@@ -120,6 +126,11 @@ class SegmentSource:
         self._checked(PROFILE_INDEX)
         return known_bits(self.folder)[~self.deleted[self._candidates["document"]]]
 
+    def live_contacts(self) -> list[Contact]:
+        """The contacts of the live candidates, in order (for people.py)."""
+        kept = ~self.deleted[self._candidates["document"]]
+        return [c for c, live in zip(read_contacts(self._candidates), kept.tolist()) if live]
+
     def live_counts(self) -> tuple[int, int, int]:
         """Live candidates, live chunks, and their BM25 length."""
         kept = ~self.deleted[self._candidates["document"]]
@@ -132,6 +143,14 @@ class SegmentSource:
         deleted = self.deleted
         raw = orjson.loads((self.folder / NOTES).read_bytes())
         return {kind: [row[1:] for row in rows if not deleted[row[0]]] for kind, rows in raw.items()}
+
+    def ocr_retry(self, ocr_pages: int) -> set[int]:
+        """Live documents whose OCR a build's budget cut short before the file's own limit
+        (ocr_pages): a later build reads them again (builder._reusable)."""
+        raw = orjson.loads((self.folder / NOTES).read_bytes())
+        read = {row[0]: len(row[2]) for row in raw.get("ocr_pages", ())}
+        return {row[0] for row in raw.get("ocr_left_out", ())
+                if not self.deleted[row[0]] and read.get(row[0], 0) < ocr_pages}
 
     def cache(self, dim: int) -> CachedSegment:
         """Its keys (hashed first) and vectors, for reuse."""

@@ -20,7 +20,7 @@ from rag.build.segment_writer import EncoderUse, SegmentWriter
 from rag.build.segments import SegmentSource
 from rag.build.vectors import VectorCache, Vectors
 from rag.index.dictionary import DictionaryPart, TermIds
-from rag.ingest.records import Document
+from rag.ingest.document import Document
 from rag.store.folder import StoreDir
 from rag.store.manifest import SegmentEntry
 from rag.store.profiles import ProfileRecord

@@ -23,6 +23,7 @@ SUBCOMMANDS = {
     "ls": ("rag.cli.manage:ls", "List the store's files and what it was built from (--verify hashes them)."),
     "clean": ("rag.cli.manage:clean", "Remove the store, and only a store."),
     "mcp": ("rag.cli.mcp:main", "Serve the store to assistants over MCP (stdio), warm."),
+    "serve": ("rag.cli.serve:main", "Serve web pages for recruiters: the lists, CVs with evidence highlighted, match."),
 }
 
 
@@ -45,7 +46,7 @@ class LazyGroup(OneLineErrors, click.Group):
 
 @click.group(cls=LazyGroup, epilog="""\b
 Examples:
-  rag index --pdf-dir ~/cvs
+  rag index --cv-dir ~/cvs
   rag search "Who has experience with Jenkins?"
   rag search -q "Kubernetes" --json | jq '.lists.fused[].name'
 Run `rag COMMAND --help` for a command's options.""")

@@ -1,4 +1,6 @@
-"""What every command shares: one-line errors, progress on stderr, option spellings."""
+"""What every command shares: one-line errors, progress on stderr, option spellings. Errors,
+warnings and notes are shown through display(): they name files and echo arguments, which may
+hold anything (an escape sequence in a file name, a newline in an argument)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from rag.cli.fixes import via_make, word
 from rag.errors import UserError
 from rag.search.retrieval import check_model
 from rag.store.open import OpenStore, open_store
+from rag.text import display
 
 
 def option(*names: str, **kwargs):
@@ -30,7 +33,7 @@ MAKE_VARIABLES = {
     "cv_dir": "CV_DIR", "store": "STORE", "query": "Q", "words": "Q", "topk": "TOPK",
     "mode": "MODE", "rule": "FUSION", "weights": "WEIGHTS", "rrf_k": "RRF_K", "n": "N", "seed": "SEED",
     "min_years": "MIN_YEARS", "max_years": "MAX_YEARS", "locations": "LOCATION", "languages": "LANGUAGE",
-    "skills": "SKILL", "where": "WHERE", "as_of": "AS_OF",
+    "skills": "SKILL", "where": "WHERE", "as_of": "AS_OF", "host": "HOST", "port": "PORT",
 }
 
 
@@ -85,7 +88,7 @@ class Command(OneLineErrors, click.Command):
 
 
 def _fail(message: str, code: int) -> None:
-    click.echo(f"error: {message}", err=True)
+    click.echo(f"error: {display(message)}", err=True)
     sys.exit(code)
 
 
@@ -105,16 +108,17 @@ class TerminalReporter:
         self.bars = not quiet and sys.stderr.isatty()
 
     def warn(self, message: str) -> None:
-        lines = message.splitlines()
+        # Lines as the library broke them; a name inside a line was escaped where it was put.
+        lines = [display(line) for line in message.split("\n")]
         if len(lines) == 1:
-            click.secho(f"warning: {message}", err=True, fg="yellow")
+            click.secho(f"warning: {lines[0]}", err=True, fg="yellow")
             return
         rule = "─" * max(len(line) for line in lines)
         click.secho("\n".join(["WARNING " + rule, *lines, "─" * 8 + rule]), err=True, fg="yellow", bold=True)
 
     def info(self, message: str) -> None:
         if not self.quiet:
-            click.echo(message, err=True)
+            click.echo(display(message), err=True)
 
     @contextmanager
     def progress(self, total: int, desc: str) -> Iterator[Callable[[int], None]]:

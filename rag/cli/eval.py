@@ -20,6 +20,7 @@ from rag.eval.profiles import format_table as format_profile_table
 from rag.eval.profiles import reference_month, score_samples, store_samples
 from rag.eval.retrieval import (
     LISTS,
+    as_people,
     format_sweep,
     format_table,
     load_queries,
@@ -28,11 +29,13 @@ from rag.eval.retrieval import (
     summarise,
     sweep_grid,
 )
+from rag.files import json_bytes
 from rag.jobs.matching import DEFAULT_PHRASE_THRESHOLD
 from rag.search.fusion import FusionSettings
 from rag.search.retrieval import Searcher
 from rag.store.manifest import EVAL_REPORT
 from rag.store.open import OpenStore
+from rag.text import display
 
 
 @click.command(
@@ -67,6 +70,7 @@ def main(store: Path, truth_dir: Path, queries_path: Path | None, out: Path | No
     started = time.monotonic()
     fusions = sweep_grid(fusion) if sweep else [fusion]
     searcher = Searcher(opened)  # one, so every part of the report reads the indexes once
+    queries = as_people(searcher, queries)
     ranked = ranked_ids(searcher, queries, fusions)
     m = opened.manifest
     click.echo(f"Retrieval quality over {len(queries)} queries · {m.candidate_count} CVs · model {m.embedding_model} "
@@ -93,12 +97,12 @@ def main(store: Path, truth_dir: Path, queries_path: Path | None, out: Path | No
                        "relevant": sorted(q.relevant), "top10": row} for q, row in zip(queries, ranked)],
     }
     if jobs:
-        months = sorted({job.reference_month for job in jobs})
-        if months != [m.profiles.get("as_of")]:
+        months = sorted({job.reference_month for job in jobs if job.reference_month})
+        if months and months != [m.profiles.get("as_of")]:
             click.echo(f"warning: the store counts years of experience up to {m.profiles.get('as_of')}, the jobs' "
                        f"truth up to {', '.join(months)}; rebuild with --as-of {months[0]} for exact figures", err=True)
         scores = jobs_eval.score_jobs(searcher, jobs_dir, jobs)
-        click.echo(f"\nJD ranking over {len(jobs)} generated jobs (rag match; graded nDCG@10, and who meets every "
+        click.echo(f"\nJD ranking over {len(jobs)} jobs (rag match; graded nDCG@10, and who meets every "
                    "must-have against the truth):")
         click.echo(jobs_eval.format_table(jobs_eval.summarise(scores)))
         rule = jobs_eval.phrase_rule(searcher, [(q.query, q.relevant) for q in queries if q.kind == "paraphrase"],
@@ -107,9 +111,9 @@ def main(store: Path, truth_dir: Path, queries_path: Path | None, out: Path | No
         report["jobs"] = jobs_eval.report(scores) | {"phrase_rule": rule}
     out = out or store / EVAL_REPORT
     tmp = out.with_name(out.name + ".tmp")
-    tmp.write_bytes(orjson.dumps(report, option=orjson.OPT_INDENT_2))
+    tmp.write_bytes(json_bytes(report, option=orjson.OPT_INDENT_2))
     tmp.replace(out)
-    click.echo(f"wrote {out}")
+    click.echo(display(f"wrote {out}"))
 
 
 
@@ -119,11 +123,12 @@ def profile_report(store: OpenStore, truth_dir: Path) -> dict | None:
     (None, with a note, when the folder holds no truth for them)."""
     samples = store_samples(store, truth_dir)
     if not samples:
-        click.echo(f"Profiles: no <cv_id>.json in {truth_dir} for the store's CVs, so their accuracy is not scored")
+        click.echo(display(f"Profiles: no <cv_id>.json in {truth_dir} for the store's CVs, so their accuracy is "
+                           "not scored"))
         return None
     as_of = store.manifest.profiles.get("as_of")
-    months = sorted({reference_month(s.truth) for s in samples})
-    if months != [as_of]:
+    months = sorted({month for s in samples if (month := reference_month(s.truth))})
+    if months and months != [as_of]:
         click.echo(f"warning: the store counts years of experience up to {as_of}, the corpus's truth up to "
                    f"{', '.join(months)}; for comparable figures rebuild with --as-of {months[0]} "
                    f"({word(Fix('rebuild', {'store': str(store.root), 'as_of': months[0]}))})", err=True)

@@ -13,6 +13,12 @@ def via_make() -> bool:
     return os.environ.get("RAG_VIA_MAKE") == "1"
 
 
+def docker_runner() -> bool:
+    """Whether this run is inside the Docker runner's container (docker-compose.yml says so), which
+    sees only the folders mounted into it."""
+    return os.environ.get("RAG_RUNNER") == "docker"
+
+
 def make_words(fix: Fix) -> str:
     a = fix.args
     store = f" STORE={a['store']}" if "store" in a else ""
@@ -20,6 +26,7 @@ def make_words(fix: Fix) -> str:
     return {
         "index": f"make index{store}",
         "rebuild": f"make rebuild{store}{as_of}",
+        "replace": f"make index CV_DIR={a.get('cv_dir')}{store} REPLACE=1",
         "install": "make venv",
         "install-ray": "make index ENGINE=ray, which installs the ray extra",
         "cvs": "make cvs",

@@ -15,6 +15,7 @@ from rag.cli.options import store_option
 from rag.errors import UserError
 from rag.store.folder import StoreDir
 from rag.store.open import open_store
+from rag.text import display
 
 
 @click.command(cls=Command, epilog="""\b
@@ -40,11 +41,13 @@ def ls(store: Path, verify: bool, as_json: bool) -> None:
         total = sum(size for _, size in files) + sum(
             p.stat().st_size for p in opened.encoder_dir.iterdir() if p.is_file())
         click.echo(f"  {_human(total):>7}  in all, with the encoder")
-        click.echo(f"built {m.created_at} from {m.pdf_count} files: {m.candidate_count} CVs indexed, "
-                   f"{len(m.skipped)} not indexed; {m.chunk_count} chunks of {m.chunk_chars}/{m.overlap_chars} "
-                   f"characters; model {m.embedding_model} (dim {m.dim}); fingerprint {m.fingerprint[:12]}")
-        for skipped in m.skipped:
-            click.echo(f"  not indexed: {skipped['source']}: {skipped['reason']}")
+        click.echo(display(f"built {m.created_at} from {m.pdf_count} files in "
+                           f"{m.cv_dir or 'a folder it does not record'}: {m.candidate_count} CVs indexed, "
+                           f"{len(m.skipped)} not indexed; {m.chunk_count} chunks of {m.chunk_chars}/"
+                           f"{m.overlap_chars} characters; model {m.embedding_model} (dim {m.dim}); "
+                           f"fingerprint {m.fingerprint[:12]}"))
+        for skipped in m.skipped:  # file names and reasons that quote them: shown escaped
+            click.echo(display(f"  not indexed: {skipped['source']}: {skipped['reason']}"))
         if verify:
             click.echo(f"verified: all {checked} files match their checksums")
 
@@ -58,13 +61,13 @@ Examples:
 def clean(store: Path) -> None:
     """Remove a store (its generations, encoders and links), keeping anything else in its folder."""
     if not store.exists():
-        click.echo(f"nothing to remove: there is no store at {store}")
+        click.echo(display(f"nothing to remove: there is no store at {store}"))
         return
     if not store.is_dir():
         raise UserError(f"{store} is a file, not a store; nothing was removed")
     left = StoreDir(store).clean()
     kept = f"; kept what is not part of a store: {', '.join(left)}" if left else ""
-    click.echo(f"removed the store in {store}{kept}")
+    click.echo(display(f"removed the store in {store}{kept}"))
 
 
 def _human(size: float) -> str:

@@ -10,9 +10,12 @@ import click
 from rag.cli.console import Command, open_searchable, option
 from rag.cli.options import filter_options, store_option
 from rag.errors import UserError
+from rag.ingest.limits import JD_BYTES, MB, size_text
 from rag.jobs.jd import parse_jd
+from rag.jobs.jd_file import jd_from_bytes
 from rag.jobs.matching import DEFAULT_PHRASE_THRESHOLD, DEFAULT_TOPK, MatchSettings, match
-from rag.render.match import render_csv, render_json, render_text
+from rag.render.documents import match_document, to_json
+from rag.render.match import match_csv, match_text
 from rag.search.filters import Filters
 from rag.search.retrieval import Searcher
 
@@ -23,17 +26,21 @@ STDIN_LABEL = "standard input"
     cls=Command,
     epilog="""\b
 Reads the job description's requirements (must-haves and nice-to-haves from its headings, in
-English, Spanish, German or French; skills by the skill vocabulary; a minimum of years; other
-requirement lines as phrases), prints what it understood, then ranks every indexed CV: must-haves
-met first, then nice-to-haves, then relevance to the whole JD, with the line of the CV that shows
-each requirement and its page.
+English, Spanish, German or French, or from a job board's "Experience:" / "Education:" blocks;
+one requirement per clause: "X, Y or Z", "X such as Y", "X with Y" are one; skills by the skill
+vocabulary and names it does not know as written; a minimum of years, of a skill when it names
+one; a degree; a language and its level; other requirement lines as phrases), prints what it
+understood, then ranks every indexed CV by an overall score from 0 to 100: must-haves met,
+nice-to-haves met, the share of the JD's named skills the CV states, years against the minimum
+asked, and relevance to the whole JD. Degrees and languages are judged from each CV's profile.
 
 \b
 Examples:
   rag match --jd job.txt
   rag match --jd job.pdf --topk 20
   rag match --jd job.md --csv > shortlist.csv
-  rag match --jd job.txt --json | jq '.candidates[] | {name, must_met, meets_all_must}'
+  rag match --jd job.txt --json | jq '.candidates[] | {name, score, must_met, meets_all_must}'
+  rag match --jd job.txt --min-score 60
   pbpaste | rag match --jd -
 """,
 )
@@ -42,63 +49,64 @@ Examples:
 @store_option("Store folder written by `rag index`.")
 @option("--topk", "-k", type=click.IntRange(min=1), default=DEFAULT_TOPK, show_default=True,
         help="Candidates shown.")
-@option("--json", "as_json", is_flag=True, help="One JSON document, for scripts (README: Matching a job description).")
+@option("--json", "as_json", is_flag=True, help="One JSON document, for scripts (docs/matching.md).")
 @option("--csv", "as_csv", is_flag=True, help="CSV for a spreadsheet: one row per candidate, one column per requirement.")
 @filter_options
 @option("--phrase-threshold", type=click.FloatRange(-1.0, 1.0), default=DEFAULT_PHRASE_THRESHOLD, show_default=True,
         help="Cosine a CV passage needs with a phrase requirement to meet it.")
+@option("--min-score", type=click.FloatRange(0.0, 100.0), default=0.0, show_default=True,
+        help="Show only candidates whose overall score (0-100) is at least this.")
+@option("--max-jd-mb", type=click.FloatRange(min=0, min_open=True), default=JD_BYTES / MB, show_default=True,
+        help="Largest job description read, in MB (a file, or what standard input holds).")
 def main(jd_path: str, store: Path, topk: int, as_json: bool, as_csv: bool, phrase_threshold: float,
-         filters: Filters) -> None:
+         min_score: float, max_jd_mb: float, filters: Filters) -> None:
     """Rank the indexed CVs against a job description, with per-requirement evidence."""
     if as_json and as_csv:
         raise click.UsageError("give --json or --csv, not both")
     label = STDIN_LABEL if jd_path == "-" else jd_path
-    jd = parse_jd(read_jd(jd_path))
+    jd = parse_jd(read_jd(jd_path, round(max_jd_mb * MB)))
     if not jd.requirements:
         raise UserError(f"{label}: no requirements found; name skills (Python, SQL), a minimum of years "
                         "(5+ years) or requirement lines under a heading such as Requirements")
     compiled = filters.compile()
     opened = open_searchable(store)
-    result = match(Searcher(opened), jd, MatchSettings(topk, phrase_threshold), compiled)
+    result = match(Searcher(opened), jd, MatchSettings(topk, phrase_threshold, min_score), compiled)
+    doc = match_document(result, opened.manifest, str(store), label)
     if as_json:
-        click.echo(render_json(result, opened.manifest, str(store), label))
+        click.echo(to_json(doc))
     elif as_csv:
-        click.echo(render_csv(result), nl=False)
+        click.echo(match_csv(doc), nl=False)
     else:
-        click.echo(render_text(result, opened.manifest, str(store), label), nl=False)
+        click.echo(match_text(doc), nl=False)
 
 
-def read_jd(path: str) -> str:
+def read_jd(path: str, limit: int = JD_BYTES) -> str:
     """The job description's text: a text or Markdown file (UTF-8), a PDF (told by its first bytes
-    or its name), or standard input ("-"), which may hold either."""
+    or its name), or standard input ("-"), which may hold either. At most `limit` bytes are read,
+    whatever the file is (`--jd /dev/zero` would otherwise read until memory runs out)."""
     label = STDIN_LABEL if path == "-" else path
-    data = sys.stdin.buffer.read() if path == "-" else _read_file(Path(path))
-    if b"%PDF-" in data[:1024] or path.lower().endswith(".pdf"):
-        from rag.ingest.extract import ExtractionFailed, extract_pdf  # PyMuPDF takes a tenth of a second to import
-
-        try:
-            text = "\n".join(extract_pdf(data).pages)
-        except ExtractionFailed as exc:
-            raise UserError(f"{label}: {exc}") from None
-    else:
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise UserError(f"{label} is neither UTF-8 text nor a PDF") from None
-    if not text.strip():
-        raise UserError(f"{label} is empty: give a job description (text, Markdown or PDF)")
-    return text
+    data = _bounded(sys.stdin.buffer, limit, label) if path == "-" else _read_file(Path(path), limit)
+    return jd_from_bytes(data, label, "" if path == "-" else path)
 
 
-def _read_file(path: Path) -> bytes:
+def _read_file(path: Path, limit: int) -> bytes:
     if not path.exists():
         raise UserError(f"no job description at {path}")
     if path.is_dir():
         raise UserError(f"{path} is a folder; give a job description file")
     try:
-        return path.read_bytes()
+        with path.open("rb") as f:  # a pipe too: --jd <(pbpaste)
+            return _bounded(f, limit, str(path))
     except OSError as exc:
         raise UserError(f"cannot read {path} ({exc.strerror})") from None
+
+
+def _bounded(stream, limit: int, label: str) -> bytes:
+    data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise UserError(f"{label} holds more than {size_text(limit)}, more than a job description "
+                        "(--max-jd-mb raises the limit)")
+    return data
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from rag import __version__
 from rag.cli.console import Command, expected_model
 from rag.cli.options import store_option
 from rag.mcp.server import build_server
+from rag.text import display
 
 log = logging.getLogger("rag.mcp")
 
@@ -20,7 +21,7 @@ log = logging.getLogger("rag.mcp")
     cls=Command,
     epilog="""\b
 Speaks MCP on stdin/stdout; logs go to stderr. Point an MCP client at it, e.g. Claude Desktop's
-claude_desktop_config.json (README: Serving assistants over MCP):
+claude_desktop_config.json (docs/mcp.md):
   {"mcpServers": {"cv-rag": {"command": "/abs/path/.venv/bin/rag",
                              "args": ["mcp", "--store", "/abs/path/rag_store"]}}}
 """,
@@ -28,12 +29,19 @@ claude_desktop_config.json (README: Serving assistants over MCP):
 @store_option("Store folder written by `rag index`; a rebuild is picked up on the next call.")
 def main(store: Path) -> None:
     """Serve the store to assistants over MCP (stdio): search_candidates, match_job, get_cv, store_status."""
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="rag mcp: %(message)s")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_Escaped("rag mcp: %(message)s"))  # a log line may name the store: shown escaped
+    logging.basicConfig(level=logging.WARNING, handlers=[handler])
     for name in ("rag", "mcp"):  # ours, and the SDK's one line per failed call; not faiss's loader chatter
         logging.getLogger(name).setLevel(logging.INFO)
     root = store.absolute()
     log.info("MCP server %s on stdio for the store in %s", __version__, root)
     build_server(root, expected_model()).run("stdio")
+
+
+class _Escaped(logging.Formatter):
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        return display(super().formatMessage(record))
 
 
 if __name__ == "__main__":

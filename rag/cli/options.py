@@ -15,13 +15,14 @@ for one release, with a note on stderr.
 from __future__ import annotations
 
 import functools
+import math
 from pathlib import Path
 
 import click
 
 from rag.cli.console import option
 from rag.search.filters import Filters
-from rag.search.fusion import DEFAULT_RRF_K, DEFAULT_RULE, DEFAULT_WEIGHTS, RULES, FusionSettings
+from rag.search.fusion import DEFAULT_DESCRIBED, DEFAULT_RRF_K, DEFAULT_RULE, DEFAULT_WEIGHTS, RULES, FusionSettings
 
 DEFAULT_STORE = Path("rag_store")
 DEFAULT_CV_DIR = Path("cv_generation/data/cvs")
@@ -60,11 +61,14 @@ def cv_dir_option(help: str):
 
 FUSION_OPTIONS = (
     option("--fusion", "rule", type=click.Choice(RULES), default=DEFAULT_RULE, show_default=True,
-           help="How the fused list combines FAISS and BM25 within a coverage level."),
+           help="How the third list combines FAISS and BM25 within a coverage level: rrf (reciprocal rank "
+                "fusion) or convex (min-max normalised scores)."),
     option("--weights", default=",".join(f"{k}={v:g}" for k, v in DEFAULT_WEIGHTS.items()), show_default=True,
-           help="Weights of the convex fusion (min-max normalised scores)."),
+           help="Each list's weight in the fusion."),
     option("--rrf-k", type=click.IntRange(min=0), default=DEFAULT_RRF_K, show_default=True,
            help="RRF constant: larger values flatten the difference between top ranks."),
+    option("--described", type=click.FloatRange(0.0, 1.0), default=DEFAULT_DESCRIBED, show_default=True,
+           help="BM25's weight is multiplied by this for a query that names nothing specific (a description)."),
     option("--no-coverage", is_flag=True, help="Fuse scores alone, without putting candidates who hold more "
            "query concepts first."),
 )
@@ -80,7 +84,7 @@ def parse_weights(text: str) -> dict[str, float]:
             weight = float(value)
         except ValueError:
             weight = -1.0
-        if name not in weights or not weight >= 0:
+        if name not in weights or not 0 <= weight < math.inf:  # NaN and inf would make every score NaN
             raise click.BadParameter(f"expected LIST=WEIGHT pairs for bm25 and faiss, e.g. bm25=0.3,faiss=0.7; got {part!r}")
         weights[name] = weight
     if sum(weights.values()) <= 0:
@@ -92,8 +96,9 @@ def fusion_options(command):
     """Add the fusion options to a click command, which receives them as `fusion`."""
 
     @functools.wraps(command)
-    def wrapper(*args, rule, weights, rrf_k, no_coverage, **kwargs):
-        return command(*args, fusion=FusionSettings(rule, parse_weights(weights), rrf_k, not no_coverage), **kwargs)
+    def wrapper(*args, rule, weights, rrf_k, described, no_coverage, **kwargs):
+        fusion = FusionSettings(rule, parse_weights(weights), rrf_k, not no_coverage, described)
+        return command(*args, fusion=fusion, **kwargs)
 
     for add in reversed(FUSION_OPTIONS):
         wrapper = add(wrapper)
@@ -102,7 +107,7 @@ def fusion_options(command):
 
 FILTER_OPTIONS = (
     option("--min-years", type=click.IntRange(min=0), default=None, metavar="N",
-           help="Only candidates with at least N years of experience (from the dated roles of their CV)."),
+           help="Only candidates with at least N years of experience (from all the dated roles of their CV)."),
     option("--max-years", type=click.IntRange(min=0), default=None, metavar="N",
            help="Only candidates with at most N years of experience."),
     option("--location", "locations", multiple=True, metavar="PLACE",
@@ -117,8 +122,9 @@ FILTER_OPTIONS = (
                 "require several."),
     option("--where", default=None, metavar="EXPRESSION",
            help='Tests combined freely: "years>=5 and location=Berlin and (skill=Java or skill=Kotlin)". '
-                "Fields: years, location, language, skill, education, title; operators = != >= <= > <; "
-                "and, or, not, parentheses (README: Profiles and filters)."),
+                "Fields: years, years_in(CONCEPT) (only the roles that hold it), location, language, skill, "
+                "education, title; operators = != >= <= > <; "
+                "and, or, not, parentheses (docs/profiles.md)."),
     option("--keep-unknown", is_flag=True,
            help="Keep candidates a filter cannot judge because their CV did not yield the field "
                 "(default: drop them and say how many)."),

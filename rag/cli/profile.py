@@ -11,12 +11,12 @@ import difflib
 from pathlib import Path
 
 import click
-import orjson
 
 from rag.cli.console import Command, option
 from rag.cli.options import store_option
 from rag.errors import UserError
-from rag.search.fields import LABELS, ORDER, field_json, field_text
+from rag.render.documents import to_json
+from rag.render.profile import profile_document, profile_text
 from rag.store.open import open_store
 
 
@@ -41,26 +41,8 @@ def main(cv_id: str, store: Path, as_json: bool) -> None:
         candidate = candidates[row]
         profile = opened.profiles().table.get([row])[row].read()
         as_of = opened.manifest.profiles["as_of"]
-    if as_json:
-        doc = {"cv_id": candidate.cv_id, "source": candidate.source, "name": candidate.name,
-               "name_source": candidate.name_source, "headline": candidate.headline,
-               "seniority": candidate.seniority, "as_of": as_of,
-               "profile": {name: field_json(name, profile) for name in ORDER}
-               | {"experience_months": profile.experience_months}}
-        click.echo(orjson.dumps(doc, option=orjson.OPT_INDENT_2))
-        return
-    name_note = "" if candidate.name_source == "cv" else "  (from the file name: none found on the CV)"
-    lines = [click.style(candidate.name, bold=True) + f"  {candidate.source}{name_note}"]
-    if candidate.headline:
-        lines.append(f"  {'headline':<11} {candidate.headline}")
-    for name in ORDER:
-        text = field_text(name, profile)
-        if name == "years_experience" and profile.experience_months is not None:
-            text += f" ({profile.experience_months} months of dated roles, present = {as_of})"
-        if name == "title" and candidate.seniority:
-            text += f"  [seniority: {candidate.seniority}]"
-        lines.append(f"  {LABELS[name]:<11} {text}")
-    click.echo("\n".join(lines))
+    doc = profile_document(candidate, profile, as_of)
+    click.echo(to_json(doc) if as_json else profile_text(doc))
 
 
 def closest(wanted: str, ids: list[str], n: int = 3) -> list[str]:

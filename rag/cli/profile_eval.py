@@ -11,6 +11,7 @@ import orjson
 from rag.cli.console import Command, option
 from rag.eval.profile_score import FIELDS, TARGETS, CvScore, failures, summarise
 from rag.eval.profiles import format_table, profile_corpus, score_samples
+from rag.files import json_bytes
 
 
 @click.command(cls=Command, epilog="""\b
@@ -31,9 +32,9 @@ def main(cvs: Path, truth_dir: Path | None, as_json: bool) -> None:
     summary = summarise(scores)
     per_cv_ms = 1000 * spent / len(samples)
     if as_json:
-        click.echo(orjson.dumps({"cvs": str(cvs), "fields": list(FIELDS), "targets": TARGETS,
-                                 "summary": summary, "failures": failures(scores),
-                                 "ms_per_cv": round(per_cv_ms, 3)}, option=orjson.OPT_INDENT_2).decode())
+        click.echo(json_bytes({"cvs": str(cvs), "fields": list(FIELDS), "targets": TARGETS,
+                               "summary": summary, "failures": failures(scores),
+                               "ms_per_cv": round(per_cv_ms, 3)}, option=orjson.OPT_INDENT_2).decode())
         return
     click.echo(f"Profile accuracy over {len(samples)} CVs in {cvs} · {per_cv_ms:.1f} ms per CV to build a profile")
     click.echo(format_table(summary))

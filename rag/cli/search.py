@@ -10,10 +10,11 @@ import click
 from rag.cli.console import Command, open_searchable, option
 from rag.cli.options import filter_options, fusion_options, store_option
 from rag.errors import UsageError
-from rag.render.search import render_json, render_text
+from rag.render.documents import search_document, to_json
+from rag.render.search import search_text
 from rag.search.filters import Filters
 from rag.search.fusion import FusionSettings
-from rag.search.retrieval import MODES, Searcher, check_request
+from rag.search.retrieval import MODES, Searcher
 
 
 @click.command(
@@ -52,20 +53,20 @@ Examples:
 @option("--mode", "-m", type=click.Choice(MODES), default="hybrid", show_default=True, help="Which lists to show.")
 @option("--chunks", "chunk_view", is_flag=True, help="Rank chunks instead of candidates (a CV may take several rows).")
 @fusion_options
-@option("--json", "as_json", is_flag=True, help="One JSON document with every list, for scripts (README: JSON output).")
+@option("--json", "as_json", is_flag=True, help="One JSON document with every list, for scripts (docs/json.md).")
 @filter_options
 def main(words: tuple[str, ...], query: str | None, store: Path, topk: int, mode: str, chunk_view: bool,
          fusion: FusionSettings, as_json: bool, filters: Filters) -> None:
     """Find the candidates in indexed CVs that match a question, with FAISS, BM25 and their fusion."""
     text = read_query(query, words)
-    check_request(text, mode, topk)
     compiled = filters.compile()
     opened = open_searchable(store)
     result = Searcher(opened).search(text, mode, topk, "chunks" if chunk_view else "candidates", fusion, compiled)
+    doc = search_document(result, opened.manifest, str(store), topk)
     if as_json:
-        click.echo(render_json(result, opened.manifest, str(store), topk))
+        click.echo(to_json(doc))
     else:
-        click.echo(render_text(result, opened.manifest, str(store)), nl=False)
+        click.echo(search_text(doc), nl=False)
 
 
 def read_query(option_value: str | None, words: tuple[str, ...]) -> str:

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import orjson
 
 from rag.errors import Fix, UserError
 from rag.eval.metrics import graded_ndcg_at_k
+from rag.eval.records import read_jsonl
 from rag.jobs.jd import PHRASE, YEARS, parse_jd
 from rag.jobs.matching import MatchSettings, rank_against
 from rag.lexicon.vocabulary import canonical
@@ -33,10 +33,11 @@ class JobTruth:
     file: str
     language: str
     layout: str
-    reference_month: str
-    must: tuple[dict, ...]  # {"kind": "skill", "skills": [...]} or {"kind": "years", "min_years": n}
+    reference_month: str | None  # what "present" means in the truth's years (None: the truth counts no years)
+    must: tuple[dict, ...]  # {"kind": "skill", "skills": [...]} or {"kind": "years", "min_years": n}; () when
+    # the truth does not say what the must-haves are (real postings: only which skills they name)
     meets_all: frozenset[str]
-    grades: dict[str, int]
+    grades: dict[str, float]
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,7 @@ class JobScore:
     truth: JobTruth
     ndcg: float
     shown_meeting_all: frozenset[str]
-    read_exactly: bool  # the must-haves read are the ones the job states
+    read_exactly: bool | None  # the must-haves read are the ones the job states (None: the truth does not say)
     top: tuple[str, ...]
 
 
@@ -52,17 +53,9 @@ def load_truth(folder: Path) -> list[JobTruth]:
     path = folder / TRUTH
     if not path.is_file():
         raise UserError(f"no job truth at {path}: run {{fix}} (the generator writes jobs/ beside the CVs)", Fix("cvs"))
-    jobs = []
-    for number, line in enumerate(path.read_bytes().splitlines(), start=1):
-        try:
-            raw = orjson.loads(line)
-            jobs.append(JobTruth(raw["job_id"], raw["file"], raw["language"], raw["layout"], raw["reference_month"],
-                                 tuple(raw["must"]), frozenset(raw["meets_all"]), dict(raw["grades"])))
-        except (ValueError, KeyError, TypeError) as exc:
-            raise UserError(f"{path}, line {number}: not a job record ({type(exc).__name__}: {exc})") from None
-    if not jobs:
-        raise UserError(f"{path} holds no jobs")
-    return jobs
+    return read_jsonl(path, lambda raw, _: JobTruth(
+        raw["job_id"], raw["file"], raw.get("language", "?"), raw.get("layout", "?"), raw.get("reference_month"),
+        tuple(raw.get("must", ())), frozenset(raw["meets_all"]), dict(raw["grades"])), "job")
 
 
 def score_jobs(searcher: Searcher, folder: Path, jobs: list[JobTruth]) -> list[JobScore]:
@@ -76,7 +69,8 @@ def score_jobs(searcher: Searcher, folder: Path, jobs: list[JobTruth]) -> list[J
         read = {_key(r.kind, r.skills, r.min_years, r.label) for r in jd.requirements if r.must}
         stated = {_key(m["kind"], tuple(canonical(s) or s for s in m.get("skills", ())), m.get("min_years"), "")
                   for m in job.must}
-        scores.append(JobScore(job, graded_ndcg_at_k(top, job.grades, DEPTH), shown, read == stated, top))
+        scores.append(JobScore(job, graded_ndcg_at_k(top, job.grades, DEPTH), shown,
+                               read == stated if job.must else None, top))
     return scores
 
 
@@ -95,12 +89,14 @@ def summarise(scores: list[JobScore]) -> dict[str, dict[str, float]]:
             groups.setdefault(f"{prefix} {of(s.truth)}", []).append(s)
     out = {}
     for name, members in groups.items():
-        hits = sum(len(s.shown_meeting_all & s.truth.meets_all) for s in members)
-        shown = sum(len(s.shown_meeting_all) for s in members)
-        truth = sum(len(s.truth.meets_all) for s in members)
+        judged = [s for s in members if s.read_exactly is not None]  # truths that say what the must-haves are
+        hits = sum(len(s.shown_meeting_all & s.truth.meets_all) for s in judged)
+        shown = sum(len(s.shown_meeting_all) for s in judged)
+        truth = sum(len(s.truth.meets_all) for s in judged)
         out[name] = {"jobs": len(members), "nDCG@10": float(np.mean([s.ndcg for s in members])),
-                     "precision": hits / shown if shown else 0.0, "recall": hits / truth if truth else 0.0,
-                     "read_exactly": sum(s.read_exactly for s in members) / len(members)}
+                     "precision": (hits / shown if shown else 0.0) if judged else None,
+                     "recall": (hits / truth if truth else 0.0) if judged else None,
+                     "read_exactly": sum(s.read_exactly for s in judged) / len(judged) if judged else None}
     return out
 
 
@@ -108,8 +104,9 @@ def format_table(summary: dict[str, dict[str, float]]) -> str:
     header = f"{'jobs':<18}{'n':>4}{'nDCG@10':>10}{'precision':>11}{'recall':>8}{'read exactly':>14}"
     lines = [header, "-" * len(header)]
     for name, row in summary.items():
-        lines.append(f"{name:<18}{row['jobs']:>4}{row['nDCG@10']:>10.3f}{row['precision']:>11.3f}"
-                     f"{row['recall']:>8.3f}{row['read_exactly']:>14.3f}")
+        precision, recall, exact = ("-" if row[k] is None else f"{row[k]:.3f}" for k in ("precision", "recall",
+                                                                                        "read_exactly"))
+        lines.append(f"{name:<18}{row['jobs']:>4}{row['nDCG@10']:>10.3f}{precision:>11}{recall:>8}{exact:>14}")
     return "\n".join(lines)
 
 

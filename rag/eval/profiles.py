@@ -16,6 +16,7 @@ from pathlib import Path
 
 import orjson
 
+from rag.build.profiling import current_month
 from rag.errors import Fix, UserError
 from rag.eval.profile_score import TARGETS, CvScore, score_cv
 from rag.ingest.extract import ExtractionFailed, extract_pdf
@@ -42,16 +43,17 @@ def labelled_skills(truth: Path, truths: list[dict]) -> frozenset[str]:
 
 @dataclass(frozen=True)
 class Sample:
-    """What was read from one CV, with the generator's truth about it."""
+    """What was read from one CV, with its corpus's truth about it."""
 
     name: str
     profile: Profile
     truth: dict
 
 
-def reference_month(truth: dict) -> str:
-    """The month "present" means in a generated CV's dates."""
-    return truth.get("generator", {}).get("reference_month", "2025-06")
+def reference_month(truth: dict) -> str | None:
+    """The month "present" means in a generated CV's dates (its truth names its template); None for
+    a truth that holds what the text states rather than counting dates (an external corpus)."""
+    return truth.get("generator", {}).get("reference_month", "2025-06") if "template" in truth else None
 
 
 def profile_corpus(cvs: Path, truth_dir: Path) -> tuple[list[Sample], float]:
@@ -68,7 +70,8 @@ def profile_corpus(cvs: Path, truth_dir: Path) -> tuple[list[Sample], float]:
         except ExtractionFailed as exc:
             raise UserError(f"{folder / 'cv.pdf'}: {exc}") from None
         started = time.perf_counter()
-        profile = build_profile(extracted.pages, reference_month(truth), extracted.head)
+        month = reference_month(truth) or current_month()
+        profile = build_profile(extracted.pages, month, extracted.head, extracted.file_date)
         spent += time.perf_counter() - started
         samples.append(Sample(identify(extracted.head, f"{folder.name}/cv.pdf").name, profile, truth))
     return samples, spent
@@ -91,16 +94,25 @@ def score_samples(samples: list[Sample], truth_dir: Path) -> list[CvScore]:
 
 
 def format_table(summary: dict[str, dict[str, float]]) -> str:
-    header = f"{'group':<20}{'n':>5}" + "".join(f"{f:>12}" for f in SHOWN) + f"{'extras':>8}"
+    """Each field the truth holds, per group; a field's mean is over the CVs whose truth has it."""
+    overall = summary["all"]
+    shown = [f for f in SHOWN if f in overall]
+    header = f"{'group':<20}{'n':>5}" + "".join(f"{f:>12}" for f in shown) + f"{'extras':>8}"
     lines = [header, "-" * len(header)]
     for group, row in summary.items():
-        lines.append(f"{group:<20}{int(row['n']):>5}" + "".join(f"{row[f]:>12.3f}" for f in SHOWN)
+        lines.append(f"{group:<20}{int(row['n']):>5}" + "".join(f"{row[f]:>12.3f}" if f in row else f"{'-':>12}"
+                                                             for f in shown)
                      + f"{row['unlabelled_skills_per_cv']:>8.1f}")
     lines.append("-" * len(header))
-    overall = summary["all"]
-    lines.append("targets: " + ", ".join(
-        f"{f} {overall[f]:.3f} {'≥' if overall[f] >= t else '<'} {t} {'ok' if overall[f] >= t else 'MISSED'}"
-        for f, t in TARGETS.items()))
-    lines.append(f"skills precision {overall['skills_precision']:.3f}, recall {overall['skills_recall']:.3f}; "
-                 "extras = skills found outside the generator's vocabulary, per CV (not scored)")
+    partial = [f"{f} {int(overall[f'n:{f}'])}" for f in shown if overall[f"n:{f}"] < overall["n"]]
+    if partial:
+        lines.append(f"scored only where the truth holds the field: {', '.join(partial)} of {int(overall['n'])} CVs")
+    targets = [(f, t) for f, t in TARGETS.items() if f in overall]
+    if targets:
+        lines.append("targets: " + ", ".join(
+            f"{f} {overall[f]:.3f} {'≥' if overall[f] >= t else '<'} {t} {'ok' if overall[f] >= t else 'MISSED'}"
+            for f, t in targets))
+    if "skills" in overall:
+        lines.append(f"skills precision {overall['skills_precision']:.3f}, recall {overall['skills_recall']:.3f}; "
+                     "extras = skills found outside the truth's vocabulary, per CV (not scored)")
     return "\n".join(lines)

@@ -11,7 +11,7 @@ years within ±1, country, languages and skills F1, and more. A store built with
 than the corpus's reference month gets a warning: its years are counted to another "present".
 
 --sweep scores the fused list for a grid of fusion settings instead: how the default was chosen
-(on the development corpus, never on the one it is reported on; README: Fusion).
+(on the development corpus, never on the one it is reported on; docs/search.md).
 
 --jobs DIR also scores `rag match` on the generated job descriptions there (jobs_eval.py).
 """
@@ -21,10 +21,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-import orjson
+import numpy as np
 
 from rag.errors import Fix, UserError
 from rag.eval.metrics import mrr_at_k, ndcg_at_k, recall_at_k
+from rag.eval.records import read_jsonl
 from rag.search.fusion import FusionSettings
 from rag.search.query import analyse
 from rag.search.retrieval import Searcher
@@ -52,23 +53,25 @@ def load_queries(path: Path) -> list[Query]:
     if not path.is_file():
         raise UserError(f"no query set at {path}: run {{fix}} (the generator writes queries.jsonl beside the CVs)",
                         Fix("cvs"))
-    queries = []
-    for number, line in enumerate(path.read_bytes().splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            raw = orjson.loads(line)
-            queries.append(Query(str(raw.get("qid", number)), raw["query"], raw.get("language", "?"), raw["kind"],
-                                 frozenset(raw["relevant"])))
-        except (ValueError, KeyError, TypeError) as exc:
-            raise UserError(f"{path}, line {number}: not a query record ({type(exc).__name__}: {exc})") from None
-    if not queries:
-        raise UserError(f"{path} holds no queries")
-    return queries
+    return read_jsonl(path, lambda raw, number: Query(str(raw.get("qid", number)), raw["query"],
+                                                       raw.get("language", "?"), raw["kind"],
+                                                       frozenset(raw["relevant"])), "query")
+
+
+def as_people(searcher: Searcher, queries: list[Query]) -> list[Query]:
+    """The queries with each relevant CV named by its person's first CV, as the lists name a
+    person with several CVs (one row each): a person is relevant when any of their CVs is."""
+    people = searcher.store.people
+    if (people == np.arange(len(people))).all():
+        return queries
+    cv_ids = [c.cv_id for c in searcher.store.candidates.all()]
+    first = {cv_ids[i]: cv_ids[p] for i, p in enumerate(people.tolist())}
+    return [replace(q, relevant=frozenset(first.get(cv, cv) for cv in q.relevant)) for q in queries]
 
 
 def ranked_ids(searcher: Searcher, queries: list[Query], fusions: list[FusionSettings]) -> list[dict]:
-    """Per query: the top 10 cv_ids of FAISS, BM25 and each fusion setting's fused list."""
+    """Per query: the top 10 cv_ids of FAISS, BM25 and each fusion setting's fused list (a person
+    with several CVs by their first)."""
     cv_ids = [c.cv_id for c in searcher.store.candidates.all()]
     out = []
     for q in queries:
@@ -118,9 +121,12 @@ def format_table(summary: dict) -> str:
 
 
 def sweep_grid(base: FusionSettings) -> list[FusionSettings]:
-    grid = [replace(base, rule="convex", weights={"bm25": w, "faiss": 1.0 - w}) for w in SWEEP_WEIGHTS]
-    grid += [replace(base, rule="rrf", rrf_k=k) for k in (10, 30, 60, 100)]
-    return grid + [replace(f, coverage=not base.coverage) for f in grid]
+    """The settings `rag eval --sweep` scores: RRF over k, BM25's weight and its weight for a
+    description; convex over BM25's weight; and each without coverage."""
+    grid = [replace(base, rule="rrf", rrf_k=k, weights={"bm25": w, "faiss": 1.0}, described=d)
+            for k in (10, 30, 60) for w in (0.5, 1.0, 1.5) for d in (0.1, 0.25, 0.5, 1.0)]
+    grid += [replace(base, rule="convex", weights={"bm25": w, "faiss": 1.0 - w}) for w in SWEEP_WEIGHTS]
+    return grid + [replace(base, coverage=not base.coverage), replace(base, rule="convex", coverage=not base.coverage)]
 
 
 def format_sweep(queries: list[Query], ranked: list[dict], fusions: list[FusionSettings]) -> str:

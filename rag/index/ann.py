@@ -51,7 +51,10 @@ def build_ivf(vectors: Path, n: int, dim: int, path: Path) -> dict:
         count = min(ADD_BLOCK, n - lo)
         index.add(np.fromfile(vectors, np.float32, count=count * dim, offset=lo * dim * 4).reshape(count, dim))
     index.nprobe = min(nlist, max(nlist // NPROBE_SHARE, MIN_PROBE))
-    faiss.write_index(index, str(path))
+    # Python opens the file and FAISS writes through it: FAISS takes a path only as UTF-8 text,
+    # and a store folder's name may be any bytes (a Latin-1 name from an old zip).
+    with path.open("wb") as f:
+        faiss.write_index(index, faiss.PyCallbackIOWriter(f.write))
     return {"kind": "ivf-sq8", "nlist": nlist, "nprobe": int(index.nprobe)}
 
 
@@ -66,10 +69,16 @@ def _rows(path: Path, rows: np.ndarray, dim: int) -> np.ndarray:
 
 
 def read_ivf(path: Path):
-    """The index, memory-mapped: opening it reads nothing but its header and coarse centroids."""
+    """The index, memory-mapped: opening it reads nothing but its header and coarse centroids. A
+    path that is not UTF-8 text (which FAISS cannot take) is read through Python, not mapped."""
     import faiss
 
-    return faiss.read_index(str(path), faiss.IO_FLAG_MMAP | faiss.IO_FLAG_READ_ONLY)
+    try:
+        name = str(path).encode("utf-8").decode("utf-8")
+    except UnicodeEncodeError:
+        with path.open("rb") as f:
+            return faiss.read_index(faiss.PyCallbackIOReader(f.read))
+    return faiss.read_index(name, faiss.IO_FLAG_MMAP | faiss.IO_FLAG_READ_ONLY)
 
 
 def search_ivf(index, query: np.ndarray, depth: int, kept: np.ndarray | None) -> np.ndarray:

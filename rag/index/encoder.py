@@ -38,16 +38,42 @@ class EncoderSpec:
         return cls(**{k: data[k] for k in cls.__dataclass_fields__})
 
 
+@dataclass(frozen=True)
+class EncoderBackend:
+    """An encoder that is not an ONNX export of a sentence-transformers model, registered by the
+    code that wants one (the tests register a fast fake), so that no model name means anything
+    special to the pipeline itself."""
+
+    name: str  # encoder.json's "backend"
+    serves: Callable[[str], bool]  # the model names it answers to
+    spec: Callable[[str], dict]  # encoder.json for such a model (no other file is exported)
+    make: Callable[[EncoderSpec], object]  # the encoder an export folder of this backend describes
+
+
+BACKENDS: list[EncoderBackend] = []
+
+
+def register_backend(backend: EncoderBackend) -> None:
+    if all(b.name != backend.name for b in BACKENDS):
+        BACKENDS.append(backend)
+
+
+def backend_for(model: str) -> EncoderBackend | None:
+    """The registered backend serving this model name, if any."""
+    return next((b for b in BACKENDS if b.serves(model)), None)
+
+
 def load_encoder(folder: Path, variant: str = "fp32", threads: int | None = None):
-    """The encoder an export folder describes: ONNX Runtime, or the hashing encoder of the tests."""
+    """The encoder an export folder describes: ONNX Runtime, or a registered backend."""
     from rag.errors import DamagedFile, short_reason
 
     try:
         backend = orjson.loads((folder / SPEC_FILE).read_bytes()).get("backend", "onnx")
-        if backend == "hash":
-            from rag.index.hash_encoder import HashEncoder
-
-            return HashEncoder(EncoderSpec.load(folder).dim)
+        if backend != "onnx":
+            registered = next((b for b in BACKENDS if b.name == backend), None)
+            if registered is None:
+                raise ValueError(f"its backend {backend!r} is not registered in this process")
+            return registered.make(EncoderSpec.load(folder))
         return Encoder(folder, variant, threads)
     except Exception as exc:  # ONNX Runtime and tokenizers raise their own types for damaged files
         raise DamagedFile(f"the encoder {folder.name} cannot be loaded ({short_reason(exc)})") from None
@@ -60,6 +86,15 @@ def available_cores() -> int:
         return os.cpu_count() or 1
 
 
+def _utf8(text: str) -> bool:
+    """False for a path holding undecodable bytes (kept by Python as lone surrogates)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 class Encoder:
     def __init__(self, folder: Path, variant: str = "fp32", threads: int | None = None):
         import onnxruntime as ort
@@ -67,7 +102,9 @@ class Encoder:
 
         self.spec = EncoderSpec.load(folder)
         self.variant = variant
-        self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        # Tokenizers and ONNX Runtime take a path only as UTF-8 text, and a store folder's name may
+        # be any bytes (a Latin-1 name from an old zip): then they are handed the file's bytes.
+        self.tokenizer = Tokenizer.from_buffer((folder / "tokenizer.json").read_bytes())
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(max_length=self.spec.max_seq_length)
         options = ort.SessionOptions()
@@ -76,8 +113,9 @@ class Encoder:
         options.log_severity_level = 3
         # Idle worker threads must sleep, not spin: FAISS and BM25 run right after on the same cores.
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        model = folder / MODEL_FILES[variant]
         self.session = ort.InferenceSession(
-            str(folder / MODEL_FILES[variant]), options, providers=["CPUExecutionProvider"]
+            str(model) if _utf8(str(model)) else model.read_bytes(), options, providers=["CPUExecutionProvider"]
         )
 
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray:

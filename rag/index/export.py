@@ -19,7 +19,7 @@ import orjson
 
 from rag.errors import UserError
 from rag.files import sha256_file
-from rag.index.encoder import MODEL_FILES, SPEC_FILE, Encoder, EncoderSpec
+from rag.index.encoder import MODEL_FILES, SPEC_FILE, Encoder, EncoderSpec, backend_for
 from rag.index.model_choice import ModelSource
 
 EXPORT_VERSION = "2"
@@ -61,10 +61,9 @@ def export_encoder(source: ModelSource, dest: Path) -> EncoderSpec:
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     try:
-        from rag.index import hash_encoder
-
-        if hash_encoder.dimension(source.name):
-            (tmp / SPEC_FILE).write_bytes(orjson.dumps(hash_encoder.spec(source.name), option=orjson.OPT_INDENT_2))
+        backend = backend_for(source.name)
+        if backend:
+            (tmp / SPEC_FILE).write_bytes(orjson.dumps(backend.spec(source.name), option=orjson.OPT_INDENT_2))
         else:
             _export_into(source, tmp)
         tmp.rename(dest)

@@ -106,11 +106,12 @@ class KeywordIndex:
                 weights.append(weight if live is None else weight[live])
         return np.concatenate(ids), np.concatenate(weights)
 
-    def scores(self, query: list[str]) -> np.ndarray:
-        """Equal to BM25Okapi.get_scores(query) over the live chunks, summed in the same order."""
+    def scores(self, query: list[str], read: dict[str, tuple[np.ndarray, np.ndarray]] | None = None) -> np.ndarray:
+        """Equal to BM25Okapi.get_scores(query) over the live chunks, summed in the same order;
+        `read` holds posting lists the caller has already read (postings()), which are not read again."""
         out = np.zeros(self.n_docs)
         for term in query:
-            chunks, weights = self.postings(term)
+            chunks, weights = read[term] if read and term in read else self.postings(term)
             out[chunks] += weights
         return out
 

@@ -51,10 +51,12 @@ def requested_model(option: str | None) -> tuple[str, bool]:
 
 
 def resolve_model(name: str, explicit: bool, warn: Callable[[str], None]) -> ModelSource:
-    from rag.index.hash_encoder import dimension
+    from rag.index.encoder import backend_for
 
-    if dimension(name):
-        return ModelSource(name, Path(), "hash-words/1", "the built-in hashing encoder (tests only: no meaning)", name)
+    backend = backend_for(name)
+    if backend:
+        return ModelSource(name, Path(), f"{backend.name}/1", f"the {backend.name} encoder registered in this process",
+                           name)
     folder = Path(name).expanduser()
     if folder.is_dir():
         if not (folder / "config.json").is_file():

@@ -4,20 +4,26 @@ Two layouts, mixable: `<dir>/<cv_id>/cv.pdf` (the folder names the CV; also cv.d
 and `<dir>/<name>.pdf` (the file stem names it, spaces and punctuation included). CVs are PDFs,
 Word .docx files and scanned images. Nothing is dropped in silence: every other file, every
 unreadable folder and every folder reached twice through links comes back as a Skipped with its
-kind and reason. Symlinked folders are followed after the real tree, each folder read once, so a
+kind and reason. Linked folders are followed after the real tree, each folder read once, so a
 link loop ends and a real path is preferred to a linked one. Hidden files and folders are ignored.
+
+Only what lies inside the CV folder is read: a link that leads out of it (to ~/.ssh, to /dev/zero)
+is named and left alone unless the caller follows links (`rag index --follow-links`, as `find -L`).
+Only regular files are read, up to the size limit: a FIFO named cv.pdf would block a build forever.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
 from rag.errors import UserError
-from rag.ingest.extract import IMAGE_TYPES
-from rag.ingest.records import Skipped
+from rag.ingest.document import Skipped
+from rag.ingest.extract import IMAGE_TYPES, special_file, too_large
+from rag.ingest.limits import Limits, size_text
 
 CV_TYPES = {".pdf": "pdf", ".docx": "docx"} | {suffix: "image" for suffix in IMAGE_TYPES}
 _OTHER_REASONS = {
@@ -50,12 +56,14 @@ def cv_id_for(relative: Path) -> str:
     return printable(relative.with_suffix("").as_posix())
 
 
-def discover_cvs(cv_dir: Path) -> tuple[list[CvFile], list[Skipped]]:
+def discover_cvs(cv_dir: Path, follow_links: bool = False, file_bytes: int = Limits.file_bytes
+                 ) -> tuple[list[CvFile], list[Skipped]]:
     if not cv_dir.exists():
         raise UserError(f"CV folder not found: {cv_dir}")
     if not cv_dir.is_dir():
         raise UserError(f"not a folder: {cv_dir}")
-    paths, skipped = _walk(cv_dir)
+    inside = _Inside(cv_dir, follow_links)
+    paths, skipped = _walk(cv_dir, inside)
     found: list[CvFile] = []
     owner: dict[str, str] = {}
     files_seen: dict[tuple[int, int], str] = {}
@@ -69,8 +77,17 @@ def discover_cvs(cv_dir: Path) -> tuple[list[CvFile], list[Skipped]]:
         try:
             st = path.stat()
         except OSError as exc:
-            reason = "a link to a missing file" if path.is_symlink() else f"cannot read the file ({exc.strerror})"
-            skipped.append(Skipped(source, reason, "unreadable"))
+            skipped.append(Skipped(source, f"cannot read the file ({exc.strerror})", "unreadable"))
+            continue
+        if not inside(path):
+            skipped.append(inside.refusal(source, path))
+            continue
+        if not stat.S_ISREG(st.st_mode):
+            skipped.append(Skipped(source, f"{special_file(st.st_mode)}, not a regular file", "unreadable"))
+            continue
+        if st.st_size > file_bytes:
+            over = too_large(size_text(st.st_size), f"{size_text(file_bytes)} a file", "--max-file-mb")
+            skipped.append(Skipped(source, str(over), over.kind))
             continue
         cv_id = cv_id_for(relative)
         if cv_id in owner:
@@ -101,11 +118,36 @@ def _other_reason(path: Path) -> str:
                                       f"CVs are {', '.join(sorted(CV_TYPES))} files")
 
 
-def _walk(root: Path) -> tuple[list[Path], list[Skipped]]:
+class _Inside:
+    """Whether a path stays inside the CV folder once its links are resolved (always, when links
+    are followed), and how a path that leaves it is named."""
+
+    def __init__(self, root: Path, follow_links: bool):
+        self.root = Path(os.path.realpath(root))
+        self.follow_links = follow_links
+
+    def __call__(self, path: Path) -> bool:
+        return self.follow_links or Path(os.path.realpath(path)).is_relative_to(self.root)
+
+    def refusal(self, label: str, path: Path) -> Skipped:
+        return Skipped(label, f"a link to {link_target(path)}, outside the CV folder: --follow-links follows it",
+                       "link outside")
+
+
+def link_target(path: Path) -> str:
+    """Where a link points, as written in it (undecodable bytes escaped)."""
+    try:
+        return printable(os.readlink(path))
+    except OSError:
+        return "a place that cannot be read"
+
+
+def _walk(root: Path, inside: _Inside) -> tuple[list[Path], list[Skipped]]:
     """Every non-hidden file under root, sorted by relative path; and the folders not read, with why.
 
     The real tree is read first and linked folders afterwards, breadth first, so a folder reached
     both ways is read under its real path; a folder reached again (a loop, a second link) is named.
+    A linked folder outside root is read only when links are followed; a link to nothing is named.
     """
     files: list[Path] = []
     skipped: list[Skipped] = []
@@ -114,6 +156,9 @@ def _walk(root: Path) -> tuple[list[Path], list[Skipped]]:
 
     def visit(folder: Path) -> None:
         label = printable(folder.relative_to(root).as_posix()) + "/"
+        if not inside(folder):
+            skipped.append(inside.refusal(label, folder))
+            return
         try:
             st = folder.stat()
             key = (st.st_dev, st.st_ino)
@@ -136,7 +181,10 @@ def _walk(root: Path) -> tuple[list[Path], list[Skipped]]:
                 is_dir = entry.is_dir()
             except OSError:
                 is_dir = False
-            if is_dir and entry.is_symlink():
+            if entry.is_symlink() and not path.exists():
+                skipped.append(Skipped(printable(path.relative_to(root).as_posix()),
+                                       f"a link to {link_target(path)}, which does not exist", "broken link"))
+            elif is_dir and entry.is_symlink():
                 links.append(path)
             elif is_dir:
                 visit(path)

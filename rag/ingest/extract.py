@@ -3,12 +3,16 @@
 A page whose text layer is missing (a scan) or unreadable (fonts without a Unicode mapping) is
 read by OCR when OCR is on, and left out with a warning when it is off: its raw character codes
 never reach a chunk. A CV that yields no text at all must be reported, never indexed as an empty
-document, so every failure here is an ExtractionFailed with a kind and a short reason.
+document, so every failure here is an ExtractionFailed with a kind and a short reason. The files
+come from outside, so reading stays inside limits (limits.py): the bytes of a regular file only,
+the pages, the pages read by OCR, the text.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,11 +20,14 @@ from pathlib import Path
 import pymupdf
 
 from rag.errors import short_reason
+from rag.ingest.document import HeadLine
+from rag.ingest.file_date import pdf_month
+from rag.ingest.hidden import HiddenText, find_hidden, visible_blocks
+from rag.ingest.limits import FileLimits, size_text
 from rag.ingest.reading_order import Box, reading_order
-from rag.ingest.records import HeadLine
 
 EXTRACTOR_NAME = "pymupdf-xycut"
-EXTRACTOR_VERSION = "3"  # 3: unmapped glyphs detected (no raw codes), icon glyphs dropped, OCR
+EXTRACTOR_VERSION = "4"  # 3: unmapped glyphs, icon glyphs, OCR; 4: hidden text left out, the file's date
 IMAGE_TYPES = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".tif": "tiff", ".tiff": "tiff"}
 
 # Ligatures expanded (no TEXT_PRESERVE_LIGATURES), text outside the page dropped. Glyphs without a
@@ -54,11 +61,30 @@ def ocr_enabled(extractor: str) -> bool:
 
 
 class ExtractionFailed(Exception):
-    """The file yields no usable text. `kind` groups it in reports; str(self) is the reason."""
+    """The file yields no usable text. `kind` groups it in reports; str(self) is the reason;
+    ocr_left_out, the pages an OCR limit kept from being read."""
 
-    def __init__(self, kind: str, reason: str):
+    def __init__(self, kind: str, reason: str, ocr_left_out: list[int] | None = None):
         super().__init__(reason)
         self.kind = kind
+        self.ocr_left_out = ocr_left_out or []
+
+
+# A failed allocation, as MuPDF ("calloc (4104 x 1 bytes) failed"), ONNX Runtime and C++ report it.
+_NO_MEMORY = re.compile(r"alloc\w* \(.*\) failed|failed to allocate|bad.alloc", re.IGNORECASE)
+_MUPDF_LIMIT = "code=5:"  # FZ_ERROR_LIMIT: MuPDF's own limits, an image too large to decode among them
+
+
+def failure(exc: BaseException, where: str, corrupt: str | None = None) -> ExtractionFailed:
+    """What an exception from a reader says about the file: it needs more memory than the worker
+    may take, it is over one of MuPDF's own limits (an image 60,000 pixels a side), or it is
+    damaged. `where` names the part being read ("page 3"); `corrupt`, the wording for damage."""
+    reason = short_reason(exc)
+    if isinstance(exc, MemoryError) or _NO_MEMORY.search(str(exc)):
+        return ExtractionFailed("out of memory", f"out of memory reading {where} (--file-memory-mb raises the limit)")
+    if str(exc).startswith(_MUPDF_LIMIT):
+        return ExtractionFailed("too large", f"too large: {where} is over a limit of the reader ({reason})")
+    return ExtractionFailed("corrupt", f"{corrupt or where + ' cannot be read'} ({reason})")
 
 
 @dataclass
@@ -67,55 +93,112 @@ class Extracted:
     warnings: list[str] = field(default_factory=list)
     head: list[HeadLine] = field(default_factory=list)  # first page, top to bottom
     ocr_pages: list[int] = field(default_factory=list)  # 1-based pages whose text came from OCR
+    ocr_left_out: list[int] = field(default_factory=list)  # pages that needed OCR beyond the limit
+    hidden_pages: list[int] = field(default_factory=list)  # 1-based pages that held hidden text (left out)
+    file_date: str | None = None  # "YYYY-MM" the file says it was last modified (else created)
 
 
-def read_bytes(path: Path) -> bytes:
-    """The file's bytes; opening it ourselves keeps MuPDF away from names that are not UTF-8."""
+def read_bytes(path: Path, limit: int = FileLimits.file_bytes) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes; opening it ourselves keeps MuPDF away
+    from names that are not UTF-8. A FIFO or a device is never read (one would block, the other
+    never end), and the read stops past the limit even if the file grows meanwhile."""
     try:
-        data = path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise ExtractionFailed("unreadable", f"cannot read the file ({exc.strerror or exc})") from None
+    with os.fdopen(fd, "rb") as f:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise ExtractionFailed("unreadable", f"{special_file(mode)}, not a regular file")
+        try:
+            data = f.read(limit + 1)
+        except OSError as exc:
+            raise ExtractionFailed("unreadable", f"cannot read the file ({exc.strerror or exc})") from None
+    if len(data) > limit:
+        raise too_large(f"more than {size_text(limit)}", f"{size_text(limit)} a file", "--max-file-mb")
     if not data:
         raise ExtractionFailed("empty", "an empty file (0 bytes)")
     return data
 
 
-def extract_pdf(source: Path | bytes, ocr: bool = True) -> Extracted:
+def special_file(mode: int) -> str:
+    """What a file that is not a regular one is: "a FIFO (named pipe)", "a device", ..."""
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a folder" if stat.S_ISDIR(mode) else "a special file"
+
+
+def too_large(found: str, limit: str | None, option: str) -> ExtractionFailed:
+    """A file over one of the limits: what it holds, the limit, and the option that raises it."""
+    why = f"the limit is {limit}; {option} raises it" if limit else f"{option} raises the limit"
+    return ExtractionFailed("too large", f"too large: {found} ({why})")
+
+
+def extract_pdf(source: Path | bytes, ocr: bool = True, limits: FileLimits = FileLimits()) -> Extracted:
     """A PDF's text, from its path or its bytes (a job description read from standard input)."""
-    data = source if isinstance(source, bytes) else read_bytes(source)
-    try:
+    data = source if isinstance(source, bytes) else read_bytes(source, limits.file_bytes)
+    try:  # MuPDF raises several types for damaged files, some only when the page tree is read
         doc = pymupdf.open(stream=data, filetype="pdf")
-    except Exception as exc:  # MuPDF raises several types for damaged files
-        raise ExtractionFailed("corrupt", f"not a readable PDF ({short_reason(exc)})") from None
+        locked = doc.needs_pass and not doc.authenticate("")
+        page_count = 0 if locked else doc.page_count
+    except Exception as exc:
+        raise failure(exc, "the PDF", "not a readable PDF") from None
     with doc:
-        if doc.needs_pass and not doc.authenticate(""):
+        if locked:
             raise ExtractionFailed("encrypted", "encrypted: a password is needed to open it")
-        if doc.page_count == 0:
+        if page_count == 0:
             raise ExtractionFailed("empty", "the PDF has no pages")
-        result, unread = Extracted([]), {"scanned": [], "unmapped": []}
-        for number, page in enumerate(doc, start=1):
+        check_pages(page_count, limits)
+        result = Extracted([], file_date=pdf_month(doc.metadata))
+        unread = {"scanned": [], "unmapped": [], "ocr limit": []}
+        for number in range(1, page_count + 1):
             try:
-                lines, problem = _text_layer(page)
-                if problem and ocr:
+                page = doc.load_page(number - 1)
+                lines, problem = _text_layer(page, HiddenText())
+                check_text([*result.pages, *(line.box.text for line in lines)], limits)  # before a second pass
+                hidden = find_hidden(page)
+                if hidden:  # rare: read again without what cannot be seen
+                    result.hidden_pages.append(number)
+                    lines, problem = _text_layer(page, hidden)
+                if problem and ocr and len(result.ocr_pages) < limits.ocr_pages:
                     lines = ocr_lines(page)
                     result.ocr_pages.append(number)
                     if not lines:
                         result.warnings.append(f"page {number}: OCR found no text")
                 elif problem:
                     lines = []
-                    unread[problem].append(number)
-            except Exception as exc:  # a damaged page, or one the OCR engine cannot render
-                raise ExtractionFailed("corrupt", f"page {number} cannot be read ({short_reason(exc)})") from None
-            result.pages.append(lines_text(lines))
-            if number == 1:
-                result.head = head_lines(lines, page.rect)
+                    unread["ocr limit" if ocr else problem].append(number)
+                result.pages.append(lines_text(lines))
+                if number == 1:
+                    result.head = head_lines(lines, page.rect)
+            except ExtractionFailed:
+                raise
+            except Exception as exc:  # a damaged page, one the OCR engine cannot render, no memory left
+                raise failure(exc, f"page {number}") from None
+            check_text(result.pages, limits)
     _check_usable(result, unread)
     return result
 
 
-def _text_layer(page: pymupdf.Page) -> tuple[list[_Line], str | None]:
-    """The page's text lines, and why they cannot be used: "scanned", "unmapped" or None."""
-    lines = page_lines(page)
+def check_pages(count: int, limits: FileLimits) -> None:
+    if count > limits.pages:
+        raise too_large(f"{count:,} pages", f"{limits.pages:,} pages a file", "--max-pages")
+
+
+def check_text(pages: list[str], limits: FileLimits) -> None:
+    """Stop reading a file once its text is more than its chunks may hold."""
+    if sum(map(len, pages)) > limits.chars:
+        raise too_large(f"more than {limits.chars:,} characters of text, more than its chunks may hold", None,
+                        "--max-chunks")
+
+
+def _text_layer(page: pymupdf.Page, hidden: HiddenText) -> tuple[list[_Line], str | None]:
+    """The page's visible text lines, and why they cannot be used: "scanned", "unmapped" or None."""
+    lines = page_lines(page, hidden)
     visible = [ch for line in lines for ch in line.box.text if not ch.isspace()]
     if len(visible) < FEW_CHARS:
         return lines, "scanned" if page.get_images() or len(page.get_cdrawings()) > DRAWN_TEXT_PATHS else None
@@ -134,7 +217,9 @@ def _image_cover(page: pymupdf.Page) -> float:
 
 
 def _check_usable(result: Extracted, unread: dict[str, list[int]]) -> None:
-    if any(not ch.isspace() for page in result.pages for ch in page):
+    usable = any(not ch.isspace() for page in result.pages for ch in page)
+    _left_out(result, unread["ocr limit"], usable)
+    if usable:
         result.warnings += [f"page {n} has no text layer, only images or drawings (scanned?), and OCR is off; "
                             "it is not searchable"
                             for n in unread["scanned"]]
@@ -151,24 +236,46 @@ def _check_usable(result: Extracted, unread: dict[str, list[int]]) -> None:
     raise ExtractionFailed("empty", "no text")
 
 
-def extract_image(path: Path, ocr: bool = True) -> Extracted:
-    """A scanned CV saved as a picture: every frame read by OCR."""
+def _left_out(result: Extracted, pages: list[int], usable: bool) -> None:
+    """Pages an OCR limit kept from being read: a warning on a file with text, or why it has none."""
+    if not pages:
+        return
+    shown = ", ".join(map(str, pages[:5])) + (f" and {len(pages) - 5} more" if len(pages) > 5 else "")
+    note = (f"page{'s' if len(pages) > 1 else ''} {shown} need OCR beyond the OCR limit (--max-ocr-pages a "
+            "file, --max-build-ocr-pages a build) and are left out")
+    if not usable:
+        raise ExtractionFailed("no text", f"no text: {note}", pages)
+    result.warnings.append(note)
+    result.ocr_left_out = pages
+
+
+def extract_image(path: Path, ocr: bool = True, limits: FileLimits = FileLimits()) -> Extracted:
+    """A scanned CV saved as a picture: every frame read by OCR, up to the file's OCR limit."""
     if not ocr:
         raise ExtractionFailed("no text", "an image, and OCR is off (--ocr on reads it)")
-    data = read_bytes(path)
+    data = read_bytes(path, limits.file_bytes)
     try:
         doc = pymupdf.open(stream=data, filetype=IMAGE_TYPES[path.suffix.lower()])
+        frames = doc.page_count
     except Exception as exc:
-        raise ExtractionFailed("corrupt", f"not a readable image ({short_reason(exc)})") from None
+        raise failure(exc, "the image", "not a readable image") from None
     with doc:
+        check_pages(frames, limits)
         result = Extracted([])
-        for number, page in enumerate(doc, start=1):
-            lines = ocr_lines(page)
-            result.pages.append(lines_text(lines))
+        read = min(frames, limits.ocr_pages)
+        for number in range(1, read + 1):
+            try:
+                page = doc.load_page(number - 1)
+                lines = ocr_lines(page)
+                result.pages.append(lines_text(lines))
+                if number == 1:
+                    result.head = head_lines(lines, page.rect)
+            except Exception as exc:  # a truncated image, or one too large to decode
+                raise failure(exc, f"frame {number}" if frames > 1 else "the image") from None
             result.ocr_pages.append(number)
-            if number == 1:
-                result.head = head_lines(lines, page.rect)
-    if sum(len(page.split()) for page in result.pages) < MIN_IMAGE_WORDS:
+    words = sum(len(page.split()) for page in result.pages)
+    _left_out(result, list(range(read + 1, frames + 1)), words >= MIN_IMAGE_WORDS)
+    if words < MIN_IMAGE_WORDS:
         raise ExtractionFailed("empty", "an image with little or no text (a photo?), not a CV")
     return result
 
@@ -180,10 +287,10 @@ class _Line:
     bold: bool
 
 
-def page_lines(page: pymupdf.Page) -> list[_Line]:
-    """The page's non-blank text lines with their boxes and font size, in content-stream order."""
+def page_lines(page: pymupdf.Page, hidden: HiddenText) -> list[_Line]:
+    """The page's non-blank visible text lines with their boxes and font size, in content-stream order."""
     lines: list[_Line] = []
-    for block in page.get_text("dict", flags=_FLAGS)["blocks"]:
+    for block in visible_blocks(page, _FLAGS, hidden):
         for line in block.get("lines", ()):
             spans = [s for s in line["spans"] if s["text"].strip()]
             if spans:

@@ -1,6 +1,6 @@
 """Text lines read from the picture of a page: RapidOCR (PP-OCR models in ONNX) on ONNX Runtime.
 
-Why this engine (measured against Tesseract, README "OCR"): its models ship inside its wheel, so
+Why this engine (measured against Tesseract, docs/input.md, "OCR"): its models ship inside its wheel, so
 a plain `pip install` on a fresh machine or in the image is all it needs, it runs on the ONNX
 Runtime we already ship, and it read the simulated scans as well or a little better, at about the
 same speed. The engine loads
@@ -9,7 +9,6 @@ once per process, and only when a page needs it: a corpus without scans never im
 
 from __future__ import annotations
 
-import multiprocessing
 from functools import cache
 from importlib import metadata
 
@@ -22,6 +21,14 @@ OCR_DPI = 150  # A4 at 150 dpi is 1240 x 1754 pixels, inside the detector's 2000
 MAX_SIDE = 2000  # pixels: the detector scales anything larger down to this anyway (a phone photo
                  # read as a 72-dpi image would otherwise render at tens of megapixels)
 MIN_SCORE = 0.5  # recognition confidence below which a line is dropped as noise
+_threads = -1  # ONNX Runtime threads of this process's engine: every core, unless share_cores() said otherwise
+
+
+def share_cores(threads: int) -> None:
+    """Said by a build's worker process before it reads a page: its engine takes this many
+    threads, and its sibling workers the rest of the cores."""
+    global _threads
+    _threads = threads
 
 
 def engine_id() -> str:
@@ -38,12 +45,10 @@ def engine_id() -> str:
 def _engine():
     from rapidocr import RapidOCR
 
-    # A worker process shares the cores with its siblings: one inference thread each.
-    threads = 1 if multiprocessing.parent_process() is not None else -1
     return RapidOCR(params={
         "Global.log_level": "error",
         "Global.use_cls": False,  # upright lines only; the 180-degree classifier costs time for nothing here
-        "EngineConfig.onnxruntime.intra_op_num_threads": threads,
+        "EngineConfig.onnxruntime.intra_op_num_threads": _threads,
     })
 
 

@@ -3,18 +3,31 @@
 Word has no fixed pages, so the whole CV is one page. The first section's header comes first
 (CV templates often put the name there), then the body; a text box (a common sidebar) follows
 the paragraph it is anchored in. First-page lines for the name finder carry each paragraph's
-font size, resolved through run, paragraph style and document defaults as Word does.
+font size, resolved through run, paragraph style and document defaults as Word does. A .docx is
+a zip: what it unpacks to is checked against the file size limit before any part is parsed, so a
+small file of millions of paragraphs is refused, not read into memory.
 """
 
 from __future__ import annotations
 
 import io
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
 from rag.errors import short_reason
-from rag.ingest.extract import HEAD_LINES, Extracted, ExtractionFailed, normalize_text, read_bytes
-from rag.ingest.records import HeadLine
+from rag.ingest.document import HeadLine
+from rag.ingest.extract import (
+    HEAD_LINES,
+    Extracted,
+    ExtractionFailed,
+    check_text,
+    normalize_text,
+    read_bytes,
+    too_large,
+)
+from rag.ingest.file_date import docx_month
+from rag.ingest.limits import FileLimits, size_text
 
 _ENCRYPTED = b"\xd0\xcf\x11\xe0"  # a password-protected .docx is an OLE container, not a zip
 _DEFAULT_SIZE = 10.0  # points: Word's size when neither runs, styles nor defaults give one
@@ -23,14 +36,20 @@ _DEFAULT_SIZE = 10.0  # points: Word's size when neither runs, styles nor defaul
 _TEXT_BOXES = ".//*[local-name()='txbxContent'][not(ancestor::*[local-name()='Fallback'])]"
 
 
-def extract_docx(path: Path) -> Extracted:
+def extract_docx(path: Path, limits: FileLimits = FileLimits()) -> Extracted:
     import docx
     from docx.table import Table
     from docx.text.paragraph import Paragraph
 
-    data = read_bytes(path)
+    data = read_bytes(path, limits.file_bytes)
     if data.startswith(_ENCRYPTED):
         raise ExtractionFailed("encrypted", "encrypted: a password is needed to open this Word file")
+    try:
+        unpacked = sum(part.file_size for part in zipfile.ZipFile(io.BytesIO(data)).infolist())
+    except (zipfile.BadZipFile, ValueError, OSError) as exc:
+        raise ExtractionFailed("corrupt", f"not a readable Word file ({short_reason(exc)})") from None
+    if unpacked > limits.file_bytes:  # zipfile never unpacks a part past its recorded size
+        raise too_large(f"unpacks to {size_text(unpacked)}", f"{size_text(limits.file_bytes)} a file", "--max-file-mb")
     try:
         document = docx.Document(io.BytesIO(data))
         header = document.sections[0].header if document.sections else None
@@ -39,6 +58,7 @@ def extract_docx(path: Path) -> Extracted:
         paragraphs = [(p, normalize_text(p.text)) for block in blocks for p in _paragraphs(block, Paragraph, Table)]
         paragraphs = [(p, line) for p, line in paragraphs if line]
         default_size = _default_size(document)
+        written = docx_month(document.core_properties)
         # No pages, so `top` is the paragraph's place in the text and `left` is unknown (0).
         head = [HeadLine(" ".join(line.split()), _size(p, default_size), _bold(p), round(i / len(paragraphs), 4), 0.0)
                 for i, (p, line) in enumerate(paragraphs[:HEAD_LINES])]
@@ -47,7 +67,8 @@ def extract_docx(path: Path) -> Extracted:
     if not paragraphs:
         raise ExtractionFailed("empty", "no text (a Word file holding only pictures?)")
     text = normalize_text("\n".join(line for _, line in paragraphs))
-    return Extracted([text], head=head)
+    check_text([text], limits)
+    return Extracted([text], head=head, file_date=written)
 
 
 def _paragraphs(block, paragraph_type, table_type) -> Iterator:

@@ -1,5 +1,5 @@
 """A job description read into requirements: must-haves and nice-to-haves, each a skill, a
-minimum of years, or a phrase (README: Matching a job description).
+minimum of years, or a phrase (docs/matching.md).
 
 - Headings cut the JD into sections, in English, Spanish, German and French ("Requirements",
   "Nice to have", "Requisitos", "Deseable", "Anforderungen", "Wünschenswert", "Profil recherché",
@@ -23,27 +23,39 @@ minimum of years, or a phrase (README: Matching a job description).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import regex
 
 from rag.lexicon.terms import QUERY_FRAMING, STOPWORDS, fold, raw_tokens
-from rag.lexicon.vocabulary import SkillMention, find_skills
+from rag.lexicon.vocabulary import find_skills
+from rag.profile.education import LEVELS as EDUCATION_LEVELS
+from rag.profile.education import levels_in
+from rag.profile.spoken import languages_in
 from rag.profile.titles import pick_title
+from rag.search.query import ROLE_WORDS
 
-SKILL, YEARS, PHRASE = "skill", "years", "phrase"
-MUST, NICE, OTHER, PREAMBLE = "must", "nice", "other", "preamble"
+SKILL, YEARS, PHRASE, EDUCATION, LANGUAGE = "skill", "years", "phrase", "education", "language"
+MUST, NICE, TASKS, BOARD, OTHER, PREAMBLE = "must", "nice", "tasks", "board", "other", "preamble"
 
 
 @dataclass(frozen=True)
 class Requirement:
-    kind: str  # skill | years | phrase
+    kind: str  # skill | years | phrase | education | language
     label: str  # as shown: the JD's spelling ("Airflow", "Python/Go"), "5+ years", the phrase as written
     must: bool
     source: str  # the clause of the JD it was read from
-    skills: tuple[str, ...] = ()  # canonical skill names, any one of which meets it
+    skills: tuple[str, ...] = ()  # canonical skill names, any one of which meets it (years: of which)
     min_years: int | None = None
     phrase: str = ""  # what the encoder sees, for a phrase: the clause without its framing words
+    terms: tuple[tuple[str, ...], ...] = ()  # names the vocabulary does not know, as folded words: any meets
+    level: str | None = None  # education: the lowest degree that meets it; language: the lowest CEFR level
+    language: str | None = None  # language: its English name
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every skill it names, known or not: what "share of the JD's skills" counts."""
+        return self.skills + tuple(" ".join(t) for t in self.terms)
 
 
 @dataclass(frozen=True)
@@ -167,6 +179,44 @@ HEADINGS: dict[str, str] = {h: kind for kind, text in {
         nous recherchons
         vous avez
         vous etes
+        qualification
+        required experience and qualifications
+        required experience
+        experience required
+        skills required
+        required skills and experience
+        key skills
+        must have skills
+        mandatory skills
+        primary skills
+        technical requirements
+        candidate requirements
+        education and experience
+        experience and education
+        requirements and skills
+        skills and qualifications
+        qualifications and skills
+        qualifications and experience
+        knowledge skills and abilities
+        skill set
+        skillset
+        skills set
+        desired profile
+        candidate profile
+        eligibility
+        eligibility criteria
+        who should apply
+        job requirements and qualifications
+        required qualifications and skills
+        competencies
+        technical skills required
+        desired candidate profile
+        job profile
+        other skills
+        requirement
+        key requirements and skills
+        essential qualifications
+        minimum experience
     """,
     NICE: """
         nice to have
@@ -223,12 +273,19 @@ HEADINGS: dict[str, str] = {h: kind for kind, text in {
         apprecie
         competences appreciees
         optionnel
+        secondary skills
+        good to have skills
+        additional skills
+        added advantage
+        preferred qualifications and skills
+        desired qualifications
+        nice to have skills
+        bonus skills
+        preferred requirements
+        additional qualifications
+        plus points
     """,
-    OTHER: """
-        about us
-        about the company
-        the company
-        who we are
+    TASKS: """
         about the role
         the role
         role
@@ -243,6 +300,51 @@ HEADINGS: dict[str, str] = {h: kind for kind, text in {
         tasks
         duties
         your mission
+        description
+        job description
+        el puesto
+        puesto
+        funciones
+        tus funciones
+        responsabilidades
+        tareas
+        que haras
+        descripcion
+        descripcion del puesto
+        deine aufgaben
+        ihre aufgaben
+        aufgaben
+        aufgabengebiet
+        deine rolle
+        die rolle
+        die stelle
+        stellenbeschreibung
+        vos missions
+        tes missions
+        missions
+        votre mission
+        le poste
+        poste
+        responsabilites
+        description du poste
+        role and responsibilities
+        roles and responsibilities
+        job responsibilities
+        main responsibilities
+        responsibilities include
+        what you will be doing
+        what you'll be doing
+        the opportunity
+        job summary
+        job profile description
+        day to day
+        your role
+    """,
+    OTHER: """
+        about us
+        about the company
+        the company
+        who we are
         what we offer
         we offer
         benefits
@@ -250,6 +352,19 @@ HEADINGS: dict[str, str] = {h: kind for kind, text in {
         perks and benefits
         compensation
         salary
+        job type
+        job types
+        schedule
+        shift
+        supplemental pay
+        work remotely
+        work location
+        location
+        pay
+        ability to commute
+        ability to relocate
+        application question
+        application questions
         how to apply
         apply
         similar jobs
@@ -258,8 +373,6 @@ HEADINGS: dict[str, str] = {h: kind for kind, text in {
         recommended jobs
         share this job
         job details
-        description
-        job description
         overview
         our stack
         tech stack
@@ -267,13 +380,6 @@ HEADINGS: dict[str, str] = {h: kind for kind, text in {
         sobre nosotros
         quienes somos
         la empresa
-        el puesto
-        puesto
-        funciones
-        tus funciones
-        responsabilidades
-        tareas
-        que haras
         ofrecemos
         que ofrecemos
         te ofrecemos
@@ -283,18 +389,9 @@ HEADINGS: dict[str, str] = {h: kind for kind, text in {
         como aplicar
         ofertas similares
         empleos similares
-        descripcion
-        descripcion del puesto
         uber uns
         wer wir sind
         das unternehmen
-        deine aufgaben
-        ihre aufgaben
-        aufgaben
-        aufgabengebiet
-        deine rolle
-        die rolle
-        die stelle
         wir bieten
         was wir bieten
         das bieten wir
@@ -305,20 +402,12 @@ HEADINGS: dict[str, str] = {h: kind for kind, text in {
         ahnliche jobs
         ahnliche stellen
         weitere jobs
-        stellenbeschreibung
         qui sommes-nous
         qui sommes nous
         a propos
         a propos de nous
         l'entreprise
         entreprise
-        vos missions
-        tes missions
-        missions
-        votre mission
-        le poste
-        poste
-        responsabilites
         ce que nous offrons
         nous offrons
         nous vous offrons
@@ -329,7 +418,6 @@ HEADINGS: dict[str, str] = {h: kind for kind, text in {
         comment postuler
         offres similaires
         emplois similaires
-        description du poste
     """,
 }.items() for h in _phrases(text)}
 
@@ -419,6 +507,10 @@ _MUST_PHRASES = _phrases("""
     exigee
 """)
 _NICE_MARKERS, _MUST_MARKERS = _markers(_NICE_PHRASES), _markers(_MUST_PHRASES)
+# A prose sentence that asks something of the candidate, where a name it does not know is a skill.
+_ASKS = regex.compile("|".join((_NICE_MARKERS.pattern, _MUST_MARKERS.pattern, r"(?<![\p{L}])(?:experien|erfahrung|"
+                                r"knowledge|kenntnis|conocimiento|connaissance|familiar|proficien|skill|expert|"
+                                r"dominio|maitrise|with|mit|con|avec)")))
 
 # Words that frame a phrase requirement or say how much it matters, never what it asks for.
 _FILLER = STOPWORDS | QUERY_FRAMING | frozenset(
@@ -446,18 +538,101 @@ _EXPERIENCE_CONTEXT = regex.compile(
     r"(?<![\p{L}])(?:experience|experiencia|erfahrung|berufserfahrung|praxis|trayectoria|at least|minimum|"
     r"al menos|minimo|mindestens|au moins|\+)")
 
+# Words from a minimum of years to the skill it is about: "5+ years of hands-on professional
+# experience in building services with Python" is eight.
+_YEARS_REACH = 8
+# Between a minimum of years and a skill: the years are no longer the skill's.
+_DETACHED = regex.compile(r"[,;]|\b(?:and|und|y|et|as well as|plus|also|auch|tambien|aussi)\b")
 _NEGATION = regex.compile(r"(?<![\p{L}])(?:not|no|without|nicht|kein|keine|ohne|sin|ni|pas|sans|non)[\s(]*$")
 _OR_WORDS = frozenset({"or", "o", "u", "oder", "ou", "/", "or/and", "and/or", "y/o", "und/oder", "et/ou"})
 _BULLET = regex.compile(r"^\s*(?:[-*+•·▪►‣◦–—✓✔→]|\d{1,2}[.)])\s+")
 _MD_HEADING = regex.compile(r"^\s*#{1,6}\s+")
-_MARKUP = regex.compile(r"\*\*|__|`|<[^>]+>")
-_LINK = regex.compile(r"\[([^\]]*)\]\([^)]*\)")
-_PARENTHESES = regex.compile(r"\([^)]*\)")
+# Bounded, so that a line of a hundred thousand "<" or "(" is read in linear time.
+_MARKUP = regex.compile(r"\*\*|__|`|<[^<>\n]{1,200}>")
+_LINK = regex.compile(r"\[([^\[\]\n]{0,200})\]\([^()\n]{0,400}\)")
+_PARENTHESES = regex.compile(r"\([^()\n]{0,200}\)")
 _EDGE = regex.compile(r"^[^\p{L}\p{N}]+|[\s:：.?!\-–—]+$")
 # Sentence ends: . ! ? ; followed by space and a capital, never after an abbreviation (e.g., z.B.).
 _SENTENCE = regex.compile(r"(?<!\b(?:e\.g|i\.e|z\.\s?B|p\.\s?ej|p\.\s?ex|etc|approx|incl|bzw|ca|vs))"
                           r"(?:[.!?](?=\s+[\p{Lu}¿¡])|;)\s*")
 _MAX_HEADING_WORDS = 8
+_MAX_GUESSED_HEADING_WORDS = 5
+# A job board's blocks: "Experience:" then "PHP: 5 years (Required)", "Education:" then "Bachelor's
+# (Preferred)", "Language:" then "English (Required)".
+BOARD_HEADINGS = {h: BOARD for h in ("experience", "education", "language", "languages", "license/certification",
+                                      "licenses/certifications", "certification", "certifications", "licence")}
+_BOARD_MARK = regex.compile(r"(?i)\(\s*(?:required|preferred)\s*\)")
+_BOARD_LINE = regex.compile(r"(?i)\(\s*(?:required|preferred)\s*\)|\d+\s*\+?\s*(?:years?|yrs?)|bachelor|master|degree|"
+                            r"diploma|high school|associate|doctorate|ph\.?d")
+# A short line that is no known heading but is built around a heading word: "Key Skills",
+# "Required Experience & Qualifications", "JOB RESPONSIBILITIES". Checked in this order.
+_HEADING_WORDS = [(kind, regex.compile(pattern)) for kind, pattern in (
+    (NICE, r"\b(?:preferred|nice|bonus|plus|desir|advantage|good to have|wunsch|deseable|atout|optional)"),
+    (TASKS, r"\b(?:responsib|dut(?:y|ies)|tasks?\b|what you.?ll do|aufgaben|funciones|missions?\b|job description)"),
+    (OTHER, r"\b(?:about|company|benefit|offer|perks|salary|pay\b|compensation|schedule|location|apply|equal "
+            r"opportunit|eeo|job type|contact|why join|culture)"),
+    (MUST, r"\b(?:requirement|qualification|skills?\b|experience\b|eligib|profile|profil|anforderung|requisit|"
+           r"competenc|must|knowledge|expertise)"),
+)]
+_INNER_PUNCTUATION = regex.compile(r"[.;!?]|,\s")
+# A clause about the employer, not the candidate: "We're a purpose-driven company", "Join us",
+# the equal-opportunity statement.
+_ABOUT_US = regex.compile(r"^(?:we|we're|we are|our|join us|us|at \w+,? we)\b|equal (?:employment )?opportunit|"
+                          r"regardless of (?:age|race|colou?r|gender|sex)|affirmative action|reasonable accommodation")
+# A task about trying a tool ("Help us evaluate Rust for future projects") asks for no one who
+# knows it yet.
+_EXPLORATORY = regex.compile(r"\b(?:evaluat|evaluier|evaluar|evaluer|explor|pilot|future|kunftig|futur)")
+# Requirement sections naming fewer skills than this leave the skills the rest of the posting
+# names ("You need experience with PowerShell and Office 365" above "Skills Required:").
+_FEW_SKILLS = 2
+# A line to applicants, not a requirement: "Don't worry if you don't meet every qualification",
+# "If this sounds like you, we'd love for you to apply".
+_TO_APPLICANTS = regex.compile(r"\b(?:apply|applicants?|don.?t worry|sounds like|we.?d love|wed love)\b")
+_STACK = regex.compile(r"\b(?:stack|technolog|tools|frameworks|we use|leverag|built (?:on|with))")
+_ABOUT_US_WORDS = 60  # a longer "clause" is a posting without sentence ends: never skipped whole
+
+
+def _about_us(clause: str) -> bool:
+    return len(clause.split()) <= _ABOUT_US_WORDS and bool(_ABOUT_US.search(fold(clause)))
+
+
+_SMALL_WORDS = frozenset("and or of the for to in & a an with y de del und et des du la le".split())
+_DEGREE_CONTEXT = regex.compile(r"degree|bachelor|master|ph\.?\s?d|doctor|diplom|graduat|b\.?\s?sc|m\.?\s?sc|b\.?\s?tech|"
+                                r"m\.?\s?tech|mba|abitur|licenciatura|grado|studium|hochschul|universit|titul|bac\s?\+|"
+                                r"education|bs/ms|ms/phd|b\.?e\.?(?:/|\s)")
+_LANGUAGE_CONTEXT = regex.compile(r"language|speak|spoken|written|verbal|fluen|proficien|idioma|lengua|nivel|sprach|"
+                                  r"kenntnis|langue|parl|courant|native|mother tongue|muttersprach|bilingu|zweisprachig")
+_CEFR = regex.compile(r"(?<![\p{L}\p{N}])([ABC][12])(?![\p{L}\p{N}])")
+_LEVEL_WORD_LEVELS = [(regex.compile(pattern), level) for pattern, level in (
+    (r"native|mother tongue|muttersprach|lengua materna|langue maternelle|bilingu|zweisprachig", "native"),
+    (r"fluen|business|professional|advanced|proficien|excellent|sehr gut|verhandlungssicher|fliessend|flie.end|"
+     r"courant|avance|avanzad|fluid|dominio|excelente", "C1"),
+    (r"\bgood\b|\bgute?n?\b|intermediate|conversational|working knowledge|\bbuen|intermedi|\bbon\b|\bbonne", "B2"),
+    (r"basic|grundkenntnis|basico|notions|elementary", "A2"),
+)]
+_LEVEL_WORDS = regex.compile("|".join(pattern.pattern for pattern, _ in _LEVEL_WORD_LEVELS))
+# Between two skills: joined as alternatives (any meets), once punctuation and filler words are
+# taken out ("SQL databases such as MySQL", "Python, R and/or SAS", "AWS/GCP", "(e.g. React)").
+_GAP_PUNCTUATION = regex.compile(r"[\s.,;:()/|&]+")
+_GAP_FILLER = frozenset("""database databases tool tools framework frameworks language languages platform platforms
+    technology technologies system systems service services server servers library libraries stack experience
+    knowledge skills concepts solutions environments environment engines engine clouds cloud etc""".split())
+_ALTERNATIVES = frozenset({"", "or", "o", "u", "oder", "ou", "andor", "orand", "yo", "undoder", "etou", "eg",
+                           "suchas", "like", "forexample", "forinstance", "zb", "wie", "pej", "pex", "como",
+                           "parexemple", "comme", "telque", "telsque", "tellesque", "ie", "orother", "oranother"})
+# Capitalised words of postings that name no skill: acronyms of the trade, days, months, pronouns.
+_COMMON_NAMES = frozenset("""api apis ui ux it hr cv bs ms ba ma mba phd usa uk eu eeo ceo cto cio cfo vp qa ai ml
+    b2b b2c pm am ok etc inc ltd llc gmbh co corp dept div usd eur inr lpa ctc wfh hq id pdf ui/ux url urls faq
+    we our you your i my they their this these that the a an any all new full senior junior lead team teams work
+    monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
+    september october november december strong good excellent proven ability knowledge experience understanding
+    familiarity proficiency hands degree bachelor master masters bachelors computer science engineering
+    information technology related field equivalent minimum plus years year""".split())
+# After a run of skills joined by commas: an "or" that makes them alternatives, though what it
+# leads to is no skill the clause names.
+_OR_NEXT = regex.compile(r"\s*,?\s*(?:or|oder|o|u|ou|and/or)\s")
+_NARROWINGS = frozenset({"with", "including", "incl", "especially", "inparticular", "particularly", "con", "mit",
+                         "avec", "inkl", "inklusive", "incluyendo", "notamment", "using"})
 _MAX_PHRASE_WORDS = 25
 _TITLE_LINES = 12
 
@@ -465,31 +640,62 @@ _TITLE_LINES = 12
 @dataclass(frozen=True)
 class _Line:
     text: str
-    section: str  # preamble | must | nice | other
+    section: str  # preamble | must | nice | tasks | board | other
     bullet: bool
 
 
 def parse_jd(text: str) -> JobDescription:
-    """The requirements a job description states, with its title when one can be told."""
+    """The requirements a job description states, with its title when one can be told.
+
+    Requirement sections give must-haves and nice-to-haves; tasks, and an employer's word on
+    its stack, give the skills they name as nice-to-haves; a job board's blocks ("Experience:",
+    "Education:", "Language:") give one requirement per line. A JD with no requirement heading
+    is read whole. Sections that name fewer than two known skills leave the rest of the text
+    (as must-haves above a job board's block, else as nice-to-haves), and a JD whose sections
+    yield nothing is read whole: a posting that names skills is never empty."""
     lines, headings, md_titles = _sections(text)
-    sectioned = bool(headings & {MUST, NICE})
+    sectioned = bool(headings & {MUST, NICE, BOARD})
     title_line = None if md_titles else _title_line([line.text for line in lines if line.section == PREAMBLE])
+    clauses = _clauses(lines)
     found: list[Requirement] = []
-    for clause, section in _clauses(lines):
-        if sectioned and section in (MUST, NICE):
+    tasks: list[Requirement] = []
+    unread: list[str] = []
+    for clause, section in clauses:
+        if _about_us(clause):
+            if _STACK.search(fold(clause)):  # "Our stack is Python, Django and React": worth having
+                tasks += [r for r in _read_clause(clause, False, True) if r.kind == SKILL and r.skills]
+        elif section == BOARD:
+            found += _read_board_line(clause)
+        elif sectioned and section in (MUST, NICE):
             found += _read_clause(clause, section == MUST, sectioned)
+        elif section == TASKS and not _EXPLORATORY.search(fold(clause)):
+            tasks += [r for r in _read_clause(clause, False, True) if r.kind == SKILL]
         elif not sectioned and section != OTHER and clause != title_line:  # a title names the job, not a need
             found += _read_clause(clause, True, sectioned)
+        elif clause != title_line and (section != OTHER or not sectioned):
+            unread.append(clause)
+    if sum(1 for r in found if r.skills) < _FEW_SKILLS:  # the sections hardly name a skill the vocabulary knows
+        stated = bool(headings & {MUST, NICE})  # else the text above a job board's block is the requirements
+        found += [r for clause in unread for r in _read_clause(clause, not stated, False) if r.kind != PHRASE]
+    found += tasks
+    if not any(r.kind != PHRASE for r in found):  # nothing read where it should be: read it all
+        found += [r for clause, _ in clauses if clause != title_line and not _about_us(clause)
+                  for r in _read_clause(clause, True, False) if r.kind != PHRASE]
     title = md_titles[0] if md_titles else title_line and pick_title([title_line])
     return JobDescription(title, _merged(found), sectioned)
 
 
-def heading_kind(text: str) -> str | None:
-    """must, nice or other when a line (already without Markdown) is a known section heading."""
+def heading_kind(text: str, guess: bool = False) -> str | None:
+    """The kind of section a line (already without Markdown) heads: a known heading, or, with
+    guess, a short line built around a heading word ("Required Experience & Qualifications");
+    None otherwise."""
     if len(text.split()) > _MAX_HEADING_WORDS:
         return None
     key = " ".join(_EDGE.sub("", fold(_PARENTHESES.sub("", text)).replace("’", "'")).split())
-    return HEADINGS.get(key)
+    known = HEADINGS.get(key) or BOARD_HEADINGS.get(key)
+    if known or not guess or len(key.split()) > _MAX_GUESSED_HEADING_WORDS or not key:
+        return known
+    return next((kind for kind, words in _HEADING_WORDS if words.search(key)), None)
 
 
 def _sections(text: str) -> tuple[list[_Line], set[str], list[str]]:
@@ -508,11 +714,16 @@ def _sections(text: str) -> tuple[list[_Line], set[str], list[str]]:
             continue
         bullet = bool(_BULLET.match(line))
         content = _BULLET.sub("", line).strip() if bullet else line
-        kind = None if bullet else heading_kind(content)
+        kind = None if bullet else _heading_of_line(content)
+        if kind == BOARD and not content.rstrip().endswith((":", "：")):
+            kind = MUST  # "EXPERIENCE" on its own heads requirements; a board writes "Experience:"
         head, colon, rest = content.partition(":")
-        if kind is None and colon and not bullet:
-            kind = heading_kind(head)
-            content = rest.strip() if kind else content
+        if kind is None and colon and not bullet and len(head.split()) <= _MAX_HEADING_WORDS:
+            kind = heading_kind(head, guess=not rest.strip())
+            if kind == BOARD and not rest.strip():
+                content = ""
+            else:
+                content = rest.strip() if kind else content
         elif kind is not None:
             content = ""
         if kind is not None:
@@ -523,11 +734,24 @@ def _sections(text: str) -> tuple[list[_Line], set[str], list[str]]:
             continue
         elif section in (MUST, NICE) and in_list and gap and not bullet:
             section = OTHER  # the list is over: what follows is the rest of the page
+        elif section == BOARD and not _BOARD_LINE.search(content):
+            section = OTHER  # a board's block is one "X: n years (Required)" line after another
         if content:
             out.append(_Line(content, section, bullet))
             in_list = in_list or bullet
             gap = False
     return out, seen, titles
+
+
+def _heading_of_line(content: str) -> str | None:
+    """A whole line as a heading: a known one, or a short one written as a heading (ending in a
+    colon or an asterisk, or every word capitalised) without sentence punctuation inside."""
+    bare = content.rstrip(":：* ")
+    if _INNER_PUNCTUATION.search(bare) or ":" in bare:  # "Bonus: Kafka" is a heading inline
+        return None
+    written_as_heading = content.rstrip().endswith((":", "：", "*")) or all(
+        w[:1].isupper() or not w[:1].isalpha() or w.lower() in _SMALL_WORDS for w in bare.split())
+    return heading_kind(bare, guess=written_as_heading)
 
 
 def _clauses(lines: list[_Line]) -> list[tuple[str, str]]:
@@ -536,7 +760,8 @@ def _clauses(lines: list[_Line]) -> list[tuple[str, str]]:
     for line in lines:
         if not line.text:
             items.append(["", line.section])
-        elif items and items[-1][0] and items[-1][1] == line.section and not line.bullet and line.text[:1].islower():
+        elif (items and items[-1][0] and items[-1][1] == line.section and not line.bullet
+              and line.text[:1].islower() and line.section != BOARD):
             items[-1][0] += " " + line.text  # a bullet or sentence wrapped onto the next line
         else:
             items.append([line.text, line.section])
@@ -544,28 +769,80 @@ def _clauses(lines: list[_Line]) -> list[tuple[str, str]]:
             for clause in _SENTENCE.split(text) if clause.strip()]
 
 
+def _read_board_line(line: str) -> list[Requirement]:
+    """A job board's line: "PHP: 5 years (Required)", "Bachelor's (Preferred)", "English (Required)"."""
+    folded = fold(line)
+    must = not _NICE_MARKERS.search(folded)
+    bare = _BOARD_MARK.sub("", line).strip()
+    what, _, amount = bare.partition(":")
+    years = _min_years(fold(amount or bare), need_context=False)
+    if years is not None and amount:
+        found = _read_clause(what, must, True)
+        skills = tuple(s for r in found if r.kind == SKILL for s in r.skills)
+        terms = tuple(t for r in found if r.kind == SKILL for t in r.terms)
+        label = f"{years}+ years" + (f" of {what.strip()}" if skills or terms else "")
+        return [Requirement(YEARS, label, must, line, skills, years, terms=terms)]
+    return [replace(r, must=must) for r in _read_clause(bare, must, True)]
+
+
 def _read_clause(clause: str, must: bool, sectioned: bool) -> list[Requirement]:
-    """The requirements in one clause. Without requirement headings, years count only beside an
-    experience word, and a clause without skill or years only when it says it is required or
-    optional."""
+    """The requirements in one clause. A degree and a language are read as such; skills joined as
+    alternatives ("X, Y or Z", "X such as Y", "X/Y") are one requirement, and so is "X with Y"
+    (met by Y); with a minimum of years, the skills and the years are one requirement ("5+ years
+    of Python"). Without requirement headings, years count only beside an experience word, and a
+    clause without skill or years only when it says it is required or optional."""
     folded = fold(clause)
     optional = bool(_NICE_MARKERS.search(folded))
     must = must and not optional
-    found = []
-    for group in _skill_groups(clause, find_skills(clause)):
-        written: dict[str, str] = {}  # canonical name -> the JD's spelling ("K8s" for Kubernetes)
-        for mention in group:
-            written.setdefault(mention.canonical, clause[mention.start:mention.end])
-        found.append(Requirement(SKILL, "/".join(written.values()), must, clause, tuple(written)))
+    found = _education(clause, must) + _language(clause, must)
+    groups = [g for g in _skill_groups(clause, _mentions(clause, sectioned))
+              if g.skills or not levels_in(g.label)]  # "BS/MS", "B.Tech" name a degree, no skill
     years = _min_years(folded, need_context=not sectioned)
-    if years is not None:
+    timed = [g for g in groups if years is not None and _years_attached(clause, g)]
+    found += [Requirement(SKILL, g.label, must, clause, g.skills, terms=g.terms) for g in groups if g not in timed]
+    if timed:
+        skills = tuple(dict.fromkeys(s for g in timed for s in g.skills))
+        terms = tuple(dict.fromkeys(t for g in timed for t in g.terms))
+        label = f"{years}+ years of " + "/".join(g.label for g in timed)
+        found.append(Requirement(YEARS, label, must, clause, skills, years, terms=terms))
+    elif years is not None:
         found.append(Requirement(YEARS, f"{years}+ years", must, clause, min_years=years))
     if not found and (sectioned or optional or _MUST_MARKERS.search(folded)):
         words = [t.term for t in raw_tokens(clause)]
         content = [w for w in words if w not in STOPWORDS]
-        if len(content) >= 2 and len(words) <= _MAX_PHRASE_WORDS:
+        if len(content) >= 2 and len(words) <= _MAX_PHRASE_WORDS and not _TO_APPLICANTS.search(folded):
             found.append(Requirement(PHRASE, clause.rstrip(" .;:!"), must, clause, phrase=_what_is_asked(clause)))
     return found
+
+
+def _education(clause: str, must: bool) -> list[Requirement]:
+    """A degree the clause asks for: its lowest level ("MS or PhD": master), when the clause
+    speaks of a degree (not "Scrum Master", not a master's in a list of skills)."""
+    levels = levels_in(clause)
+    if not levels or not _DEGREE_CONTEXT.search(fold(clause)):
+        return []
+    level = min(levels, key=EDUCATION_LEVELS.index)
+    return [Requirement(EDUCATION, f"{level} degree or higher", must, clause, level=level)]
+
+
+def _language(clause: str, must: bool) -> list[Requirement]:
+    """A spoken language the clause asks for, with the level it names ("fluent English", "Inglés
+    nivel B2", "sehr gute Englischkenntnisse"), when the clause speaks of languages."""
+    folded = fold(clause)
+    names = languages_in(clause)
+    if not names or not (_LANGUAGE_CONTEXT.search(folded) or _CEFR.search(clause) or _LEVEL_WORDS.search(folded)):
+        return []
+    level = _language_level(clause)
+    return [Requirement(LANGUAGE, name + (f" {level}" if level else ""), must, clause, level=level, language=name)
+            for name in names]
+
+
+def _language_level(clause: str) -> str | None:
+    cefr = _CEFR.search(clause)
+    if cefr:
+        return cefr.group(1).upper()
+    folded = fold(clause)
+    return next((level for words, level in _LEVEL_WORD_LEVELS if words.search(folded)), None)
 
 
 def _what_is_asked(clause: str) -> str:
@@ -582,26 +859,165 @@ def _what_is_asked(clause: str) -> str:
     return clause[tokens[kept[0]].start:tokens[kept[-1]].end]
 
 
-def _skill_groups(clause: str, mentions: list[SkillMention]) -> list[list[SkillMention]]:
-    """Mentions as requirements: a run joined by commas and "or" ("Python, Go or Rust", "AWS/GCP")
-    is one requirement that any of them meets; otherwise each skill is its own. A skill right
-    after a negation ("Java, not JavaScript") is no requirement."""
+@dataclass(frozen=True)
+class _Mention:
+    """A skill named in a clause: a vocabulary skill, or a name the vocabulary does not know."""
+
+    start: int
+    end: int
+    canonical: str | None  # the vocabulary's name, or None for a name taken as written
+    words: tuple[str, ...]  # folded words, for a name taken as written
+
+
+@dataclass(frozen=True)
+class _Group:
+    label: str
+    skills: tuple[str, ...]
+    terms: tuple[tuple[str, ...], ...]
+    start: int  # where its first member starts in the clause
+    end: int  # where its last member ends
+
+
+def _mentions(clause: str, sectioned: bool) -> list[_Mention]:
+    """Every skill the clause names, in order: the vocabulary's, then names it does not know,
+    written as names (capitalised, technical, in capitals) between them (rag/search/query.py
+    reads a query's names the same way)."""
+    known = [_Mention(m.start, m.end, m.canonical, ()) for m in find_skills(clause)]
+    if not sectioned and not _ASKS.search(fold(clause)):
+        return known  # prose about the company ("Soluciones HT S.A.T. amplía su equipo") names no need
+    taken = [(m.start, m.end) for m in known]
+    names = [_Mention(a, b, None, tuple(t.term for t in raw_tokens(clause[a:b])))
+             for a, b in unknown_names(clause, taken, strict=not sectioned or _capitalises_nouns(clause) or _title_case(clause))]
+    return sorted(known + names, key=lambda m: m.start)
+
+
+# Function words of German, whose nouns all start with a capital ("Erfahrung", "Vorteil"): in a
+# German clause only a technical or all-capitals word is read as a name.
+_GERMAN_WORDS = frozenset("mit und oder von für fur sind der die das des dem den eine einer im zu bei auf "
+                          "wir ihr du sie ist sehr gute guten idealerweise kenntnisse erfahrung berufserfahrung jahre jahren mindestens".split())
+
+
+def _capitalises_nouns(clause: str) -> bool:
+    return any(t.term in _GERMAN_WORDS for t in raw_tokens(clause))
+
+
+_TITLE_CASE_WORDS = 3  # fewer ("Experience with Fooquux", "Google Analytics") may well be a name
+
+
+def _title_case(clause: str) -> bool:
+    """Every word capitalised ("Monitor Resources and Log Analytics"): capitals tell no name."""
+    words = [w for w in clause.split() if w[:1].isalpha() and w.lower() not in _SMALL_WORDS]
+    return len(words) >= _TITLE_CASE_WORDS and all(w[:1].isupper() for w in words)
+
+
+def unknown_names(clause: str, taken: list[tuple[int, int]], strict: bool) -> list[tuple[int, int]]:
+    """Spans of names the vocabulary does not know: runs of up to three words written as names,
+    outside the taken spans. A word is a name when technical (digits, "#+./" inside, capitals
+    inside: "H2O", "Vue.js", "RabbitMQ"), in capitals ("OSPF", "SAS"), or, unless strict (prose,
+    where companies and places abound), capitalised after the clause's first word ("Rest
+    Assured", "Fortinet"). Common acronyms, stop words, role words and language names are none."""
+    spans: list[list[int]] = []
+    roles: set[int] = set()  # spans holding a role word: a job title ("Systems Administrator"), no skill
+    tokens = raw_tokens(clause)
+    for index, token in enumerate(tokens):
+        written = clause[token.start:token.end]
+        place = index or int(_whole_item(clause, tokens))
+        if any(a < token.end and token.start < b for a, b in taken) or not _name_shaped(written, place, strict):
+            continue
+        if token.term in STOPWORDS or token.term in _COMMON_NAMES or token.term in QUERY_FRAMING or \
+                languages_in(written) or len(token.term) < 2 or _CEFR.fullmatch(written):
+            continue
+        previous = spans[-1] if spans else None
+        if previous and previous[2] == index - 1 and previous[3] < 3 and not clause[previous[1]:token.start].strip():
+            previous[1], previous[2], previous[3] = token.end, index, previous[3] + 1
+        else:
+            spans.append([token.start, token.end, index, 1])
+        if token.term in ROLE_WORDS:
+            roles.add(len(spans) - 1)
+    return [(a, b) for i, (a, b, _, _) in enumerate(spans) if i not in roles]
+
+
+def _whole_item(clause: str, tokens: list) -> bool:
+    """A list item that is one name and nothing else: "Fooquux", "Rest Assured" (whose first word
+    is capitalised as a name, not as a sentence's start)."""
+    return len(tokens) == 1 or (len(tokens) == 2 and clause[tokens[1].start:tokens[1].start + 1].isupper()
+                                and not clause[tokens[0].end:tokens[1].start].strip())
+
+
+def _name_shaped(written: str, index: int, strict: bool) -> bool:
+    letters = [ch for ch in written if ch.isalpha()]
+    if not letters:
+        return False
+    parts = [p for p in regex.split(r"[/-]", written) if p]
+    if len(parts) > 1:  # "Tomcat/JBoss" is names, "and/or", "in-house" and "updating/enhancing" are not
+        return any(_name_shaped(p, 1, True) or p[:1].isupper() for p in parts) and not written[:1].islower()
+    technical = any(ch.isdigit() or ch in "#+." for ch in written[1:]) or any(ch.isupper() for ch in written[1:])
+    capitals = 2 <= len(letters) <= 6 and all(ch.isupper() for ch in letters)
+    if technical or capitals:
+        return True
+    return not strict and index > 0 and written[:1].isupper()
+
+
+def _skill_groups(clause: str, mentions: list[_Mention]) -> list[_Group]:
+    """Mentions as requirements: a run joined by commas, "or", "/", "such as", "e.g.", "like" or
+    in parentheses ("Python, Go or Rust", "SQL databases such as MySQL or PostgreSQL") is one
+    requirement that any of them meets; "X with Y" / "X including Y" is one requirement met by Y.
+    Skills joined by "and" are each their own. A skill right after a negation ("Java, not
+    JavaScript") is no requirement."""
     ends = [0] + [m.end for m in mentions]
     mentions = [m for m, end in zip(mentions, ends) if not _NEGATION.search(fold(clause[end:m.start]))]
-    runs: list[list[SkillMention]] = []
+    runs: list[list[_Mention]] = []
     linked: list[bool] = []
+    narrowed: list[int] = []  # per run: the index from which its members meet it ("X with Y": from Y)
     for previous, mention in zip([None, *mentions], mentions):
-        gap = fold(clause[previous.end:mention.start]).strip() if previous else None
-        if gap is not None and (gap in _OR_WORDS or gap == "," or gap.lstrip(", ") in _OR_WORDS):
+        gap = fold(clause[previous.end:mention.start]).strip(" \t") if previous else None
+        if gap is not None and _gap_words(gap) in _ALTERNATIVES:
             runs[-1].append(mention)
-            linked[-1] = linked[-1] or gap != ","
+            linked[-1] = linked[-1] or gap.strip(", ") != ""
+        elif gap is not None and _gap_words(gap) in _NARROWINGS:
+            runs[-1].append(mention)
+            linked[-1] = True
+            narrowed[-1] = narrowed[-1] or len(runs[-1]) - 1
         else:
             runs.append([mention])
             linked.append(False)
-    groups: list[list[SkillMention]] = []
-    for run, has_or in zip(runs, linked):
-        groups += [run] if has_or else [[mention] for mention in run]
+            narrowed.append(0)
+    linked = [has_or or (len(run) > 1 and bool(_OR_NEXT.match(fold(clause[run[-1].end:]))))
+              for run, has_or in zip(runs, linked)]  # "DevOps, SRE or platform engineering"
+    groups: list[_Group] = []
+    for run, has_or, start in zip(runs, linked, narrowed):
+        for members in ([run] if has_or else [[m] for m in run]):
+            meeting = members[start:] if has_or and start else members
+            written = dict.fromkeys(clause[m.start:m.end] for m in members)
+            label = "/".join(written) if not (has_or and start) else (
+                "/".join(dict.fromkeys(clause[m.start:m.end] for m in members[:start])) + " with "
+                + "/".join(dict.fromkeys(clause[m.start:m.end] for m in meeting)))
+            groups.append(_Group(label, tuple(dict.fromkeys(m.canonical for m in meeting if m.canonical)),
+                                 tuple(dict.fromkeys(m.words for m in meeting if not m.canonical)),
+                                 members[0].start, members[-1].end))
     return groups
+
+
+def _years_attached(clause: str, group: _Group) -> bool:
+    """Whether the clause's years are the group's: "5+ years of experience with Python", "Python
+    (5+ years)", but not "4 years of experience and solid Python": nothing but a few linking
+    words stand between them."""
+    before = fold(clause[:group.start])
+    last = None
+    for last in _YEARS.finditer(before):
+        pass
+    if last is not None:
+        between = before[last.end():]
+        return len(between.split()) <= _YEARS_REACH and not _DETACHED.search(between)
+    after = fold(clause[group.end:])
+    first = _YEARS.search(after)
+    return first is not None and len(after[:first.start()].split()) <= 3 and not _DETACHED.search(after[:first.start()])
+
+
+def _gap_words(gap: str) -> str:
+    """What joins two skills, punctuation and filler words taken out ("databases such as" is "suchas")."""
+    words = [w for w in _GAP_PUNCTUATION.sub(" ", gap).split() if w not in _GAP_FILLER]
+    return "".join(words)
 
 
 def _min_years(folded: str, need_context: bool) -> int | None:
@@ -617,12 +1033,13 @@ def _min_years(folded: str, need_context: bool) -> int | None:
 
 
 def _merged(found: list[Requirement]) -> tuple[Requirement, ...]:
-    """One requirement per skill set and per phrase (a must-have wins over a nice-to-have), one
-    minimum of years (the highest must-have one, else the highest nice-to-have one); must-haves
-    first, each in the order the JD states them."""
+    """One requirement per skill set, per phrase, per degree and per language (a must-have wins
+    over a nice-to-have), one minimum of overall years (the highest must-have one, else the
+    highest nice-to-have one), no skill that a minimum of years in it already asks for;
+    must-haves first, each in the order the JD states them."""
     kept: dict[object, Requirement] = {}
     for req in found:
-        key = YEARS if req.kind == YEARS else (req.kind, frozenset(req.skills) or fold(req.label))
+        key = _key(req)
         old = kept.get(key)
         if old is None:
             kept[key] = req
@@ -631,8 +1048,20 @@ def _merged(found: list[Requirement]) -> tuple[Requirement, ...]:
                 kept[key] = req
         elif req.must and not old.must:
             kept[key] = req
-    ordered = list(kept.values())
+    timed = {_key(r)[1:]: r.must for r in kept.values() if r.kind == YEARS and (r.skills or r.terms)}
+    ordered = [r for r in kept.values()  # "Python" beside "5+ years of Python" says nothing more
+               if not (r.kind == SKILL and _key(r)[1:] in timed and (timed[_key(r)[1:]] or not r.must))]
     return tuple([r for r in ordered if r.must] + [r for r in ordered if not r.must])
+
+
+def _key(req: Requirement) -> tuple:
+    if req.kind == YEARS:
+        return (YEARS, frozenset(req.skills), frozenset(req.terms))
+    if req.kind in (EDUCATION, LANGUAGE):
+        return (req.kind, req.language)
+    if req.kind == SKILL:
+        return (SKILL, frozenset(req.skills), frozenset(req.terms))
+    return (PHRASE, fold(req.label))
 
 
 def _title_line(preamble: list[str]) -> str | None:

@@ -177,7 +177,12 @@ def query_terms(text: str) -> list[str]:
     """Terms of a query, in order, each once (repeating a word should not weigh it more), without
     the question's framing words when anything else remains, and with the one-way expansions of
     synonyms.QUERY_EXPANSIONS ("golang" also searches "go")."""
-    terms = list(dict.fromkeys(tokenize(text)))
+    return query_terms_of([t.term for t in raw_tokens(text)])
+
+
+def query_terms_of(words: list[str]) -> list[str]:
+    """query_terms of a query already cut into (folded) words."""
+    terms = list(dict.fromkeys(expand_words(words)))
     focused = [t for t in terms if t not in QUERY_FRAMING] or terms
     return list(dict.fromkeys(t for term in focused for t in (term, *QUERY_EXPANSIONS.get(term, ()))))
 
@@ -191,3 +196,12 @@ def matching_spans(text: str, terms: set[str]) -> list[Token]:
         if {tok.term, *_parts(tok.term), *expand_words([tok.term])} & terms:
             found.append(tok)
     return found
+
+
+def lines_at(text: str) -> list[tuple[int, str]]:
+    """Each line of text with the offset it starts at."""
+    out, start = [], 0
+    for line in text.split("\n"):
+        out.append((start, line))
+        start += len(line) + 1
+    return out

@@ -10,7 +10,12 @@ term joined by "-" by its first part (German compounds: "Java-Entwickler", "SAP-
 Ambiguous names follow the rules written beside the data (skill_data.py): short capitalised
 acronyms must be capitalised in the text, everyday words must be capitalised and not open a
 sentence, names of people and firms must not stand in a run of capitalised words, and the
-one-letter languages C and R count only in a list ("C, C++", "R and Python", "• R").
+one-letter languages C and R count only in a list of skills ("C, C++", "R and Python", "• R"
+between other skills) or with a language's context ("in R", "R programming"), never in an
+abbreviation ("R & D", "R and D") or a mark ("(R)"). No skill counts inside a longer name: of an
+organisation, a department or an event ("Accounting Society", "Department of Marketing"), or a
+short capitalised item a gerund skill ends without being it ("Version Controlling" is no
+Controlling; "IP Networking", qualified by an acronym, is Networking).
 """
 
 from __future__ import annotations
@@ -50,6 +55,20 @@ _SENTENCE_END = regex.compile(r"[.!?]\s*$")
 _LIST_BEFORE = ",;/(|•·:&+"
 _LIST_AFTER = ",;/)|•·&+"
 _YEAR = regex.compile(r"(?:19|20)\d\d")
+_LETTER_CONTEXT = frozenset("""programming programmieren programacion programmation programmer language languages
+    lenguaje lenguajes langage langages sprache sprachen programmiersprachen scripting studio rstudio shiny tidyverse
+    embedded ansi skills skill competencias habilidades conocimientos kenntnisse fahigkeiten competences""".split())
+_ABBREVIATION_AFTER = regex.compile(r"^\s*(?:&|and|n|y|und|et)\s*\p{Lu}(?![\p{L}\p{N}+#])")  # "R & D", "R and D"
+_ABBREVIATION_BEFORE = regex.compile(r"(?<![\p{L}\p{N}])\p{Lu}\s*(?:&|and|n|y|und|et)\s*$")
+_ORGANISATIONS = frozenset("""society club association committee council institute federation union
+    department dept chapter board forum circle cell award awards prize scholarship olympiad conference summit
+    magazine journal faculty week fair festival sociedad asociacion comite departamento facultad verein gesellschaft
+    verband abteilung fakultat societe comite departement faculte""".split())
+_ITEM_EDGE = regex.compile(r"[,;|•·:()\n]|\s[-–—]\s")
+_ORGANISATION_OF = regex.compile(
+    r"(?:^|\s)(?:society|association|institute|department|faculty|federation|council|committee|sociedad|asociacion|"
+    r"departamento|facultad|societe|departement|faculte|institut|verband|abteilung)\s+(?:of|for|de|du|des|fur|der)"
+    r"(?:\s+the)?\s*$")
 
 
 def _rule(spelling: str, explicit: bool) -> str:
@@ -157,7 +176,7 @@ def find_skills(text: str) -> list[SkillMention]:
             continue
         found.extend(_joined_parts(text, tokens[i]))
         i += 1
-    return found
+    return [m for m in found if m.end - m.start > 1 or _letter_backed(text, m, found)]
 
 
 def skill_names(text: str) -> list[str]:
@@ -207,7 +226,34 @@ def _accepted(text: str, start: int, end: int, spelling: _Spelling) -> bool:
         return False
     if spelling.rule == _LETTER and not (written.isupper() and _in_a_list(text, start, end)):
         return False
+    if _in_an_organisation(text, start, end) or _ends_a_longer_name(text, start, end):
+        return False
     return not (spelling.proper and _inside_a_name(text, start, end))
+
+
+def _ends_a_longer_name(text: str, start: int, end: int) -> bool:
+    """A gerund skill ("Controlling") ending an item of two or three capitalised words whose
+    others are neither skills nor acronyms: "• Version Controlling"."""
+    written = text[start:end]
+    if not (written.endswith("ing") and written[0].isupper() and written.isalpha()):
+        return False
+    edge = _ITEM_EDGE.search(text, end)
+    if text[end:edge.start() if edge else len(text)].strip():
+        return False
+    before = [m.end() for m in _ITEM_EDGE.finditer(text, max(0, start - 80), start)]
+    others = text[before[-1] if before else max(0, start - 80):start].split()
+    return 1 <= len(others) <= 2 and all(w[0].isupper() and not w.isupper() and fold(w) not in _LONGEST for w in others)
+
+
+def _in_an_organisation(text: str, start: int, end: int) -> bool:
+    """A skill word that names an organisation, a department or an event: "Accounting Society",
+    "Marketing Club", "Department of Marketing"."""
+    _, after = _neighbours(text, start, end)
+    if after is not None and after[0].isupper() and fold(after).strip(".,;:") in _ORGANISATIONS:
+        return True
+    head = _line_before(text, start)
+    found = _ORGANISATION_OF.search(fold(head))
+    return found is not None and head[found.start():].strip()[:1].isupper()
 
 
 def _line_before(text: str, start: int) -> str:
@@ -246,7 +292,8 @@ def _fits_as_word(text: str, start: int, end: int) -> bool:
 
 
 def _in_a_list(text: str, start: int, end: int) -> bool:
-    """One-letter languages (C, R) only in a list or after a linking word, never as an initial."""
+    """One-letter languages (C, R) only in a list or after a linking word, never as an initial,
+    in an abbreviation ("R & D") or as a mark ("(R)")."""
     head = _line_before(text, start).rstrip()
     tail = _line_after(text, end).lstrip()
     before_ok = not head or head[-1] in _LIST_BEFORE or fold(head.split()[-1]) in _LINKERS
@@ -254,7 +301,30 @@ def _in_a_list(text: str, start: int, end: int) -> bool:
                 or tail[0].isalpha())
     if tail[:1] in ("'", "’") or (tail[:1] == "." and tail[1:].strip()):
         return False
+    if _ABBREVIATION_AFTER.match(tail) or _ABBREVIATION_BEFORE.search(head) or (head[-1:] == "(" and tail[:1] == ")"):
+        return False
     return before_ok and after_ok
+
+
+def _letter_backed(text: str, mention: SkillMention, found: list[SkillMention]) -> bool:
+    """A one-letter language in a list counts when the list is one of skills (another skill on its
+    line or the lines beside it) or the context says it is a language: a linking word before it
+    ("in R", "C and C++"), or a word such as "programming" on its line."""
+    head = _line_before(text, mention.start).rstrip()
+    line = head + _line_after(text, mention.end)
+    if (head and fold(head.split()[-1]) in _LINKERS) or _LETTER_CONTEXT & {t.term for t in raw_tokens(line)}:
+        return True
+    lo, hi = _lines_around(text, mention.start, mention.end)
+    return any(m.end - m.start > 1 and lo <= m.start < hi for m in found)
+
+
+def _lines_around(text: str, start: int, end: int) -> tuple[int, int]:
+    """From the start of the line before a span to the end of the line after it."""
+    line_start = text.rfind("\n", 0, start) + 1
+    lo = text.rfind("\n", 0, max(line_start - 1, 0)) + 1
+    line_end = text.find("\n", end)
+    next_end = -1 if line_end < 0 else text.find("\n", line_end + 1)
+    return lo, len(text) if next_end < 0 else next_end
 
 
 def _inside_a_name(text: str, start: int, end: int) -> bool:

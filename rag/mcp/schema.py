@@ -1,7 +1,7 @@
 """What the MCP tools return, as typed dictionaries: the SDK publishes them as each tool's output
 schema and checks every result against it, so a client can rely on the shape.
 
-The search result is the document `rag search --json` prints (render.render_json, schema_version
+The search result is the document `rag search --json` prints (render.documents.search_document, schema_version
 1); a test holds the two to the same keys.
 """
 
@@ -20,6 +20,11 @@ class Evidence(TypedDict):
     terms: Annotated[list[str], Field(description="The query concepts this line holds.")]
 
 
+class CvFile(TypedDict):
+    cv_id: str
+    source: str
+
+
 class CandidateRecord(TypedDict):
     rank: int
     score: Annotated[float, Field(description="This list's score: higher is better; scales differ by list.")]
@@ -27,11 +32,15 @@ class CandidateRecord(TypedDict):
     name: str
     name_source: Annotated[str, Field(description='"cv": read from the CV; "file name": none was found there.')]
     source: Annotated[str, Field(description="The CV's file, relative to the indexed folder.")]
+    files: Annotated[list[CvFile], Field(description=(
+        "Every CV of this person (CVs sharing an e-mail or phone, names agreeing), this one first."))]
     headline: str | None
     seniority: str | None
     ranks: Annotated[dict[str, int], Field(description="Where each list (faiss, bm25, fused) placed the candidate.")]
     scores: dict[str, float]
     matched_terms: Annotated[list[str], Field(description="Query concepts the CV holds, across all its text.")]
+    weak: Annotated[bool, Field(description=(
+        "Holds no query concept and is far from it in meaning (under the model's calibrated floor): likely unrelated."))]
     evidence: list[Evidence]
     profile: Annotated[dict[str, Any], Field(description=(
         "The profile fields a filter or the query touched (years, location, languages, ...), as read at index "
@@ -43,6 +52,7 @@ class Fusion(TypedDict):
     weights: dict[str, float]
     rrf_k: int
     coverage: bool
+    described: Annotated[float, Field(description="BM25's weight is multiplied by this for a query naming nothing specific.")]
 
 
 class FiltersSummary(TypedDict):
@@ -51,6 +61,7 @@ class FiltersSummary(TypedDict):
     passed: Annotated[int, Field(description="Candidates the filters let through.")]
     undecided: Annotated[int, Field(description="Candidates whose CV does not say what a filter asks.")]
     unknown: Annotated[dict[str, int], Field(description="Undecided candidates per profile field.")]
+    skills: Annotated[list[str], Field(description="The skills the filters name (canonical), shown first in a row.")]
 
 
 class StoreSummary(TypedDict):
@@ -71,6 +82,7 @@ class SearchOutput(TypedDict):
     topk: int
     terms: Annotated[list[str], Field(description="The BM25 terms the query was reduced to.")]
     concepts: Annotated[dict[str, int], Field(description="Each query concept and how many CVs hold it.")]
+    excluded: Annotated[dict[str, int], Field(description="Each NOT / -term concept and how many CVs it left out.")]
     seniority: str | None
     fusion: Fusion
     store: StoreSummary
@@ -132,13 +144,16 @@ class StatusOutput(TypedDict):
 
 class Requirement(TypedDict):
     id: int
-    kind: Annotated[str, Field(description="skill, years or phrase.")]
+    kind: Annotated[str, Field(description="skill, years, phrase, education or language.")]
     label: str
     must: Annotated[bool, Field(description="A must-have (else a nice-to-have), from the JD's own headings.")]
     source: Annotated[str, Field(description="The JD's line the requirement was read from.")]
-    skills: list[str]
+    skills: Annotated[list[str], Field(description="Skills of the vocabulary, any of which meets it.")]
+    names: Annotated[list[str], Field(description="Names the vocabulary does not know, looked for as written.")]
     min_years: int | None
     phrase: str | None
+    level: Annotated[str | None, Field(description="Education: the lowest degree; language: the lowest level.")]
+    language: str | None
     met_by: Annotated[int, Field(description="Candidates (of those the filters let through) meeting it.")]
 
 
@@ -153,6 +168,7 @@ class RequirementOutcome(TypedDict):
     id: int
     met: bool
     value: Annotated[float | None, Field(description="A phrase's best cosine, or the candidate's years.")]
+    detail: Annotated[str | None, Field(description="What the profile says, for a degree or a language.")]
     evidence: Annotated[dict[str, Any] | None, Field(description="The CV line that shows it: text, page, chunk_id.")]
 
 
@@ -164,6 +180,10 @@ class MatchCandidate(TypedDict):
     source: str
     headline: str | None
     meets_all_must: bool
+    score: Annotated[float, Field(description="Overall match, 0 to 100: the weighted parts in score_parts.")]
+    score_parts: Annotated[dict[str, float], Field(description=(
+        "Each part, 0 to 1: must (must-haves met), nice, skills (share of the JD's named skills the CV states), "
+        "years (against the minimum asked), relevance."))]
     must_met: int
     must_total: int
     nice_met: int
@@ -173,8 +193,7 @@ class MatchCandidate(TypedDict):
 
 
 class MatchOutput(TypedDict):
-    """Candidates ranked against a job description: must-haves met first, then nice-to-haves,
-    then the relevance of the whole JD."""
+    """Candidates ranked against a job description by an overall score from 0 to 100."""
 
     schema_version: int
     jd: JobRead

@@ -16,12 +16,10 @@ from __future__ import annotations
 import difflib
 import logging
 from collections.abc import Iterator
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import anyio
-import orjson
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
@@ -29,12 +27,13 @@ from pydantic import Field, ValidationError
 
 from rag import __version__
 from rag.errors import UserError, short_reason
+from rag.files import json_safe
 from rag.jobs.jd import parse_jd
 from rag.jobs.matching import MatchSettings, match
 from rag.mcp.schema import CvOutput, MatchOutput, SearchOutput, StatusOutput
 from rag.mcp.text import cv_text, match_text, search_text, status_text
-from rag.render.match import render_json as render_match
-from rag.render.search import clip, render_json
+from rag.render.documents import match_document, search_document, status_document
+from rag.render.terminal import clip
 from rag.search.filters import Filters
 from rag.search.fusion import RULES, FusionSettings
 from rag.search.retrieval import MODES
@@ -51,36 +50,42 @@ INSTRUCTIONS = (
     "returned; store_status says what is indexed, what was skipped and when it was built."
 )
 READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
+# Every argument is strict: a value of the wrong JSON type ("5" or true for topk, "yes" for
+# keep_unknown) is an argument error naming it, never coerced into something the caller did not say.
 
-Query = Annotated[str, Field(min_length=1, max_length=4000, description=(
+Query = Annotated[str, Field(strict=True, min_length=1, max_length=4000, description=(
     'What to look for, in any language: skills, a role, or a question ("Who has experience with Jenkins?", '
-    '"senior data engineer with Spark"). Known aliases count as the same skill (K8s = Kubernetes); '
-    'words that stand together ("cost accounting") must stand together in the CV; framing words '
-    '("Who has experience with") are ignored.'))]
-TopK = Annotated[int, Field(ge=1, le=MAX_TOPK, description="How many candidates each list returns.")]
+    '"senior data engineer with Spark"). Known aliases count as the same skill (K8s = Kubernetes); a name '
+    'of several words ("Rest Assured") is looked for as written; role words ("developer") are never '
+    'required; "quoted words" must stand together; A OR B takes either; NOT X or -X leaves out whoever '
+    'holds X. Framing words ("Who has experience with") are ignored.'))]
+TopK = Annotated[int, Field(strict=True, ge=1, le=MAX_TOPK, description="How many candidates each list returns.")]
 Mode = Annotated[Literal[MODES], Field(description=(
-    "fused: one list combining meaning and keywords, candidates who hold every query skill first (best "
-    "for most questions); hybrid: the faiss, bm25 and fused lists side by side; faiss: meaning only "
+    "fused: one list combining meaning and keywords, candidates who hold more of the query's skills first "
+    "(best for most questions); hybrid: the faiss, bm25 and fused lists side by side; faiss: meaning only "
     "(finds paraphrases); bm25: exact terms and known aliases only."))]
 Rule = Annotated[Literal[RULES], Field(description=(
-    "How the fused list combines the two retrievers: convex (weighted normalised scores, the default) "
-    "or rrf (reciprocal rank fusion)."))]
-CvId = Annotated[str, Field(min_length=1, max_length=500, description="A cv_id, as search_candidates returns it.")]
-Years = Annotated[int | None, Field(ge=0, le=80, description="Years of professional experience, from the CV's dated roles.")]
-Texts = Annotated[list[str], Field(max_length=20)]
+    "How the fused list combines the two retrievers: rrf (reciprocal rank fusion, the default) or convex "
+    "(weighted normalised scores)."))]
+CvId = Annotated[str, Field(strict=True, min_length=1, max_length=500,
+                            description="A cv_id, as search_candidates returns it.")]
+Years = Annotated[int | None, Field(strict=True, ge=0, le=80,
+                                    description="Years of professional experience, from the CV's dated roles.")]
+Texts = Annotated[list[str], Field(strict=True, max_length=20)]
 Locations = Annotated[Texts, Field(description="Keep candidates living in any of these places: a city or country as "
                                    "written, or a country name or code (Berlin, Germany, DE).")]
 Languages = Annotated[Texts, Field(description="Keep candidates who speak every one of these languages, optionally at "
                                    "a level: German, French:B2.")]
 Skills = Annotated[Texts, Field(description="Keep candidates whose CV states every one of these skills (any known "
                                 "spelling: K8s = Kubernetes).")]
-Where = Annotated[str | None, Field(max_length=1000, description=(
+Where = Annotated[str | None, Field(strict=True, max_length=1000, description=(
     "A filter expression combining the same fields: years>=5 and (location=Berlin or location=Munich) and not "
-    "skill=PHP. Fields: years, location, language, skill, education, title."))]
-KeepUnknown = Annotated[bool, Field(description=(
+    "skill=PHP. Fields: years, years_in(CONCEPT) (the years of the roles that hold it: years_in(backend)>=3), "
+    "location, language, skill, education, title."))]
+KeepUnknown = Annotated[bool, Field(strict=True, description=(
     "Keep candidates whose CV does not say what a filter asks (years, location, ...); by default they are dropped, "
     "and the result says how many."))]
-JdText = Annotated[str, Field(min_length=1, max_length=50_000, description=(
+JdText = Annotated[str, Field(strict=True, min_length=1, max_length=50_000, description=(
     "The job description as text (plain or Markdown), in English, Spanish, German or French; its own headings "
     "(Requirements, Nice to have, Anforderungen, Requisitos, Profil recherché ...) split must-haves from "
     "nice-to-haves."))]
@@ -123,30 +128,19 @@ def serving(warm: WarmStore) -> Iterator[Loaded]:
 
 
 def answer(doc: dict, text: str) -> CallToolResult:
-    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=doc)
+    """The result as the SDK writes it in JSON: a store folder's undecodable bytes escaped."""
+    return CallToolResult(content=[TextContent(type="text", text=json_safe(text))], structured_content=json_safe(doc))
 
 
 def build_server(root: Path, expected_model: str | None = None) -> MCPServer:
     """The server for the store in root; expected_model (EMBEDDING_MODEL) must be the store's."""
     warm = WarmStore(root, expected_model)
 
-    @asynccontextmanager
-    async def warm_store(_server: MCPServer):
-        """Load the store before the first call, so that even the first search is warm; release
-        it when the server stops."""
-        try:
-            await anyio.to_thread.run_sync(warm.load_now)
-        except (UserError, OSError) as exc:
-            log.warning("%s (each call will say so until it is fixed)", exc)
-        try:
-            yield
-        finally:
-            warm.close()
-
-    server = CvServer("cv-rag", version=__version__, instructions=INSTRUCTIONS, lifespan=warm_store)
+    server = CvServer("cv-rag", version=__version__, instructions=INSTRUCTIONS,
+                      lifespan=lambda _server: warm.serving(log, "each call will say so until it is fixed"))
 
     @server.tool(annotations=READ_ONLY)
-    def search_candidates(query: Query, topk: TopK = 10, mode: Mode = "fused", fusion: Rule = "convex",
+    def search_candidates(query: Query, topk: TopK = 10, mode: Mode = "fused", fusion: Rule = "rrf",
                           min_years: Years = None, max_years: Years = None, locations: Locations = [],
                           languages: Languages = [], skills: Skills = [], where: Where = None,
                           keep_unknown: KeepUnknown = False) -> Annotated[CallToolResult, SearchOutput]:
@@ -156,7 +150,7 @@ def build_server(root: Path, expected_model: str | None = None) -> MCPServer:
         filters = compile_filters(min_years, max_years, locations, languages, skills, where, keep_unknown)
         with serving(warm) as loaded:
             result = loaded.searcher.search(query, mode, topk, "candidates", FusionSettings(rule=fusion), filters)
-            doc = orjson.loads(render_json(result, loaded.store.manifest, str(root), topk))
+            doc = search_document(result, loaded.store.manifest, str(root), topk)
         return answer(doc, search_text(doc))
 
     @server.tool(annotations=READ_ONLY)
@@ -173,7 +167,7 @@ def build_server(root: Path, expected_model: str | None = None) -> MCPServer:
         filters = compile_filters(min_years, max_years, locations, languages, skills, where, keep_unknown)
         with serving(warm) as loaded:
             result = match(loaded.searcher, jd, MatchSettings(topk), filters)
-            doc = orjson.loads(render_match(result, loaded.store.manifest, str(root), "jd_text"))
+            doc = match_document(result, loaded.store.manifest, str(root), "jd_text")
         return answer(doc, match_text(doc))
 
     @server.tool(annotations=READ_ONLY)
@@ -199,12 +193,7 @@ def build_server(root: Path, expected_model: str | None = None) -> MCPServer:
         """What the store holds: how many CVs and chunks, which files were skipped and why, the
         embedding model, and when it was built. A rebuild shows here on the next call."""
         with serving(warm) as loaded:
-            m = loaded.store.manifest
-            doc = {"path": str(root), "generation": loaded.store.generation.name, "created_at": m.created_at,
-                   "loaded_at": loaded.loaded_at, "fingerprint": m.fingerprint, "embedding_model": m.embedding_model,
-                   "dim": m.dim, "encoder_variant": m.encoder["variant"], "pdf_count": m.pdf_count,
-                   "candidate_count": m.candidate_count, "chunk_count": m.chunk_count, "chunk_chars": m.chunk_chars,
-                   "overlap_chars": m.overlap_chars, "skipped": m.skipped, "warnings": m.warnings}
+            doc = status_document(loaded.store, str(root), loaded.loaded_at)
         return answer(doc, status_text(doc))
 
     return server

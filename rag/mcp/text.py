@@ -6,8 +6,8 @@ no layout for a terminal: a few lines an assistant can quote.
 
 from __future__ import annotations
 
-from rag.render.search import clip, display
-from rag.search.retrieval import LIST_NAMES
+from rag.render.search import list_name
+from rag.render.terminal import clip, display
 
 EVIDENCE_CHARS = 160
 SHOWN_PROBLEMS = 10  # skipped files and warnings listed in full beyond this are only counted
@@ -20,7 +20,7 @@ def search_text(doc: dict) -> str:
              f"Looking for: {held or 'nothing but framing words (a meaning search)'}",
              f"Store: {store['candidate_count']} CVs, {store['chunk_count']} chunks, model {store['embedding_model']}"]
     for name, records in doc["lists"].items():
-        lines += ["", f"{LIST_NAMES[name]}:"]
+        lines += ["", f"{list_name(name, doc['fusion']['rule'])}:"]
         if not records:
             lines.append("  no candidates" + (": no CV holds any query term" if name == "bm25" else ""))
         for r in records:
@@ -83,8 +83,8 @@ def match_text(doc: dict) -> str:
     lines.append(f"{doc['meets_all_must']} CVs meet every must-have")
     label = {r["id"]: r["label"] for r in reqs}
     for c in doc["candidates"]:
-        lines.append(f"{c['rank']}. {display(c['name'])} (cv_id {display(c['cv_id'])}): must-haves "
-                     f"{c['must_met']}/{c['must_total']}, nice-to-haves {c['nice_met']}/{c['nice_total']}")
+        lines.append(f"{c['rank']}. {display(c['name'])} (cv_id {display(c['cv_id'])}): score {c['score']:.0f}, "
+                     f"must-haves {c['must_met']}/{c['must_total']}, nice-to-haves {c['nice_met']}/{c['nice_total']}")
         for r in c["requirements"]:
             ev = r["evidence"]
             shown = f" - p.{ev['page']}: {display(ev['text'])[:EVIDENCE_CHARS]}" if ev else ""

@@ -79,6 +79,8 @@ _RANGE = regex.compile(
     regex.VERBOSE | regex.IGNORECASE,
 )
 
+_POINT = regex.compile(rf"(?<![\p{{L}}\p{{N}}]){_point_pattern('p')}(?![\p{{L}}\p{{N}}])", regex.VERBOSE | regex.IGNORECASE)
+
 
 @dataclass(frozen=True)
 class Period:
@@ -159,3 +161,13 @@ def months_covered(periods: Iterable[Period]) -> int:
             total += period.end - reach
             reach = period.end
     return total
+
+
+def latest_month(text: str, limit: int) -> int | None:
+    """The latest month any date in the text names, up to `limit` (later ones are plans: "expected
+    2027"); a bare year counts as its June, as the end of a range does. None when it names none."""
+    named = []
+    for match in _POINT.finditer(text):
+        year, month = _point(match, "p")
+        named.append(month_index(year, month if month is not None else 6))
+    return max((m for m in named if m <= limit), default=None)

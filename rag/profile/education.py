@@ -3,7 +3,7 @@
 secondary < vocational < bachelor < master < doctorate. Degree words are recognised in English,
 Spanish, German and French: "PhD", "Doktor", "Doctorado", "Doctorat"; "MSc", "MBA", "Máster",
 "Diplom-Ingenieur", "Diplôme d'ingénieur", "Bac+5"; "BSc", "BA", "Grado en", "Licenciatura",
-"Licence"; "BTS", "Técnico Superior", "Berufsausbildung"; "A-levels", "Abitur", "Bachillerato",
+"Licence", "B.Tech" and "MCA" (India); "BTS", "Técnico Superior", "Berufsausbildung"; "A-levels", "Abitur", "Bachillerato",
 "Baccalauréat". National systems do not line up exactly (a pre-Bologna Spanish "Licenciatura"
 or a German "Diplom" took five years; they are filed as bachelor and master), so this is a
 coarse scale for filtering, not a transcript.
@@ -21,9 +21,10 @@ _PATTERNS: dict[str, str] = {
     "master": r"""master(?:'s|s)? | m\.?\s?sc\.? | m\.?\s?eng\.? | mba | m\.?\s?phil | ll\.?\s?m\.? | m\.?res | m\.?\s?a\. | magister
                   | diplom(?:-ingenieur|-kaufmann|-kauffrau|-informatiker|-volkswirt|-psychologe)? | dipl\.[\s-]?\w+ | staatsexamen
                   | m[aá]ster | maestr[ií]a | ingenier[oa]\s+superior | mast[eè]re | dipl[oô]me\s+d['’]ing[eé]nieur
-                  | bac\s?\+\s?5 | dea | dess""",
+                  | bac\s?\+\s?5 | dea | dess | m\.?\s?tech | m\.\s?e\. | m\.\s?s\. | mca""",
     "bachelor": r"""bachelor(?:'s|s)? | b\.?\s?sc\.? | b\.?\s?eng\.? | bba | ll\.?\s?b\.? | b\.\s?a\. | grado(?:\s+en)? | licenciatura
-                    | diplomatura | ingenier[ií]a\s+t[eé]cnica | licence | bac\s?\+\s?3 | laurea | vordiplom""",
+                    | diplomatura | ingenier[ií]a\s+t[eé]cnica | licence | bac\s?\+\s?3 | laurea | vordiplom
+                    | b\.?\s?tech | b\.\s?e\. | b\.\s?s\. | bca""",
     "vocational": r"""associate\s+degree | associate\s+of | hnd | btec | berufsausbildung | ausbildung\s+zum | ausbildung\s+zur
                       | fachwirt(?:in)? | meister(?:in)?\b | ihk | t[eé]cnic[oa]\s+superior | ciclo\s+formativo
                       | formaci[oó]n\s+profesional | bts | dut | cap | bep | bac\s?\+\s?2""",

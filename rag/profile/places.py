@@ -10,7 +10,10 @@ does not hold is found only next to a country ("Tübingen, Deutschland").
 A place is read only from a whole segment of a line: the line is cut at " — ", "|", "·", "•" and
 then at commas, and a segment must be nothing but a city, a country, or a city with a postcode
 ("10115 Berlin", "London SW1A 1AA", "Boston, MA 02108"). So "Paris Hilton" or "University of
-Leeds" are no places, and a street ("Hauptstraße 5") may stand beside the city.
+Leeds" are no places, and a street ("Hauptstraße 5") may stand beside the city, a region in
+capitals beside a known city ("Pune, Maharashtra"). A town the gazetteer does not know is taken
+as written, without a country, where the line says it is a place ("Location: Nagpur", "Address:
+No. 12, Temple Road, Maharagama") or where it ends an address that starts with a house number.
 """
 
 from __future__ import annotations
@@ -125,7 +128,9 @@ DZ Alger|Algiers|Argel|Algier
 NG Lagos; Abuja
 KE Nairobi
 ZA Johannesburg|Johannesburgo; Cape Town|Ciudad del Cabo|Kapstadt|Le Cap; Durban; Pretoria
-IN Bengaluru|Bangalore; Mumbai|Bombay; New Delhi|Delhi|Nueva Delhi|Neu-Delhi; Hyderabad; Chennai|Madras; Pune; Kolkata|Calcutta; Noida; Gurugram|Gurgaon
+IN Bengaluru|Bangalore; Mumbai|Bombay; New Delhi|Delhi|Nueva Delhi|Neu-Delhi; Hyderabad; Chennai|Madras; Pune; Kolkata|Calcutta; Noida; Gurugram|Gurgaon;
+   Ahmedabad; Surat; Jaipur; Lucknow; Kanpur; Nagpur; Indore; Thane; Bhopal; Visakhapatnam
+LK Colombo; Kandy
 PK Karachi; Lahore; Islamabad
 BD Dhaka
 CN Beijing|Peking|Pekín|Pékin; Shanghai|Shanghái|Schanghai; Shenzhen; Guangzhou|Canton|Cantón; Hangzhou; Chengdu
@@ -157,8 +162,8 @@ class Location:
 
     city: str | None
     country_written: str | None
-    code: str
-    country: str  # English name, from CLDR
+    code: str | None  # None: a town the gazetteer does not know, written without its country
+    country: str | None  # English name, from CLDR
 
 
 def _key(text: str) -> str:
@@ -198,12 +203,19 @@ _STRONG = regex.compile(r"\s+[—–-]\s+|\s*[|·•;\t]\s*|\s{3,}")
 _POSTCODE_BEFORE = regex.compile(
     r"^(?:\d{4}\s?[A-Z]{2}|(?:[A-Z]{1,2}-)?\d{4,6}(?:-\d{3,4})?)\s+")  # 1011 AB, 10115, D-10115, 1000-001
 _POSTCODE_AFTER = regex.compile(
-    r"\s+(?:\d{4,6}|[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}|[A-Z]\d{2}\s?[A-Z\d]{4}|[A-Z]\d[A-Z]\s?\d[A-Z]\d)$")  # UK, IE, CA
+    r"\s+(?:\d{4,6}|[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}|[A-Z]\d{2}\s?[A-Z\d]{4}|[A-Z]\d[A-Z]\s?\d[A-Z]\d)$"
+    r"|\s*-\s*\d{6}$")  # UK, IE, CA; an Indian PIN after a hyphen
 _STATE_ZIP = regex.compile(r"^([A-Z]{2})(?:\s+\d{5}(?:-\d{4})?)?$")
 _PARENS = regex.compile(r"^(.+?)\s*\((.+)\)$")
-_LABEL = regex.compile(r"^(?:address|location|residence|based in|lives in|dirección|direccion|domicilio|"
-                       r"ubicación|residencia|adresse|anschrift|wohnort|standort|lieu|localisation|"
-                       r"résidence)\s*:?\s*", regex.IGNORECASE)
+_LABEL = regex.compile(r"^(?:(?P<phrase>based in|lives in)|address|location|current location|residence|city|dirección|"
+                       r"direccion|domicilio|ubicación|residencia|ciudad|adresse|anschrift|wohnort|standort|stadt|"
+                       r"lieu|localisation|résidence|ville)(?![\p{L}])\s*(?P<colon>:)?\s*", regex.IGNORECASE)
+_HOUSE_NUMBER = regex.compile(r"^(?:no\.?\s*)?\d", regex.IGNORECASE)
+_STREET_WORDS = regex.compile(
+    r"(?<![\p{L}])(?:road|rd|street|st|lane|ln|avenue|ave|drive|boulevard|blvd|mawatha|marg|floor|flat|apartment|apt|"
+    r"calle|avenida|carrer|plaza|stra(?:ss|ß)e|str|weg|platz|gasse|allee|rue|chemin|bd)(?![\p{L}])\.?",
+    regex.IGNORECASE)
+_REGION = regex.compile(r"^\p{Lu}[\p{L}.'’-]*(?:\s+\p{Lu}[\p{L}.'’-]*){0,2}$")
 
 
 def country_name(code: str) -> str | None:
@@ -257,47 +269,75 @@ def _place_in(part: str) -> tuple[str | None, str | None, str | None]:
     return None, None, None
 
 
-def _location_in(segment: str) -> Location | None:
+def _town_and_country(part: str) -> tuple[str, str, str] | None:
+    """(town, country, code) of a part that ends with a country after a town: "Anytown USA"."""
+    words = _without_postcode(part).split()
+    for n in (2, 1):  # not "Latin America": America names a continent as often as a country
+        if len(words) > n and words[-1].casefold() != "america" and (code := country_code(" ".join(words[-n:]))):
+            return " ".join(words[:-n]), " ".join(words[-n:]), code
+    return None
+
+
+def _location_in(segment: str, told: bool = False) -> Location | None:
     """A place in one segment of a line: "Berlin", "Berlin, Deutschland", "12, rue X, 75002 Paris".
 
     Every comma-separated part must be a city, a country, a US state (with or without ZIP) or a
     street; a street is a part with a number, or any part before a city that has a postcode
     ("rue de la Paix, 75002 Paris"). One unknown word beside a country is taken as its city
-    ("Tübingen, Deutschland").
+    ("Tübingen, Deutschland"), regions in capitals after a known city are passed over ("Pune,
+    Maharashtra"). Where the line is told to be a place (a "Location:" label, an address that
+    starts with a house number), the first unknown part that is no street is the town.
     """
     city = written = city_code = written_code = None
     state = False
+    unknown_at_city = 0
     unknown: list[str] = []
     for part in (p.strip() for p in segment.split(",")):
         place_city, place_country, code = _place_in(part)
+        if told and not (place_city or place_country) and (split := _town_and_country(part)):
+            town, place_country, code = split  # "Anytown USA"
+            unknown.append(town)
         if place_country and written is None:
             written, written_code = place_country, code
         if place_city and city is None:
             city, city_code = place_city, city_country(place_city)
             if _without_postcode(part) != part.strip():
                 unknown.clear()  # what came before a "postcode city" part is its street
+            unknown_at_city = len(unknown)
         if place_city or place_country:
             continue
         state_zip = _STATE_ZIP.match(part)
         if state_zip and state_zip.group(1) in US_STATES:
             state = True
-        elif part and not regex.search(r"\d", part):
-            unknown.append(part)
+        elif (bare := _POSTCODE_AFTER.sub("", part).strip()) and not regex.search(r"\d", bare):
+            unknown.append(bare)  # a town, perhaps with its postcode after it; a number before it is a street
+    before_city = unknown[:unknown_at_city] if city is not None else unknown
+    if city is not None and not before_city and all(_REGION.match(u) for u in unknown):
+        unknown.clear()  # "Pune, Maharashtra": a region after its city
     if unknown:
-        if not (written and city is None and len(unknown) == 1):
+        towns = [u for u in unknown if not _STREET_WORDS.search(u)]
+        if told and city is None and towns:
+            city = towns[0]
+        elif not (written and city is None and len(unknown) == 1):
             return None
-        city = unknown[0]
+        else:
+            city = unknown[0]
     code = written_code or city_code or ("US" if state and city else None)
-    return Location(city, written, code, country_name(code) or code) if code else None
+    if code is None and not (told and city):
+        return None
+    return Location(city, written, code, country_name(code) if code else None)
 
 
 def find_location(lines: list[str]) -> Location | None:
     """The first place written as a whole segment of one of the lines (header or contact lines)."""
     for line in lines:
-        line = _LABEL.sub("", line.strip())
+        labelled = _LABEL.match(line.strip())
+        line = line.strip()[labelled.end():] if labelled else line.strip()
+        told = bool(labelled and (labelled.group("colon") or labelled.group("phrase"))) or bool(
+            _HOUSE_NUMBER.match(line) and "," in line)
         for segment in _STRONG.split(line):
             if segment and "@" not in segment:
-                found = _location_in(segment)
+                found = _location_in(segment.strip(" ,;"), told)
                 if found:
                     return found
     return None

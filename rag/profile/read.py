@@ -2,8 +2,10 @@
 experience, spoken languages, education level and skills.
 
 Pure functions of the page texts (extract.py's reading order), optionally the first page's lines
-(records.HeadLine), and the build month, which is what "present" means. Every field may be
-unknown (None or empty): a CV whose fields cannot be read still gets a Profile, never an error.
+(document.HeadLine) and the file's own date, and the build month. "Present" in the CV's dates is
+its own present (present.py): the file's date when plausible, else the latest date it names, else
+the build month. Every field may be unknown (None or empty): a CV whose fields cannot be read still
+gets a Profile, never an error.
 The rules are heuristics tuned on CV conventions in four languages; docs/profiles.md says how
 each field fails on real CVs.
 """
@@ -15,25 +17,30 @@ from dataclasses import asdict, dataclass
 
 import regex
 
-from rag.ingest.records import HeadLine
+from rag.ingest.document import HeadLine
+from rag.lexicon.seniority import title_level, years_level
 from rag.lexicon.vocabulary import skill_names
 from rag.profile.contact import find_email, find_phone
-from rag.profile.dates import find_periods, months_covered, parse_month
+from rag.profile.dates import months_covered, parse_month
 from rag.profile.education import highest_level
+from rag.profile.experience import Role, entry_heading, find_entries, make_role, stated_years
 from rag.profile.places import Location, find_location
+from rag.profile.present import cv_present
 from rag.profile.sections import HEADER, Section, of_kind, split_sections
-from rag.profile.spoken import SpokenLanguage, parse_languages
+from rag.profile.spoken import SpokenLanguage, labelled_languages, parse_languages
 from rag.profile.titles import pick_title
 
-PROFILE_VERSION = "1"
+PROFILE_VERSION = "2"
 """Changes whenever the same text would give another profile, so stored profiles are redone."""
 
 _HEADER_LINES = 15  # contact details sit near the top; deeper lines are prose
-_ENTRY_LINES = 4  # an entry's title, company and dates come before its bullets
 _INSTITUTION = regex.compile(
     r"universit|hochschule|college|school|schule|instituto|institut|école|ecole|escuela|academy|"
     r"akademie|polytechn|politécnic|fachhochschule|lycée|gymnasium", regex.IGNORECASE)
-_BULLET = regex.compile(r"^\s*[•·*▪►‣◦-]\s")
+
+
+# The fields a person is shown, in the order `rag profile` and search rows show them.
+SHOWN_FIELDS = ("title", "years_experience", "location", "skills", "languages", "education", "email", "phone")
 
 
 @dataclass(frozen=True)
@@ -42,11 +49,17 @@ class Profile:
     phone: str | None = None
     title: str | None = None
     location: Location | None = None
-    years_experience: int | None = None  # whole years, rounded down; None: no dated role found
+    years_experience: int | None = None  # whole years of dated roles, rounded down, else as stated; None: neither
     experience_months: int | None = None
     languages: tuple[SpokenLanguage, ...] = ()
     education: str | None = None  # education.LEVELS, or None
     skills: tuple[str, ...] = ()  # canonical names (vocabulary.py), first mention first
+    years_stated: float | None = None  # the years of experience the CV states in words ("7 years of experience")
+    present: str | None = None  # "YYYY-MM", the month "present" stands for in the CV's dates
+    present_source: str | None = None  # present.FILE_DATE, LATEST_DATE or BUILD_MONTH
+    seniority: str | None = None  # seniority.LEVELS
+    seniority_rule: str | None = None  # "title" (a level word) or "years" (the title states none)
+    roles: tuple[Role, ...] = ()  # the dated roles, for years_in(...)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -55,25 +68,42 @@ class Profile:
     def from_dict(cls, raw: dict) -> Profile:
         location = Location(**raw["location"]) if raw.get("location") else None
         languages = tuple(SpokenLanguage(**s) for s in raw.get("languages", ()))
-        return cls(**(raw | {"location": location, "languages": languages,
+        roles = tuple(Role(**(r | {"terms": tuple(r["terms"])})) for r in raw.get("roles", ()))
+        return cls(**(raw | {"location": location, "languages": languages, "roles": roles,
                              "skills": tuple(raw.get("skills", ()))}))
 
 
-def build_profile(pages: Sequence[str], build_month: str, head: Sequence[HeadLine] = ()) -> Profile:
-    """The profile of one CV. build_month is "YYYY-MM", the month "present" stands for."""
+def build_profile(pages: Sequence[str], build_month: str, head: Sequence[HeadLine] = (),
+                  file_date: str | None = None) -> Profile:
+    """The profile of one CV. build_month is "YYYY-MM", the latest month "present" may stand for;
+    file_date the month the file says it was written, if it says."""
     sections = split_sections(list(pages))
     contact_lines = _contact_lines(sections, head)
-    months = _experience_months(sections, parse_month(build_month))
+    text = "\n".join(pages)
+    entries = find_entries(sections)
+    present = cv_present([period for entry in entries for period in entry.periods()], text, file_date, build_month)
+    found = [(period, entry) for entry in entries for period in entry.periods(parse_month(present.month))]
+    months = months_covered(period for period, _ in found) if found else None
+    stated = stated_years(sections)
+    years = months // 12 if months is not None else None if stated is None else int(stated)
+    title = _title(sections)
+    level = title_level(title)
     return Profile(
         email=find_email(contact_lines) or find_email(_all_lines(sections)),
         phone=find_phone(contact_lines),
-        title=_title(sections),
+        title=title,
         location=find_location(contact_lines),
-        years_experience=None if months is None else months // 12,
+        years_experience=years,
         experience_months=months,
         languages=tuple(_languages(sections)),
         education=_education(sections),
-        skills=tuple(skill_names("\n".join(pages))),
+        skills=tuple(skill_names(text)),
+        years_stated=stated,
+        present=present.month,
+        present_source=present.source,
+        seniority=level or years_level(years),
+        seniority_rule="title" if level else "years" if years is not None else None,
+        roles=tuple(make_role(*role) for role in found),
     )
 
 
@@ -90,40 +120,22 @@ def _contact_lines(sections: list[Section], head: Sequence[HeadLine]) -> list[st
     return list(dict.fromkeys(header + contact + top))
 
 
-def _experience_months(sections: list[Section], today: int) -> int | None:
-    """Months covered by the dated roles of the experience sections; without one, by the dates
-    anywhere but the header and education. None when no date range is found."""
-    chosen = of_kind(sections, "experience") or [
-        s for s in sections if s.kind not in (HEADER, "education", "languages", "contact")]
-    periods = [p for s in chosen for p in find_periods(s.text, today)]
-    return months_covered(periods) if periods else None
-
-
 def _title(sections: list[Section]) -> str | None:
     """The title in the first entry of the experience section, else in the header's first lines."""
     for section in of_kind(sections, "experience"):
-        entry: list[str] = []
-        for line in section.lines:
-            if _BULLET.match(line) or len(entry) == _ENTRY_LINES:
-                break
-            entry.append(_without_dates(line))
-        title = pick_title(entry)
+        title = pick_title(entry_heading(section.lines))
         if title:
             return title
     header = [line for s in of_kind(sections, HEADER) for line in s.lines[:4] if "@" not in line]
     return pick_title(header)
 
 
-def _without_dates(line: str) -> str:
-    spans = [p.span for p in find_periods(line, parse_month("2100-01"))]
-    for start, end in reversed(spans):
-        line = line[:start] + line[end:]
-    return line
-
-
 def _languages(sections: list[Section]) -> list[SpokenLanguage]:
+    """The languages section; else a "Languages: ..." line anywhere (under "Additional
+    information", say); else items that state a level ("German (C1)")."""
     listed = parse_languages([line for s in of_kind(sections, "languages") for line in s.lines])
-    return listed or parse_languages(_all_lines(sections), need_level=True)
+    lines = _all_lines(sections)
+    return listed or labelled_languages(lines) or parse_languages(lines, need_level=True)
 
 
 def _education(sections: list[Section]) -> str | None:

@@ -80,6 +80,9 @@ _HEADINGS: dict[str, tuple[str, ...]] = {
         "interessen", "hobbys", "ehrenamt", "referenzen", "weiterbildung", "weiterbildungen",
         "certifications et formations", "projets", "publications", "distinctions",
         "centres d'interet", "loisirs", "benevolat", "references", "interets",
+        "additional information", "further information", "other information", "miscellaneous",
+        "informacion adicional", "otros datos", "weitere informationen", "sonstiges", "sonstige angaben",
+        "informations complementaires", "divers", "autres informations",
     ),
 }
 _KIND_OF: dict[str, str] = {name: kind for kind, names in _HEADINGS.items() for name in names}

@@ -31,6 +31,11 @@ _NATIVE = regex.compile(
 )
 _CEFR = regex.compile(r"(?<![\p{L}\p{N}])([ABC][12])(?![\p{L}\p{N}])")
 _ITEM_SPLIT = regex.compile(r"\s*(?:[·•;|]|\s,\s|,\s+(?=\p{Lu}))\s*")
+_LABELLED = regex.compile(
+    r"^\W*(?:languages?(?:\s+(?:known|spoken|skills|proficiency))?|spoken\s+languages|idiomas|lenguas|sprachen|"
+    r"sprachkenntnisse|fremdsprachen|langues(?:\s+parl[ée]es)?)\s*[:\-–]\s*(?P<items>.+)$",
+    regex.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -58,6 +63,9 @@ def language_of(name: str) -> str | None:
     return _names()[0].get(tuple(t.term for t in raw_tokens(name)))
 
 
+_COMPOUND = regex.compile(r"(\p{L}+?)(?:sprach)?kenntniss?e?n?")  # "Englischkenntnisse"
+
+
 def _languages_in(item: str) -> list[str]:
     table, longest = _names()
     terms = [t.term for t in raw_tokens(item)]
@@ -71,6 +79,9 @@ def _languages_in(item: str) -> list[str]:
                 i += n
                 break
         else:
+            compound = _COMPOUND.fullmatch(terms[i])  # German: "Englischkenntnisse"
+            if compound and table.get((compound.group(1),)):
+                found.append(table[(compound.group(1),)])
             i += 1
     return found
 
@@ -97,3 +108,14 @@ def parse_languages(lines: list[str], *, need_level: bool = False) -> list[Spoke
                 if found.get(name) is None:
                     found[name] = level
     return [SpokenLanguage(name, level) for name, level in found.items()]
+
+
+def languages_in(text: str) -> list[str]:
+    """English names of the languages a text names, each once, in order."""
+    return list(dict.fromkeys(_languages_in(text)))
+
+
+def labelled_languages(lines: list[str]) -> list[SpokenLanguage]:
+    """Languages of "Languages: English, Sinhala (native)" lines, wherever they stand (under
+    "Additional information", in a sidebar without a heading)."""
+    return parse_languages([found.group("items") for line in lines if (found := _LABELLED.match(line))])

@@ -1,185 +1,117 @@
-"""Search results as text for people (the lists side by side, then each in full) or as one JSON
-document for scripts (README: JSON output; SCHEMA_VERSION changes when a key changes meaning, and
-new keys may be added without a change: "filters" and each record's "profile" came that way)."""
+"""A search document as text for people: the lists side by side, then each in full with the
+concepts each candidate holds and the lines that show it (`rag search`; `--json` prints the
+document itself, render/documents.py)."""
 
 from __future__ import annotations
 
-import shutil
+from rag.render.profile import row_text
+from rag.render.terminal import bold, clip, display, highlight, plural, terminal_width
+from rag.search.filters import describe_outcome
+from rag.search.fusion import describe_fusion
 
-import click
-import orjson
 
-from rag.lexicon.terms import matching_spans
-from rag.search.fields import field_json, row_text
-from rag.search.retrieval import LIST_NAMES, Hit, SearchResult
-from rag.store.manifest import Manifest
-
-SCHEMA_VERSION = 1
-
+def list_name(name: str, rule: str) -> str:
+    """How a list is headed: the fused list by its rule, RRF (the default) or convex."""
+    return {"faiss": "FAISS (dense)", "bm25": "BM25 (keywords)"}.get(name) or ("RRF" if rule == "rrf" else
+                                                                               "Fused (convex)")
 _SCORE_NOTES = {
     "faiss": "cosine of the query and the closest chunk",
     "bm25": "BM25, each query term from the chunk where it weighs most",
 }
 
 
-def display(text: str) -> str:
-    """Control characters (a newline in a file name, say) shown escaped, never acted on."""
-    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode() for ch in text)
-
-
-def clip(text: str, limit: int) -> str:
-    """Text cut to at most limit characters, an ellipsis marking the cut (at least one character kept)."""
-    return text if len(text) <= limit else text[: max(limit - 1, 1)] + "…"
-
-
-def terminal_width() -> int:
-    return max(shutil.get_terminal_size((110, 24)).columns, 60)
-
-
-def highlight(text: str, terms: set[str]) -> str:
-    out, last = [], 0
-    for token in matching_spans(text, terms):
-        out.append(text[last : token.start])
-        out.append(click.style(text[token.start : token.end], fg="yellow", bold=True))
-        last = token.end
-    out.append(text[last:])
-    return "".join(out)
-
-
-def render_text(result: SearchResult, manifest: Manifest, store_label: str) -> str:
+def search_text(doc: dict) -> str:
     width = terminal_width()
-    q = result.query
-    unit = "CV" if result.unit == "candidates" else "chunk"
-    wanted = ", ".join(f"{label} ({n} {unit}{'s' if n != 1 else ''})" for label, n in result.holders.items())
+    store, filters = doc["store"], doc["filters"]
+    unit = "CV" if doc["view"] == "candidates" else "chunk"
+    wanted = ", ".join(f"{label} ({plural(n, unit)})" for label, n in doc["concepts"].items())
     lines = [
-        click.style(f"Query: {q.text}", bold=True),
-        f"Looking for: {wanted or '(nothing but framing words)'}" + (f"   BM25 terms: {', '.join(q.terms)}" if q.terms else ""),
-        f"Store: {store_label} · {manifest.candidate_count} CVs · {manifest.chunk_count} chunks · {manifest.embedding_model}",
+        bold(f"Query: {display(doc['query'])}"),
+        display(f"Looking for: {wanted or '(nothing but framing words)'}"
+                + (f"   BM25 terms: {', '.join(doc['terms'])}" if doc["terms"] else "")),
+        display(f"Store: {store['path']} · {store['candidate_count']} CVs · {store['chunk_count']} chunks · "
+                f"{store['embedding_model']}"),
     ]
-    if result.filters:
-        lines.append(f"Filters: {result.filters.describe(result.filtered, manifest.candidate_count)}")
+    if doc["excluded"]:
+        lines.append("Leaving out: " + ", ".join(f"{label} ({plural(n, unit)})" for label, n in doc["excluded"].items()))
+    if filters:
+        lines.append(display(f"Filters: {describe_filters(filters, store['candidate_count'])}"))
     lines.append("")
-    if len(result.lists) > 1:
-        lines += _side_by_side(result, width) + [""]
-    terms = set(q.terms)
-    for name, hits in result.lists.items():
-        note = f"{result.fusion.describe()}" if name == "fused" else _SCORE_NOTES[name]
-        lines.append(click.style(LIST_NAMES[name], bold=True) + f"  ({note})")
-        if not hits:
-            lines.append("  no results" + (": no CV that passes the filters" if result.filters and not result.filtered.kept
+    if len(doc["lists"]) > 1:
+        lines += _side_by_side(doc, width) + [""]
+    terms = set(doc["terms"])
+    for name, records in doc["lists"].items():
+        note = describe_fusion(**doc["fusion"]) if name == "fused" else _SCORE_NOTES[name]
+        lines.append(bold(list_name(name, doc["fusion"]["rule"])) + f"  ({note})")
+        if not records:
+            lines.append("  no results" + (": no CV that passes the filters" if filters and not filters["passed"]
                                            else ": no CV holds any query term" if name == "bm25" else ""))
-        for hit in hits:
-            lines += _hit_lines(name, hit, result, terms, width)
+        apart = False
+        for record in records:
+            if record["weak"] and not apart and name != "bm25":
+                lines.append("  -- below: no query term held, and far from the query in meaning (likely unrelated) --")
+                apart = True
+            lines += _record_lines(name, record, doc, terms, width)
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _label(hit: Hit, unit: str) -> str:
-    if unit == "chunks":
-        return display(f"{hit.candidate.name} #{hit.chunk.chunk_index}")
-    return display(hit.candidate.name)
+def describe_filters(filters: dict, total: int) -> str:
+    return describe_outcome(filters["expression"], filters["keep_unknown"], filters["passed"], total,
+                            filters["undecided"], filters["unknown"])
 
 
-def _side_by_side(result: SearchResult, width: int) -> list[str]:
-    lists = result.lists
+def _label(record: dict) -> str:
+    chunk = record.get("chunk")
+    return display(f"{record['name']} #{chunk['chunk_index']}" if chunk else record["name"])
+
+
+def _side_by_side(doc: dict, width: int) -> list[str]:
+    lists = doc["lists"]
     cell = (width - 5) // len(lists)
-    header = "  # " + "".join(f" {LIST_NAMES[name]:<{cell - 1}}" for name in lists)
-    rows = [click.style(header.rstrip(), bold=True)]
-    depth = max((len(h) for h in lists.values()), default=0)
+    header = "  # " + "".join(f" {list_name(name, doc['fusion']['rule']):<{cell - 1}}" for name in lists)
+    rows = [bold(header.rstrip())]
+    depth = max((len(records) for records in lists.values()), default=0)
     for i in range(depth):
         cells = []
-        for name, hits in lists.items():
-            if i < len(hits):
-                hit = hits[i]
-                score = _score(name, hit.score)
-                label = _label(hit, result.unit)
+        for name, records in lists.items():
+            if i < len(records):
+                score = _score(name, records[i]["score"])
                 room = cell - len(score) - 3
-                label = clip(label, room)
-                cells.append(f" {label:<{room}} {score} ")
+                cells.append(f" {clip(_label(records[i]), room):<{room}} {score} ")
             else:
                 cells.append(" " * cell)
         rows.append(f"{i + 1:>3} " + "".join(cells).rstrip())
     return rows
 
 
-def _hit_lines(name: str, hit: Hit, result: SearchResult, terms: set[str], width: int) -> list[str]:
-    c = hit.candidate
-    where = f"{display(c.source)}" + (f" · chunk {hit.chunk.chunk_index} · p.{hit.chunk.page}" if hit.chunk else "")
-    ranks = " · ".join(f"{LIST_NAMES[n].split()[0]} #{r}" for n, r in hit.ranks.items() if n != name)
-    head = f"  {hit.rank:>2}. {_score(name, hit.score)}  {click.style(display(c.name), bold=True)}  {where}"
+def _record_lines(name: str, r: dict, doc: dict, terms: set[str], width: int) -> list[str]:
+    chunk = r.get("chunk")
+    where = display(r["source"]) + (f" · chunk {chunk['chunk_index']} · p.{chunk['page']}" if chunk else "")
+    rule = doc["fusion"]["rule"]
+    ranks = " · ".join(f"{list_name(n, rule).split()[0]} #{rank}" for n, rank in r["ranks"].items() if n != name)
+    head = f"  {r['rank']:>2}. {_score(name, r['score'])}  {bold(display(r['name']))}  {where}"
     lines = [head + (f"   [{ranks}]" if ranks else "")]
-    about = [f"{c.headline}" if c.headline else ""]
-    if c.name_source != "cv":
+    others = [display(f["source"]) for f in r["files"] if f["cv_id"] != r["cv_id"]]
+    if others:
+        lines.append("      also: " + ", ".join(others) + "  (the same person: same e-mail or phone)")
+    about = [r["headline"] or ""]
+    if r["name_source"] != "cv":
         about.append("(name taken from the file name)")
     if any(about):
         lines.append("      " + display(" ".join(a for a in about if a))[: width - 6])
-    if hit.profile and result.fields:
-        shown = row_text(result.fields, hit.profile, result.filters.skills if result.filters else ())
-        lines.append("      " + display(f"profile: {shown}")[: width - 6])
-    lines.append("      " + ("holds: " + ", ".join(hit.matched) if hit.matched else "holds no query term: a meaning match"))
-    for ev in hit.evidence:
-        text = display(ev.text)
-        room = width - 14
-        text = clip(text, room)
-        lines.append(f"      p.{ev.page:<3} {highlight(text, terms) if ev.concepts else text}")
+    if r["profile"]:
+        skills = doc["filters"]["skills"] if doc["filters"] else ()
+        lines.append("      " + display(f"profile: {row_text(r['profile'], skills)}")[: width - 6])
+    held = r["matched_terms"]
+    lines.append("      " + ("holds: " + ", ".join(held) if held else "holds no query term: a meaning match"))
+    if not r["evidence"] and not held:
+        lines.append("      (no content line to show)")
+    for ev in r["evidence"]:
+        text = clip(display(ev["text"]), width - 14)
+        lines.append(f"      p.{ev['page']:<3} {highlight(text, terms) if ev['terms'] else text}")
     return lines
 
 
 def _score(name: str, score: float) -> str:
     return f"{score:.3f}" if name in ("faiss", "fused") else f"{score:.2f}"
-
-
-def render_json(result: SearchResult, manifest: Manifest, store_path: str, topk: int) -> bytes:
-    q, fusion = result.query, result.fusion
-    doc = {
-        "schema_version": SCHEMA_VERSION,
-        "query": q.text,
-        "mode": result.mode,
-        "view": result.unit,
-        "topk": topk,
-        "terms": list(q.terms),
-        "concepts": result.holders,
-        "seniority": q.seniority,
-        "fusion": fusion.to_json(),
-        "store": store_json(manifest, store_path),
-        "filters": filters_json(result.filters, result.filtered),
-        "lists": {name: [_hit_json(hit, result.fields) for hit in hits] for name, hits in result.lists.items()},
-    }
-    return orjson.dumps(doc, option=orjson.OPT_INDENT_2)
-
-
-def store_json(manifest: Manifest, store_path: str) -> dict:
-    """Which store answered: the same block in search and match documents."""
-    return {"path": store_path, "fingerprint": manifest.fingerprint, "embedding_model": manifest.embedding_model,
-            "candidate_count": manifest.candidate_count, "chunk_count": manifest.chunk_count}
-
-
-def filters_json(filters, outcome) -> dict | None:
-    """What the filters asked and let through (null without filters); search and match alike."""
-    if filters is None:
-        return None
-    return {"expression": filters.text, "keep_unknown": filters.keep_unknown, "passed": outcome.kept,
-            "undecided": outcome.undecided, "unknown": outcome.unknown}
-
-
-def _hit_json(hit: Hit, fields: tuple[str, ...]) -> dict:
-    c = hit.candidate
-    record = {
-        "rank": hit.rank,
-        "score": hit.score,
-        "cv_id": c.cv_id,
-        "name": c.name,
-        "name_source": c.name_source,
-        "source": c.source,
-        "headline": c.headline,
-        "seniority": c.seniority,
-        "ranks": hit.ranks,
-        "scores": hit.scores,
-        "matched_terms": list(hit.matched),
-        "evidence": [{"text": e.text, "page": e.page, "chunk_id": e.chunk_id, "terms": list(e.concepts)}
-                     for e in hit.evidence],
-        "profile": {f: field_json(f, hit.profile) for f in fields} if hit.profile else {},
-    }
-    if hit.chunk is not None:
-        record["chunk"] = {k: v for k, v in hit.chunk.to_dict().items() if k not in ("cv_id", "source")}
-    return record

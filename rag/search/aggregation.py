@@ -45,3 +45,17 @@ def holding(starts: np.ndarray, chunks: np.ndarray) -> np.ndarray:
     held = np.zeros(len(starts) - 1, dtype=bool)
     held[owners(starts, chunks)] = True
     return held
+
+
+def of_people(people: np.ndarray, values: np.ndarray, allowed: np.ndarray | None) -> np.ndarray:
+    """Per candidate, the best value among its person's allowed CVs, held by the person's first
+    CV (people[i]: the first candidate of candidate i's person); the other CVs keep theirs, and
+    ranking leaves them out. Booleans combine with "any"."""
+    members = np.ones(len(people), dtype=bool) if allowed is None else allowed
+    if values.dtype == bool:
+        out = np.zeros(len(people), dtype=bool)
+        np.logical_or.at(out, people[members], values[members])
+        return out
+    out = np.full(len(people), -np.inf)
+    np.maximum.at(out, people[members], values[members])
+    return np.where(np.isfinite(out), out, values)

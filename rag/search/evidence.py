@@ -12,7 +12,7 @@ from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from rag.lexicon.terms import aliases, expand_words, fold, raw_tokens
+from rag.lexicon.terms import aliases, expand_words, lines_at, raw_tokens
 from rag.search.query import Concept
 from rag.store.rows import Candidate, Chunk
 
@@ -29,28 +29,28 @@ class Evidence:
 
 
 def _held(words: list[str], concepts: Sequence[Concept]) -> tuple[str, ...]:
-    """Labels of the concepts a line's words hold (phrases with their words side by side)."""
+    """Labels of the concepts a line's words hold (a one-word spelling as a term, which an alias
+    adds; a longer one with its words side by side)."""
     terms = set(expand_words(words))
-    found = []
-    for concept in concepts:
-        if concept.is_phrase:
-            n = len(concept.words)
-            held = any(tuple(words[i : i + n]) == concept.words for i in range(len(words) - n + 1))
-        else:
-            held = bool(terms.intersection(concept.alternatives))
-        if held:
-            found.append(concept.label)
-    return tuple(found)
+    return tuple(c.label for c in concepts if any(_holds(words, terms, s) for s in c.spellings))
 
 
-def best_lines(candidate: Candidate, chunks: Sequence[Chunk], concepts: Sequence[Concept],
+def _holds(words: list[str], terms: set[str], spelling: tuple[str, ...]) -> bool:
+    if len(spelling) == 1:
+        return spelling[0] in terms
+    n = len(spelling)
+    return any(tuple(words[i : i + n]) == spelling for i in range(len(words) - n + 1))
+
+
+def best_lines(read: Sequence[tuple[Candidate, Chunk]], concepts: Sequence[Concept],
                weights: Mapping[str, float], limit: int = 2) -> list[Evidence]:
-    """The lines of these chunks that best show the concepts (chunks may overlap; lines count once)."""
+    """The lines of these chunks (each with the CV it belongs to: a person may have several) that
+    best show the concepts; chunks may overlap, lines count once, quiet lines never count."""
     # A line can hold a concept only if it has one of these words (an alias adds its canonical term).
-    cues = {w for c in concepts for w in (c.words[:1] + c.alternatives)} | _alias_cues(concepts)
-    scored: dict[int, tuple[float, Evidence]] = {}
-    for chunk in chunks:
-        lines = _lines(chunk.text)
+    cues = {s[0] for c in concepts for s in c.spellings} | _alias_cues(concepts)
+    scored: dict[tuple[str, int], tuple[float, Evidence]] = {}
+    for candidate, chunk in read:
+        lines = lines_at(chunk.text)
         starts = [start for start, _ in lines]
         words_by_line: dict[int, list[str]] = {}
         for token in raw_tokens(chunk.text):  # one pass over the chunk, then split by line
@@ -58,12 +58,13 @@ def best_lines(candidate: Candidate, chunks: Sequence[Chunk], concepts: Sequence
         for index, words in words_by_line.items():
             start, line = lines[index]
             offset = chunk.char_start + start
-            if offset in scored or cues.isdisjoint(words):
+            key = (candidate.cv_id, offset)
+            if key in scored or cues.isdisjoint(words) or candidate.is_quiet(offset, offset + len(line)):
                 continue
             held = _held(words, concepts)
             if held:
                 weight = sum(weights.get(label, 0.0) for label in held) + 1e-3 * len(held)
-                scored[offset] = (weight, Evidence(_clip(line), candidate.page_at(offset), chunk.chunk_id, held))
+                scored[key] = (weight, Evidence(_clip(line), candidate.page_at(offset), chunk.chunk_id, held))
     ranked = [e for _, e in sorted(scored.values(), key=lambda pair: (-pair[0], pair[1].chunk_id))]
     if not ranked:
         return []
@@ -76,7 +77,7 @@ def best_lines(candidate: Candidate, chunks: Sequence[Chunk], concepts: Sequence
 
 def _alias_cues(concepts: Sequence[Concept]) -> set[str]:
     """First words of every spelling that adds a concept's canonical term ("k8s" for kubernetes)."""
-    wanted = {t for c in concepts for t in c.alternatives}
+    wanted = {s[0] for c in concepts for s in c.spellings if len(s) == 1}
     return {spelling[0] for spelling, canonical in aliases().items() if canonical in wanted}
 
 
@@ -92,29 +93,24 @@ def line_at(candidate: Candidate, chunk: Chunk, offset: int, concepts: tuple[str
     return Evidence(_clip(line), candidate.page_at(chunk.char_start + start), chunk.chunk_id, concepts)
 
 
-def closest_passage(candidate: Candidate, chunk: Chunk, query_text: str) -> Evidence:
-    """For a meaning match: the line of its closest chunk that shares most word stems with the
-    query (none may), then the fullest line (a complete bullet says more than a wrapped tail)."""
-    stems = {fold(t.term)[:5] for t in raw_tokens(query_text) if len(t.term) > 3}
+def closest_passage(read: Sequence[tuple[Candidate, Chunk]], stems: frozenset[str]) -> Evidence | None:
+    """For a meaning match: a content line of its closest chunks (closest first) that shares most
+    word stems with the query (Query.stems; none may), then the fullest line (a complete bullet
+    says more than a wrapped tail). Never a contact line, a referee or a page header (None when
+    the chunks hold nothing else)."""
     best = None
-    for start, line in _lines(chunk.text):
-        words = [t.term for t in raw_tokens(line)]
-        if len(words) < 3:
-            continue
-        overlap = sum(1 for w in words if w[:5] in stems)
-        key = (-overlap, -len(words), start)
-        if best is None or key < best[0]:
-            best = (key, start, line)
-    start, line = (best[1], best[2]) if best else (0, chunk.text)
-    return Evidence(_clip(line), candidate.page_at(chunk.char_start + start), chunk.chunk_id, ())
+    for closeness, (candidate, chunk) in enumerate(read):
+        for start, line in lines_at(chunk.text):
+            words = [t.term for t in raw_tokens(line)]
+            offset = chunk.char_start + start
+            if len(words) < 3 or candidate.is_quiet(offset, offset + len(line)):
+                continue
+            overlap = sum(1 for w in words if w[:5] in stems)
+            key = (-overlap, closeness, -len(words), start)
+            if best is None or key < best[0]:
+                best = (key, Evidence(_clip(line), candidate.page_at(offset), chunk.chunk_id, ()))
+    return best[1] if best else None
 
-
-def _lines(text: str) -> list[tuple[int, str]]:
-    out, start = [], 0
-    for line in text.split("\n"):
-        out.append((start, line))
-        start += len(line) + 1
-    return out
 
 
 def _clip_marks(text: str) -> str:

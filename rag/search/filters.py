@@ -1,7 +1,9 @@
 """Filters on profile fields, applied to every candidate before any list is ranked or fused.
 
 The options (--min-years, --max-years, --location, --language, --skill) and --where become one
-expression (where.py). Its values are resolved once, before the store is opened (a skill to its
+expression (where.py). years counts every dated role; years_in(CONCEPT) only the roles whose title
+or lines hold the concept (its words, any spelling of the skill it names, "backend" as
+"back-end"), so four years of graphic design do not count for years_in(backend)>=3. Its values are resolved once, before the store is opened (a skill to its
 canonical name, a country name or code to the country, a city to its spellings, a language to
 its English name, a degree word to its level), and the expression is then evaluated over the
 store's profile columns (profile_store.py) for all candidates at once.
@@ -26,7 +28,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from rag.errors import UsageError
+from rag.errors import UsageError, UserError
 from rag.search.where import AllOf, AnyOf, Clause, Node, Not, conjunction, describe, parse
 from rag.store.profiles import ProfileColumns, language_rank, normal
 
@@ -110,7 +112,7 @@ class Place:
             return countries.rows_with(countries.entries_of([_index(countries.values, self.country)])), countries.known
         places = c.set("place")
         wanted = [i for i, v in enumerate(places.values) if v in self.spellings or self.part in v]
-        return places.rows_with(places.entries_of(wanted)), countries.known
+        return places.rows_with(places.entries_of(wanted)), countries.known | places.known  # a town without country
 
 
 @dataclass(frozen=True)
@@ -150,7 +152,44 @@ class Title:
             column.known
 
 
-Resolved = Ordered | Place | Language | Skill | Title | Not | AllOf | AnyOf
+@dataclass(frozen=True)
+class YearsIn:
+    """Whole years of the dated roles whose terms hold one of the spellings of a concept; unknown
+    for a candidate without dated roles."""
+
+    spellings: tuple[tuple[str, ...], ...]  # folded terms, dehyphenated
+    op: str
+    value: int
+    field: str = "years"
+
+    def test(self, c: ProfileColumns) -> tuple[np.ndarray, np.ndarray]:
+        return _COMPARE[self.op](years_in_roles(c, self.spellings), self.value), np.diff(c.arrays["roles.indptr"]) > 0
+
+
+def years_in_roles(c: ProfileColumns, spellings: tuple[tuple[str, ...], ...]) -> np.ndarray:
+    """Per candidate, whole years of the dated roles whose terms hold one of the spellings (folded,
+    dehyphenated terms; overlaps counted once); 0 where no dated role holds one."""
+    if "roles.indptr" not in c.arrays:
+        raise UserError("years_in(...) reads the roles of each CV, which this store was built without; "
+                        "rebuild it (rag index --force)")
+    from rag.profile.dates import Period, months_covered
+
+    terms = c.set("role_terms")
+    plain = [v.replace("-", "") for v in terms.values]
+    holds = np.zeros(len(terms.indptr) - 1, dtype=bool)
+    for spelling in spellings:
+        holds |= np.logical_and.reduce([terms.rows_with(terms.entries_of([i for i, v in enumerate(plain) if v == t]))
+                                        for t in spelling])
+    indptr, starts, ends = c.arrays["roles.indptr"], c.arrays["roles.start"], c.arrays["roles.end"]
+    years = np.zeros(c.count, dtype=np.int32)
+    owner = np.repeat(np.arange(c.count), np.diff(indptr))
+    for row in np.unique(owner[holds]):
+        roles = [r for r in range(indptr[row], indptr[row + 1]) if holds[r]]
+        years[row] = months_covered(Period(int(starts[r]), int(ends[r]), False, (0, 0)) for r in roles) // 12
+    return years
+
+
+Resolved = Ordered | Place | Language | Skill | Title | YearsIn | Not | AllOf | AnyOf
 
 
 def _index(values: list[str], value: str) -> int:
@@ -187,15 +226,6 @@ class CompiledFilters:
         """The canonical skills the filters name, for showing them first."""
         return tuple(dict.fromkeys(t.name for t in _tests(self.expression) if isinstance(t, Skill)))
 
-    def describe(self, outcome: FilterOutcome, total: int) -> str:
-        """What the filters did, in one line: "years>=5 · 14 of 300 CVs pass; 12 dropped: years unknown"."""
-        line = f"{self.text} · {outcome.kept} of {total} CV{'s' if total != 1 else ''} pass"
-        if outcome.undecided:
-            why = " or ".join(f"{f} ({n})" for f, n in outcome.unknown.items())
-            line += (f"; {outcome.undecided} kept though their {why} is unknown" if self.keep_unknown else
-                     f"; {outcome.undecided} dropped because their {why} is unknown (--keep-unknown keeps them)")
-        return line
-
     def apply(self, columns: ProfileColumns) -> FilterOutcome:
         """The candidates that pass (a pure function of the columns)."""
         results: dict = {}  # each test's (passes, known), computed once
@@ -207,6 +237,17 @@ class CompiledFilters:
                 unknown[test.field] = int((undecided & ~results[test][1]).sum())
         keep = ~no if self.keep_unknown else yes
         return FilterOutcome(keep, int(undecided.sum()), {f: n for f, n in unknown.items() if n})
+
+
+def describe_outcome(expression: str, keep_unknown: bool, passed: int, total: int, undecided: int,
+                     unknown: dict[str, int]) -> str:
+    """What the filters did, in one line: "years>=5 · 14 of 300 CVs pass; 12 dropped: years unknown"."""
+    line = f"{expression} · {passed} of {total} CV{'s' if total != 1 else ''} pass"
+    if undecided:
+        why = " or ".join(f"{f} ({n})" for f, n in unknown.items())
+        line += (f"; {undecided} kept though their {why} is unknown" if keep_unknown else
+                 f"; {undecided} dropped because their {why} is unknown (--keep-unknown keeps them)")
+    return line
 
 
 def _evaluate(node: Resolved, c: ProfileColumns, results: dict) -> tuple[np.ndarray, np.ndarray]:
@@ -240,20 +281,46 @@ def _resolve(node: Node) -> Resolved:
         return Not(_resolve(node.term))
     if isinstance(node, (AllOf, AnyOf)):
         return type(node)(tuple(_resolve(t) for t in node.terms))
-    if node.op == "!=" and node.field not in ("years", "education"):
+    if node.op == "!=" and node.field not in _ORDERED:
         return Not(_resolve(Clause(node.field, "=", node.value)))
-    if node.field not in ("years", "education") and node.op != "=":
+    if node.field not in _ORDERED and node.op != "=":
         raise UsageError(f"{node.field} takes = or != (it is not ordered), got {node.field}{node.op}{node.value}")
+    if node.field == "years_in":
+        return _years_in(node.op, node.value.strip(), node.concept or "")
     return _RESOLVERS[node.field](node.op, node.value.strip())
 
 
-def _years(op: str, value: str) -> Years:
-    if not value.isdigit():
+_ORDERED = ("years", "education", "years_in")
+
+
+def _years_in(op: str, value: str, concept: str) -> YearsIn:
+    from rag.lexicon.terms import raw_tokens
+
+    years = _years(op, value)
+    if not any(t.term for t in raw_tokens(concept)):
+        raise UsageError(f"years_in needs a concept with letters, e.g. years_in(backend)>=3; got {concept!r}")
+    return YearsIn(concept_spellings(concept), op, years.value)
+
+
+def concept_spellings(concept: str) -> tuple[tuple[str, ...], ...]:
+    """The concept's own terms, joined too ("back end" is "backend"), and every spelling of the
+    skill it names ("k8s": Kubernetes, K8s, kube), dehyphenated, as years_in_roles takes them."""
+    from rag.lexicon.terms import raw_tokens
+    from rag.lexicon.vocabulary import canonical, spellings
+
+    own = tuple(t.term.replace("-", "") for t in raw_tokens(concept))
+    skill = canonical(concept)
+    found = {own, ("".join(own),)} | {tuple(t.replace("-", "") for t in s) for s in (spellings(skill) if skill else ())}
+    return tuple(sorted(found))
+
+
+def _years(op: str, value: str) -> Ordered:
+    if not (value.isascii() and value.isdigit()):  # "²" and "٣" are digits to str.isdigit, not to int()
         raise UsageError(f"years takes a whole number of years, got {value!r}")
     return Ordered("years", op, int(value))
 
 
-def _education(op: str, value: str) -> Education:
+def _education(op: str, value: str) -> Ordered:
     from rag.profile.education import LEVELS, highest_level
 
     level = value.lower() if value.lower() in LEVELS else highest_level(value)

@@ -1,91 +1,412 @@
-"""What a query asks for, worked out once per search: BM25 terms, the concepts a candidate must
-hold, the text the encoder sees, and the seniority it names.
+"""What a query asks for, worked out once per search: BM25 terms, the concepts a candidate should
+hold, what it must not hold, the text the encoder sees, and the seniority it names.
 
 A concept is what a recruiter means by "a query term": a skill spelled any known way ("K8s" is
-the concept kubernetes), or a phrase whose words must stand side by side in the CV ("cost
-accounting", "data engineer"). Words of a phrase scattered over a CV do not hold it: that is how
-a description such as "source version control" would otherwise match anyone whose CV says
-"source", "version" and "control" somewhere. Framing words ("Who has experience with") and stop
-words separate phrases and are not concepts themselves.
+kubernetes), a word or phrase the vocabulary does not know, taken as written ("Rest Assured",
+"WooCommerce"), or a phrase in quotes. Words of a phrase scattered over a CV do not hold it.
+
+Syntax, as `rag search --help` teaches it:
+
+- `"quoted words"`: a phrase whose words must stand side by side in the CV;
+- `A OR B` (also a lower-case "or" between two skills): one concept that either holds;
+- `A AND B`, or just `A B`: both are asked for (the default);
+- `NOT X` or `-X`: candidates whose CV holds X are left out of every list.
+
+Framing ("Who has experience with"), stop words and role or activity words ("developer",
+"engineer", "automation", "administration") are never concepts: "Flutter developer" asks for
+Flutter. A role phrase stays whole only when nothing more specific is asked ("data engineer").
+Which unknown words are specific enough to rank people by (a capitalised or technical word, or
+one few CVs hold) is decided against the store's statistics (resolve()), once per query.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+import regex
 
 from rag.lexicon.seniority import query_level
 from rag.lexicon.synonyms import QUERY_EXPANSIONS
-from rag.lexicon.terms import QUERY_FRAMING, STOPWORDS, alias_at, query_terms, raw_tokens
+from rag.lexicon.terms import QUERY_FRAMING, STOPWORDS, Token, alias_at, query_terms_of, raw_tokens
+from rag.lexicon.vocabulary import canonical, spellings
+
+# Words that name a role or an activity around a skill rather than the skill ("React developer",
+# "Ansible automation", "SQL Server administration"); folded, en/es/de/fr.
+ROLE_WORDS = frozenset(
+    """
+    developer developers development dev devs engineer engineers engineering programmer programmers
+    programming architect architects administrator administrators administration admin admins
+    automation specialist specialists expert experts consultant consultants professional
+    professionals practitioner technician technicians analyst analysts coder coders designer designers
+    manager managers coordinator coordinators officer officers assistant assistants representative
+    representatives role position job jobs work skills skill tools tool stack
+    desarrollador desarrolladora desarrolladores desarrollo programador programadora ingeniero
+    ingeniera ingenieros administrador administradora administracion especialista experto experta
+    consultor consultora disenador disenadora gerente coordinador coordinadora tecnico tecnica
+    entwickler entwicklerin entwicklung programmierer programmiererin ingenieur ingenieurin
+    administratorin administration spezialist spezialistin experte expertin berater beraterin
+    designer designerin manager managerin koordinator koordinatorin referent referentin
+    developpeur developpeuse developpement programmeur programmeuse ingenieure administrateur
+    administratrice specialiste consultante concepteur conceptrice responsable chargee charge
+    """.split()
+)
+OPERATORS = {"OR": "or", "AND": "and", "NOT": "not"}
+_NATURAL_OR = frozenset({"or", "o", "oder", "ou"})  # lower-case "or" between two skills
+_SEGMENT = regex.compile(r'(?P<neg>(?<![\p{L}\p{N}])-)?["“”„«](?P<quoted>[^"“”„«»]*)["“”«»]|(?P<op>\b(?:OR|AND|NOT)\b)|'
+                         r'(?P<minus>(?<![\p{L}\p{N}\-])-(?=[\p{L}\p{N}.]))')
 
 
 @dataclass(frozen=True)
 class Concept:
-    label: str  # as shown: "jenkins", "kubernetes", "cost accounting"
-    words: tuple[str, ...]  # folded words that stand side by side in a CV that holds the concept
-    alternatives: tuple[str, ...] = ()  # for a one-word concept: index terms, any of which holds it
+    label: str  # as shown: "jenkins", "kubernetes", "rest assured"
+    spellings: tuple[tuple[str, ...], ...]  # folded word runs; the CV holds the concept if it holds any
+    strong: bool = True  # counts for coverage; a weak one (a common word) only adds to the scores
+    parts: tuple[Concept, ...] = ()  # what stands instead when no CV holds the phrase as written
+    role: bool = False  # a role phrase ("data engineer"): a concept only when nothing else is strong
+    named: bool = False  # written as a name (capitalised, technical), not as a word of prose
 
     @property
-    def is_phrase(self) -> bool:
-        return len(self.words) > 1
+    def words(self) -> tuple[str, ...]:
+        """The first spelling: the concept as written."""
+        return self.spellings[0]
 
 
 @dataclass(frozen=True)
 class Query:
     text: str
     terms: tuple[str, ...]  # BM25 terms, each once
-    concepts: tuple[Concept, ...]
+    concepts: tuple[Concept, ...]  # what a candidate should hold (drafts until resolve())
     dense_text: str  # the query without its leading and trailing framing, for the encoder
     seniority: str | None = None  # junior | mid | senior | lead, when the query names one
+    stems: frozenset[str] = frozenset()  # 5-letter stems of dense_text's longer words, for evidence
+    excluded: tuple[Concept, ...] = ()  # NOT / -X: candidates holding any of these are left out
+    ignored: tuple[str, ...] = ()  # what the query holds that is searched for by meaning only
+
+
+@dataclass(frozen=True)
+class _Item:
+    """A piece of the query between operators: a quoted phrase or plain words."""
+
+    tokens: tuple[Token, ...]
+    written: str  # the text as typed, for capitalisation
+    quoted: bool = False
+    negated: bool = False
+    joined: bool = False  # joined to the previous item by OR
 
 
 def analyse(text: str) -> Query:
-    """Break a query into terms, concepts, the text to embed and the seniority it names."""
-    tokens = raw_tokens(text)
+    """Break a query into terms, concepts, exclusions, the text to embed and the seniority it names.
+
+    The concepts are drafts: resolve() settles them against the store once per search."""
+    items = _items(text)
+    seniority = next((query_level(t.term) for item in items if not item.negated for t in item.tokens
+                      if query_level(t.term)), None)
+    wanted: list[Concept] = []
+    excluded: list[Concept] = []
+    for item in items:
+        found = _concepts(item, text)
+        joinable = [i for i, c in enumerate(wanted) if not c.role]
+        if item.joined and found and joinable and not item.negated:
+            found = [_either(wanted.pop(joinable[-1]), found[0]), *found[1:]]
+        (excluded if item.negated else wanted).extend(found)
+    if not any(item.quoted or item.negated for item in items):
+        wanted = _natural_or(wanted, text)
+    wanted = list(dict.fromkeys(wanted))
+    kept = [item for item in items if not item.negated]
+    positive = [t.term for item in kept for t in item.tokens]
+    dense = _dense_tokens([t for item in kept for t in item.tokens])
+    stems = frozenset(t.term[:5] for t in dense if len(t.term) > 3)
+    dense_text = _dense_text(text, dense, plain=len(items) == 1 and not items[0].quoted)
+    return Query(text, tuple(query_terms_of(positive)), tuple(wanted), dense_text, seniority, stems,
+                 tuple(dict.fromkeys(excluded)))
+
+
+def _items(text: str) -> list[_Item]:
+    """The query cut at quotes and operators; NOT and a leading "-" negate the next piece."""
+    items: list[_Item] = []
+    last, negate, join = 0, False, False
+
+    def plain(start: int, end: int) -> None:
+        nonlocal negate, join
+        chunk = raw_tokens(text[start:end])
+        if not chunk:
+            return
+        shifted = tuple(Token(t.term, t.start + start, t.end + start) for t in chunk)
+        if negate:  # NOT applies to the next word, or to a known skill of several words
+            head = _leading_concept_length(shifted)
+            items.append(_Item(shifted[:head], text[start:end], negated=True, joined=join))
+            shifted = shifted[head:]
+            negate, join = False, False
+        if shifted:
+            items.append(_Item(shifted, text[start:end], joined=join))
+            join = False
+
+    for m in _SEGMENT.finditer(text):
+        plain(last, m.start())
+        last = m.end()
+        if m.group("op"):
+            negate = negate or m.group("op") == "NOT"
+            join = m.group("op") == "OR"
+        elif m.group("minus"):
+            negate = True
+        else:
+            inner = m.group("quoted")
+            start = m.start("quoted")
+            phrase = tuple(Token(t.term, t.start + start, t.end + start) for t in raw_tokens(inner))
+            if phrase:
+                items.append(_Item(phrase, inner, quoted=True, negated=negate or bool(m.group("neg")), joined=join))
+            negate, join = False, False
+    plain(last, len(text))
+    return items
+
+
+def _leading_concept_length(tokens: tuple[Token, ...]) -> int:
+    """How many words the concept at the start takes: a known spelling's, else one."""
     words = [t.term for t in tokens]
-    framing_only = all(w in STOPWORDS or w in QUERY_FRAMING for w in words)
-    runs: list[tuple[str, ...]] = []  # phrases; an alias is a run of its canonical term alone
-    run: list[str] = []
-    seniority = None
+    alias = alias_at(words, 0)
+    if alias:
+        return alias[1]
+    for n in range(min(4, len(words)), 1, -1):
+        if canonical(" ".join(words[:n])):
+            return n
+    return 1
+
+
+def _concepts(item: _Item, text: str) -> list[Concept]:
+    """The concepts of one piece: its whole text for a quoted phrase; a name of several words
+    ("Core Animation", "Ext JS") as a phrase with its words as parts; else its runs of words
+    between stop words, framing and role words, known skills taken whole."""
+    words = [t.term for t in item.tokens]
+    if item.quoted:
+        return [Concept(" ".join(words), (tuple(words),))]
+    framing_only = all(w in STOPWORDS or w in QUERY_FRAMING or w in ROLE_WORDS for w in words)
+    out: list[Concept] = []
+    for segment, named in _segments(item.tokens, text):
+        found = _plain_concepts(segment, text, framing_only)
+        if named:
+            whole = tuple(t.term for t in segment)
+            parts = tuple(c for c in found if not c.role)
+            compact = "".join(regex.sub(r"[./-]", "", w) for w in whole)  # "ExtJS", "CoreData"
+            out.append(Concept(" ".join(whole), (whole, (compact,)), parts=parts, named=True))
+        else:
+            out.extend(found)
+    return out
+
+
+def _segments(tokens: tuple[Token, ...], text: str) -> list[tuple[list[Token], bool]]:
+    """The piece cut into names of several words (every word capitalised or technical, and the
+    whole no known skill) and the rest, in order."""
+    out: list[tuple[list[Token], bool]] = []
+    run: list[Token] = []
+
+    def close() -> None:
+        words = [t.term for t in run]
+        named = (len(run) > 1 and any(w not in ROLE_WORDS for w in words)
+                 and canonical(" ".join(words)) is None and not alias_term(words))
+        out.append((list(run), named))
+        run.clear()
+
+    rest: list[Token] = []
+    for token in tokens:
+        word = token.term
+        if (_looks_like_a_name(text[token.start : token.end]) and word not in STOPWORDS
+                and word not in QUERY_FRAMING and not query_level(word)):
+            if rest:
+                out.append((rest, False))
+                rest = []
+            run.append(token)
+            continue
+        if run:
+            if len(run) == 1:
+                rest = [*run]
+                run.clear()
+            else:
+                close()
+        rest.append(token)
+    if run:
+        if len(run) == 1:
+            rest.append(run[0])
+        else:
+            if rest:
+                out.append((rest, False))
+                rest = []
+            close()
+    if rest:
+        out.append((rest, False))
+    return out
+
+
+def _plain_concepts(tokens: list[Token], text: str, framing_only: bool) -> list[Concept]:
+    """Runs of words between stop words, framing and role words, known skills taken whole."""
+    words = [t.term for t in tokens]
+    out: list[Concept] = []
+    run: list[Token] = []
+    roles: list[Token] = []  # the role words of the current run, for a role phrase
+    i = 0
 
     def flush() -> None:
         if run:
-            runs.append(tuple(run))
-            run.clear()
+            out.extend(_run_concepts(run, roles, text))
+        run.clear()
+        roles.clear()
 
-    i = 0
     while i < len(words):
         word = words[i]
         alias = alias_at(words, i)
-        if alias:
+        known = None if alias else _known_at(words, i)
+        if alias or known:
             flush()
-            runs.append((alias[0],))
-            i += alias[1]
+            name, n = alias or known
+            out.append(_known(name, words[i : i + n]))
+            i += n
             continue
-        level = query_level(word)
-        if level and seniority is None:
-            seniority = level
+        if query_level(word) or word in STOPWORDS or (word in QUERY_FRAMING and not framing_only):
             flush()
-        elif word in STOPWORDS or (word in QUERY_FRAMING and not framing_only) or level:
-            flush()
+        elif word in ROLE_WORDS and not framing_only:
+            roles.append(tokens[i])
+            run.append(tokens[i])
         else:
-            run.append(word)
+            run.append(tokens[i])
         i += 1
     flush()
-    concepts = tuple(dict.fromkeys(_concept(r) for r in runs))
-    return Query(text, tuple(query_terms(text)), concepts, _dense_text(text, tokens), seniority)
+    return out
 
 
-def _concept(words: tuple[str, ...]) -> Concept:
-    if len(words) > 1:
-        return Concept(" ".join(words), words)
-    return Concept(words[0], words, (words[0], *QUERY_EXPANSIONS.get(words[0], ())))
+def _known_at(words: list[str], i: int) -> tuple[str, int] | None:
+    """A multi-word skill of the vocabulary starting at words[i] (one-word ones go through the
+    aliases and stay literal terms, as the index has them)."""
+    for n in range(min(4, len(words) - i), 1, -1):
+        name = canonical(" ".join(words[i : i + n]))
+        if name:
+            return name, n
+    return None
 
 
-def _dense_text(text: str, tokens) -> str:
-    """The query from its first to its last content word: "Who has experience with container
-    orchestration?" is embedded as "container orchestration". The framing every question shares
-    pulls all query vectors one way and dilutes what is asked (measured: README, Fusion)."""
-    content = [t for t in tokens if t.term not in STOPWORDS and t.term not in QUERY_FRAMING]
+def _known(name_or_term: str, written: list[str]) -> Concept:
+    """A concept the lexicon knows: an alias's canonical term, or a vocabulary skill of several
+    words with all its spellings."""
+    if len(written) == 1 or alias_term(written):
+        term = name_or_term
+        return Concept(term, tuple((t,) for t in (term, *QUERY_EXPANSIONS.get(term, ()))))
+    spelled = spellings(name_or_term)
+    return Concept(" ".join(written), tuple(dict.fromkeys([tuple(written), *spelled])))
+
+
+def alias_term(written: list[str]) -> bool:
+    """Whether written words are an alias spelling (which the index folds onto one term)."""
+    return alias_at(list(written), 0) is not None and alias_at(list(written), 0)[1] == len(written)
+
+
+def _run_concepts(run: list[Token], roles: list[Token], text: str) -> list[Concept]:
+    """A run of words the lexicon does not know: role words drop out; what is left is a phrase
+    when written as a name (every word capitalised or technical), else a concept per word. A run
+    of role words and common words stays whole as a role phrase ("data engineer"), which
+    resolve() keeps only when nothing more specific is asked."""
+    content = [t for t in run if t not in roles]
     if not content:
+        return []
+    written = [text[t.start : t.end] for t in content]
+    out = [Concept(t.term, _variants(t.term), named=_looks_like_a_name(w)) for t, w in zip(content, written)]
+    if roles:
+        whole = tuple(t.term for t in run)
+        out.append(Concept(" ".join(whole), (whole,), strong=False, role=True))
+    return out
+
+
+def _variants(term: str) -> tuple[tuple[str, ...], ...]:
+    """A joined name as CVs also write it: "backbone.js" as "backbonejs" and "backbone"."""
+    pieces = [p for p in regex.split(r"[./-]+", term) if p]
+    if len(pieces) < 2:
+        return ((term,),)
+    found = [term, "".join(pieces)]
+    if pieces[-1] == "js":
+        found.append("".join(pieces[:-1]))
+    return tuple((f,) for f in dict.fromkeys(found))
+
+
+def _looks_like_a_name(written: str) -> bool:
+    """Capitalised, in capitals, or technical (digits, dots, inner capitals): a product or a name."""
+    return written[:1].isupper() or any(ch.isdigit() or ch in ".#+/" for ch in written) or written != written.lower()
+
+
+def _either(first: Concept, second: Concept) -> Concept:
+    """A OR B: one concept that either spelling holds."""
+    return Concept(f"{first.label} or {second.label}", tuple(dict.fromkeys(first.spellings + second.spellings)))
+
+
+def _natural_or(concepts: list[Concept], text: str) -> list[Concept]:
+    """A lower-case "or" written between two concepts joins them, as OR would."""
+    folded = [t.term for t in raw_tokens(text)]
+    out: list[Concept] = []
+    for concept in concepts:
+        if out and not concept.role and not out[-1].role and _between(folded, out[-1], concept) & _NATURAL_OR:
+            out[-1] = _either(out[-1], concept)
+        else:
+            out.append(concept)
+    return out
+
+
+def _between(folded: list[str], a: Concept, b: Concept) -> set[str]:
+    """The words between the last word of a and the first word of b, where both occur once."""
+    try:
+        end = len(folded) - 1 - folded[::-1].index(a.words[-1])
+        start = folded.index(b.words[0], end + 1)
+    except ValueError:
+        return set()
+    return set(folded[end + 1 : start])
+
+
+def _dense_text(text: str, tokens: list[Token], plain: bool) -> str:
+    """The words to embed: the span of text they cover, or, for a query with quotes or
+    operators, the words alone (the encoder should not read OR, NOT or quote marks)."""
+    if not tokens:
         return text.strip()
-    return text[content[0].start : content[-1].end]
+    if plain:
+        return text[tokens[0].start : tokens[-1].end]
+    return " ".join(text[t.start : t.end] for t in tokens)
+
+
+def _dense_tokens(tokens: list) -> list:
+    """The query's words from its first to its last content word: "Who has experience with
+    container orchestration?" is embedded as "container orchestration". The framing every question
+    shares pulls all query vectors one way and dilutes what is asked (measured: docs/search.md)."""
+    content = [i for i, t in enumerate(tokens) if t.term not in STOPWORDS and t.term not in QUERY_FRAMING]
+    return tokens[content[0] : content[-1] + 1] if content else tokens
+
+
+# ---- resolving drafts against the store ----------------------------------------------------------
+
+COMMON_SHARE = 0.05  # an unknown word more than this share of CVs hold is common: it ranks, it does not sort
+
+
+def resolve(query: Query, holders: Callable[[Concept], int], candidates: int) -> Query:
+    """The query with its concepts settled against the store (holders: how many candidates hold a
+    concept): a name of several words stands for its words, and for itself too when some CV holds
+    it as written (so those rank first); a word the lexicon does not know sorts people (is strong)
+    only when written as a name and held by few CVs; a role phrase stays, and sorts, only when
+    nothing else does."""
+    settled: list[Concept] = []
+    for concept in query.concepts:
+        settled.extend(concept.parts)
+        if not concept.parts or holders(concept):  # a name of several words: its words, and itself when held
+            settled.append(replace(concept, parts=()))
+    settled = [replace(c, strong=_strong(c, holders, candidates)) if _one_unknown_word(c) else c for c in settled]
+    specific = any(c.strong for c in settled if not c.role)
+    if not specific:
+        settled = [replace(c, strong=True) if c.role and holders(c) else c for c in settled]
+    terms = tuple(t for t in query.terms if not (specific and t in ROLE_WORDS))  # "developer" ranks no one
+    return replace(query, terms=terms, concepts=tuple(dict.fromkeys(c for c in settled if not c.role or c.strong)))
+
+
+def _one_unknown_word(concept: Concept) -> bool:
+    if concept.role or len(concept.words) != 1:
+        return False
+    word = concept.words[0]
+    return canonical(word) is None and alias_at([word], 0) is None
+
+
+def _strong(concept: Concept, holders: Callable[[Concept], int], candidates: int) -> bool:
+    """A word the lexicon does not know sorts people when written as a name and held by few CVs;
+    a word of prose ("builds", "native", "apps") only adds to the scores."""
+    return concept.named and holders(concept) <= COMMON_SHARE * candidates

@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from rag.errors import Fix, UsageError, UserError
-from rag.lexicon.seniority import LEVELS
+from rag.lexicon.seniority import LEVELS, same_band
 from rag.search import aggregation as agg
 from rag.search.evidence import Evidence, best_lines, closest_passage
 from rag.search.fields import profile_fields
 from rag.search.filters import CompiledFilters, FilterOutcome
 from rag.search.fusion import FusionSettings, convex_scores, ranked, rrf_scores
-from rag.search.query import Query, analyse
+from rag.search.query import Concept, Query, analyse, resolve
 from rag.store.open import OpenStore
 from rag.store.rows import Candidate, Chunk
 
@@ -36,8 +36,12 @@ if TYPE_CHECKING:
 
 MODES = ("hybrid", "fused", "faiss", "bm25")
 SHOWN = {"hybrid": ("faiss", "bm25", "fused"), "fused": ("fused",), "faiss": ("faiss",), "bm25": ("bm25",)}
-LIST_NAMES = {"faiss": "FAISS (dense)", "bm25": "BM25 (keywords)", "fused": "Fused"}
 EVIDENCE_CHUNKS = 6  # chunks of a candidate read for evidence: those where the query weighs most
+CLOSEST_CHUNKS = 3  # chunks of a meaning match read for its closest content line
+# A row that holds no concept of the query and whose closest chunk is below this cosine is set apart
+# as likely unrelated: on the development data, 6% of such rows in a top 10 were relevant, against
+# 18% above it (docs/search.md). Calibrated for this model only; other models set nothing apart.
+MEANING_FLOORS = {"sentence-transformers/all-MiniLM-L6-v2": 0.30}
 
 
 @dataclass
@@ -49,19 +53,25 @@ class Rankings:
     starts: np.ndarray  # unit i owns chunks starts[i] .. starts[i+1]-1
     orders: dict[str, np.ndarray]  # list name -> unit indices, best first
     scores: dict[str, np.ndarray]  # list name -> score of every unit
-    concepts: list[str]  # labels of the rows of `held`: the query's concepts that some unit holds
-    held: np.ndarray  # bool, concepts x units
+    concepts: list[Concept]  # the rows of `held`: the query's concepts, settled (query.resolve)
+    held: np.ndarray  # bool, concepts x units (only units the filters and exclusions let through)
     seniority: np.ndarray | None  # bool per unit: its title states the seniority the query names
     weights: dict[str, float]  # concept label -> idf-like weight, for evidence and highlighting
     chunk_dense: np.ndarray | None = None  # cosine of every chunk, when the dense list ran
-    allowed: np.ndarray | None = None  # bool per unit: what the filters let through (None: everything)
+    allowed: np.ndarray | None = None  # bool per unit: what the filters and NOT let through (None: all)
+    postings: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)  # read once per query
+    excluded: dict[str, int] = field(default_factory=dict)  # NOT concept label -> units it leaves out
+    chunks: dict[tuple, np.ndarray] = field(default_factory=dict)  # a concept's spellings -> chunks holding it
+    people: np.ndarray | None = None  # candidates: the first CV of each one's person (None: one CV each)
 
     @property
-    def holds_all(self) -> np.ndarray:
-        """bool per unit: holds every concept of the query (no one does when a concept is held by no one)."""
-        if len(self.concepts) == len(self.query.concepts) > 0:
-            return self.held.all(axis=0)
-        return np.zeros(len(self.starts) - 1, dtype=bool)
+    def strong(self) -> np.ndarray:
+        """bool per concept row: it sorts people (coverage), rather than only adding to the scores."""
+        return np.array([c.strong for c in self.concepts], dtype=bool)
+
+    def holders(self) -> np.ndarray:
+        """How many units hold each concept."""
+        return self.held.sum(axis=1)
 
 
 @dataclass(frozen=True)
@@ -75,6 +85,8 @@ class Hit:
     matched: tuple[str, ...]  # concepts held (across all of the candidate's chunks, or in the chunk)
     evidence: list[Evidence] = field(default_factory=list)
     profile: Profile | None = None  # read when the result shows profile fields
+    files: tuple[Candidate, ...] = ()  # every CV of the person (the candidate's own first)
+    weak: bool = False  # holds no query concept and is under the model's meaning floor: likely unrelated
 
 
 @dataclass
@@ -88,6 +100,7 @@ class SearchResult:
     filters: CompiledFilters | None = None
     filtered: FilterOutcome | None = None  # what the filters kept, when there were any
     fields: tuple[str, ...] = ()  # profile fields (Profile attributes) a filter or the query touched
+    excluded: dict[str, int] = field(default_factory=dict)  # NOT concept label -> units it left out
 
 
 def check_request(query: str, mode: str, topk: int) -> None:
@@ -140,30 +153,49 @@ class Searcher:
     def rank(self, query: Query, lists: tuple[str, ...] = ("faiss", "bm25", "fused"), unit: str = "candidates",
              fusion: FusionSettings | None = None, keep: np.ndarray | None = None) -> Rankings:
         """Every list's order; keep (bool per candidate) leaves the others out of every list and of
-        coverage, before fusion."""
+        coverage, before fusion, and so does a NOT in the query."""
         fusion = fusion or FusionSettings()
         chunk_count = self.store.manifest.chunk_count
         starts = self.store.starts if unit == "candidates" else np.arange(chunk_count + 1)
         units = len(starts) - 1
         owner = None if unit == "candidates" else agg.owners(self.store.starts, starts[:-1])  # chunk -> candidate
-        allowed = keep if keep is None or owner is None else keep[owner]
+        drafts = [*query.concepts, *(p for c in query.concepts for p in c.parts), *query.excluded]
+        postings = self._postings(query.terms, drafts)
+        chunks = {c.spellings: self._chunks(c, postings) for c in drafts}
+        rows = {key: agg.holding(self.store.starts, found) for key, found in chunks.items()}  # per candidate
+        allowed, excluded = _allowed(keep, [(c, rows[c.spellings]) for c in query.excluded])
+        if owner is not None:
+            rows = {key: row[owner] for key, row in rows.items()}
+            allowed = None if allowed is None else allowed[owner]
+        within = (lambda row: row) if allowed is None else (lambda row: row & allowed)
+        query = resolve(query, lambda c: int(within(rows[c.spellings]).sum()),
+                        units if allowed is None else int(allowed.sum()))
         scores: dict[str, np.ndarray] = {}
         chunk_dense = None
         if {"faiss", "fused"} & set(lists):
             chunk_dense = self.dense_scores(query.dense_text, keep)
             scores["faiss"] = agg.best_of_all(starts, chunk_dense)
         if {"bm25", "fused"} & set(lists):
-            scores["bm25"] = sum((agg.best_of_some(starts, *self.keyword.postings(t)) for t in query.terms),
-                                 np.zeros(units))
-        concepts, held, weights = self._held(query, starts, allowed)
+            scores["bm25"] = sum((agg.best_of_some(starts, *postings[t]) for t in query.terms), np.zeros(units))
+        concepts = list(query.concepts)
+        held = np.array([within(rows[c.spellings]) for c in concepts], dtype=bool).reshape(len(concepts), units)
+        weights = {c.label: sum(self.keyword.term_weights(list(c.words)).values()) for c in concepts}
+        seniority = self._seniority(query, owner, allowed)
+        people = self.store.people if owner is None and (self.store.people != np.arange(units)).any() else None
+        if people is not None:  # one row per person: the best of their CVs, what any of them holds
+            scores = {n: agg.of_people(people, s, allowed) for n, s in scores.items()}
+            held = np.array([agg.of_people(people, row, allowed) for row in held], dtype=bool).reshape(held.shape)
+            seniority = None if seniority is None else agg.of_people(people, seniority, allowed)
+            first = people == np.arange(units)
+            allowed = first & agg.of_people(people, np.ones(units, bool) if allowed is None else allowed, None)
         orders = {}
         if "faiss" in scores:
             orders["faiss"] = _only(ranked(scores["faiss"]), allowed)
         if "bm25" in scores:
             order = _only(ranked(scores["bm25"]), allowed)
             orders["bm25"] = order[scores["bm25"][order] > 0]
-        rankings = Rankings(query, unit, starts, orders, scores, concepts, held, self._seniority(query, owner, allowed),
-                            weights, chunk_dense, allowed)
+        rankings = Rankings(query, unit, starts, orders, scores, concepts, held, seniority, weights, chunk_dense,
+                            allowed, postings, excluded, chunks, people)
         if "fused" in lists:
             rankings = self.fused_with(rankings, fusion)
         rankings.orders = {n: rankings.orders[n] for n in lists}
@@ -174,32 +206,30 @@ class Searcher:
         """The same lists with the fused one (re)computed under other fusion settings. Convex
         fusion normalises each list over the units the filters let through."""
         units = len(r.starts) - 1
+        weights = fusion.for_query(bool((r.strong & (r.holders() > 0)).any()) or r.seniority is not None)
         if fusion.rule == "rrf":
-            fused = rrf_scores([r.orders["faiss"], r.orders["bm25"]], units, fusion.rrf_k)
+            fused = rrf_scores({"faiss": r.orders["faiss"], "bm25": r.orders["bm25"]}, units, fusion.rrf_k, weights)
         else:
             shown = slice(None) if r.allowed is None else r.allowed
             fused = np.zeros(units)
-            fused[shown] = convex_scores({n: r.scores[n][shown] for n in ("bm25", "faiss")}, fusion.weights)
+            fused[shown] = convex_scores({n: r.scores[n][shown] for n in ("bm25", "faiss")}, weights)
         order = _only(ranked(fused, coverage_levels(r) if fusion.coverage else None), r.allowed)
         return replace(r, orders=r.orders | {"fused": order}, scores=r.scores | {"fused": fused})
 
-    def _held(self, query: Query, starts: np.ndarray, allowed: np.ndarray | None
-              ) -> tuple[list[str], np.ndarray, dict[str, float]]:
-        """Which units hold each of the query's concepts that any allowed unit holds, and how
-        telling each is."""
-        keyword = self.keyword
-        labels, rows, weights = [], [], {}
-        for concept in query.concepts:
-            if concept.is_phrase:
-                chunks = keyword.phrase_chunks(concept.words)
-            else:  # repeats are harmless: holding() only marks owners
-                chunks = np.concatenate([keyword.postings(t)[0] for t in concept.alternatives])
-            row = agg.holding(starts, chunks) & (True if allowed is None else allowed)
-            if row.any():
-                labels.append(concept.label)
-                rows.append(row)
-                weights[concept.label] = sum(keyword.term_weights(list(concept.words)).values())
-        return labels, np.array(rows, dtype=bool).reshape(len(rows), len(starts) - 1), weights
+    def _postings(self, terms: tuple[str, ...], concepts: list[Concept]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Every posting list the query needs (its terms, its concepts' one-word spellings), read once."""
+        needed = [*terms, *(s[0] for c in concepts for s in c.spellings if len(s) == 1)]
+        return {t: self.keyword.postings(t) for t in dict.fromkeys(needed)}
+
+    def literal_chunks(self, words: tuple[str, ...]) -> np.ndarray:
+        """The chunks holding a name as written (folded words side by side), ascending."""
+        return self._chunks(Concept(" ".join(words), (words,)), {words[0]: self.keyword.postings(words[0])})
+
+    def _chunks(self, concept: Concept, postings: dict) -> np.ndarray:
+        """The chunks holding one of the concept's spellings (a one-word spelling as an index
+        term, a longer one with its words side by side), ascending."""
+        found = [postings[s[0]][0] if len(s) == 1 else self.keyword.phrase_chunks(s) for s in concept.spellings]
+        return np.unique(np.concatenate(found)) if found else np.zeros(0, np.int64)
 
     def _seniority(self, query: Query, owner: np.ndarray | None, allowed: np.ndarray | None) -> np.ndarray | None:
         """Allowed units whose candidate's title states the seniority the query names (None: it
@@ -207,7 +237,7 @@ class Searcher:
         levels = self.store.seniority
         if not query.seniority or not (levels >= 0).any():
             return None
-        wanted = levels == LEVELS.index(query.seniority)
+        wanted = np.isin(levels, [LEVELS.index(level) for level in same_band(query.seniority)])
         wanted = wanted if owner is None else wanted[owner]
         return wanted if allowed is None else wanted & allowed
 
@@ -217,17 +247,20 @@ class Searcher:
         check_request(text, mode, topk)
         fusion = fusion or FusionSettings()
         query = analyse(text)
+        if not query.terms and not query.concepts:
+            raise UsageError(f"nothing to search for in {text.strip()!r}: it holds only common words; ask for a "
+                             'skill, a role or a description, e.g. "Who has experience with Jenkins?"')
         outcome = filters.apply(self.store.profiles().columns) if filters else None
         lists = ("faiss", "bm25", "fused") if mode in ("hybrid", "fused") else SHOWN[mode]
         rankings = self.rank(query, lists, unit, fusion, outcome.keep if outcome else None)
         shown = {name: rankings.orders[name][:topk] for name in SHOWN[mode]}
-        holders = {c.label: 0 for c in query.concepts} | {
-            label: int(row.sum()) for label, row in zip(rankings.concepts, rankings.held)}
+        holders = {c.label: int(n) for c, n, strong in zip(rankings.concepts, rankings.holders(), rankings.strong)
+                   if strong}
         if rankings.seniority is not None:
             holders[f"{query.seniority} (title)"] = int(rankings.seniority.sum())
         fields = profile_fields(text, filters.fields if filters else (), lambda: self.store.profiles().columns)
-        return SearchResult(query, mode, unit, fusion, self._hits(rankings, shown, fields), holders, filters,
-                            outcome, fields)
+        return SearchResult(rankings.query, mode, unit, fusion, self._hits(rankings, shown, fields), holders, filters,
+                            outcome, fields, rankings.excluded)
 
     def _hits(self, r: Rankings, shown: dict[str, np.ndarray], fields: tuple[str, ...]) -> dict[str, list[Hit]]:
         units = sorted({int(u) for order in shown.values() for u in order})
@@ -237,48 +270,65 @@ class Searcher:
         else:
             chunk_of = self.store.chunks.get(units)
             row_of = dict(zip(units, agg.owners(self.store.starts, np.asarray(units, dtype=np.int64)).tolist()))
-        people = self.store.candidates.get(row_of.values())
+        members = {u: self._members(r, row) for u, row in row_of.items()}
+        people = self.store.candidates.get({m for rows in members.values() for m in rows})
         own = {u: people[row] for u, row in row_of.items()}
         profiles = {}
         if fields:
             records = self.store.profiles().table.get(row_of.values())
             profiles = {u: records[row].read() for u, row in row_of.items()}
         position = {name: _positions(order, len(r.starts) - 1) for name, order in r.orders.items()}
-        evidence = self._evidence(r, units, own)
+        evidence = self._evidence(r, units, members, people)
+        floor = MEANING_FLOORS.get(self.store.manifest.embedding_model)
         out: dict[str, list[Hit]] = {}
         for name, order in shown.items():
             out[name] = []
             for rank, unit in enumerate(order.tolist(), start=1):
-                matched = tuple(label for label, row in zip(r.concepts, r.held) if row[unit])
+                matched = tuple(c.label for c, row in zip(r.concepts, r.held) if c.strong and row[unit])
                 if r.seniority is not None and r.seniority[unit]:
                     matched += (f"{r.query.seniority} (title)",)
+                weak = not matched and floor is not None and "faiss" in r.scores and r.scores["faiss"][unit] < floor
                 out[name].append(Hit(
                     rank, float(r.scores[name][unit]), own[unit], chunk_of[unit] if r.unit == "chunks" else None,
                     {n: int(p[unit]) for n, p in position.items() if p[unit]},
-                    {n: float(s[unit]) for n, s in r.scores.items()}, matched, evidence[unit], profiles.get(unit)))
+                    {n: float(s[unit]) for n, s in r.scores.items()}, matched, evidence[unit], profiles.get(unit),
+                    tuple(people[m] for m in members[unit]), bool(weak)))
         return out
 
-    def _evidence(self, r: Rankings, units: list[int], own: dict[int, Candidate]) -> dict[int, list[Evidence]]:
-        """Evidence lines for each shown unit, reading only the chunks that can hold them."""
-        concepts = [c for c in r.query.concepts if c.label in r.weights]
-        postings = [self.keyword.postings(t)[0] for c in concepts for t in (c.alternatives or c.words)]
+    def _members(self, r: Rankings, row: int) -> list[int]:
+        """The candidate rows of a person: the CVs that share their first CV (one row otherwise)."""
+        if r.people is None or r.unit != "candidates":
+            return [row]
+        return np.flatnonzero(r.people == row).tolist()
+
+    def _evidence(self, r: Rankings, units: list[int], members: dict[int, list[int]],
+                  people: dict[int, Candidate]) -> dict[int, list[Evidence]]:
+        """Evidence lines for each shown unit, reading only the chunks that can hold them: the
+        chunks holding a concept (the best few by BM25), else, for a meaning match, its closest."""
+        postings = [r.chunks[c.spellings] for c in r.concepts]
         chunk_bm25 = None
-        wanted: dict[int, list[int]] = {}
+        wanted: dict[int, list[tuple[int, int]]] = {}  # unit -> (candidate row, chunk id), in order of use
         for unit in units:
-            lo, hi = int(r.starts[unit]), int(r.starts[unit + 1])
-            inside = np.unique(np.concatenate(
-                [p[np.searchsorted(p, lo):np.searchsorted(p, hi)] for p in postings] or [np.zeros(0, np.int64)]))
+            spans = ([(int(r.starts[unit]), int(r.starts[unit + 1]), members[unit][0])] if r.unit == "chunks" else
+                     [(int(self.store.starts[m]), int(self.store.starts[m + 1]), m) for m in members[unit]])
+            inside = [(m, c) for lo, hi, m in spans for p in postings
+                      for c in p[np.searchsorted(p, lo):np.searchsorted(p, hi)].tolist()]
+            inside = sorted(dict.fromkeys(inside), key=lambda pair: pair[1])
             if len(inside) > EVIDENCE_CHUNKS:
-                chunk_bm25 = self.keyword.scores(list(r.query.terms)) if chunk_bm25 is None else chunk_bm25
-                inside = np.sort(inside[np.argsort(-chunk_bm25[inside], kind="stable")[:EVIDENCE_CHUNKS]])
-            if not len(inside) and r.chunk_dense is not None:
-                inside = np.array([lo + int(np.argmax(r.chunk_dense[lo:hi]))])
-            wanted[unit] = inside.tolist() or [lo]
-        chunks = self.store.chunks.get([c for ids in wanted.values() for c in ids])
+                chunk_bm25 = self.keyword.scores(list(r.query.terms), r.postings) if chunk_bm25 is None else chunk_bm25
+                inside = sorted(sorted(inside, key=lambda pair: -chunk_bm25[pair[1]])[:EVIDENCE_CHUNKS],
+                                key=lambda pair: pair[1])
+            if not inside and r.chunk_dense is not None:
+                near = [(m, c) for lo, hi, m in spans for c in range(lo, hi)]
+                inside = sorted(near, key=lambda pair: -r.chunk_dense[pair[1]])[:CLOSEST_CHUNKS]
+            wanted[unit] = inside or [(spans[0][2], spans[0][0])]
+        chunks = self.store.chunks.get([c for pairs in wanted.values() for _, c in pairs])
         out = {}
-        for unit, ids in wanted.items():
-            lines = best_lines(own[unit], [chunks[c] for c in ids], concepts, r.weights)
-            out[unit] = lines or [closest_passage(own[unit], chunks[ids[0]], r.query.dense_text)]
+        for unit, pairs in wanted.items():
+            read = [(people[m], chunks[c]) for m, c in pairs]
+            lines = best_lines(read, r.concepts, r.weights)
+            closest = None if lines else closest_passage(read, r.query.stems)
+            out[unit] = lines or ([closest] if closest else [])
         return out
 
 
@@ -295,12 +345,32 @@ def _positions(order: np.ndarray, units: int) -> np.ndarray:
 
 
 def coverage_levels(r: Rankings) -> np.ndarray:
-    """How far up coverage lifts each unit: one level for holding every concept of the query, one
-    more for the seniority it asks for."""
-    levels = r.holds_all.astype(int)
+    """How far up coverage lifts each unit: for each strong concept it holds (and the seniority the
+    query names, when its title states it), that concept's weight, ln(1 + N / holders): holding
+    more of the query ranks higher, a rare concept counts for more than a common one, and a
+    partial holder ranks above a non-holder. Units holding the same concepts tie, and the fusion
+    rule orders them."""
+    rows = [row for row, strong in zip(r.held, r.strong) if strong]
     if r.seniority is not None:
-        levels += r.seniority
+        rows.append(r.seniority)
+    levels = np.zeros(len(r.starts) - 1)
+    count = len(levels) if r.allowed is None else int(r.allowed.sum())
+    for row in rows:
+        holders = int(row.sum())
+        if holders:
+            levels += row * np.log1p(count / holders)
     return levels
+
+
+def _allowed(keep: np.ndarray | None, excluded: list[tuple[Concept, np.ndarray]]
+             ) -> tuple[np.ndarray | None, dict[str, int]]:
+    """Candidates the filters keep and no NOT concept rules out, and how many each NOT left out."""
+    out, counts = keep, {}
+    for concept, row in excluded:
+        hit = row if out is None else row & out
+        counts[concept.label] = int(hit.sum())
+        out = ~row if out is None else out & ~row
+    return out, counts
 
 
 def check_model(store: OpenStore, wanted: str | None) -> None:

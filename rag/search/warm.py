@@ -14,12 +14,13 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from rag.errors import UserError
 from rag.search.retrieval import Searcher, check_model
 from rag.store.folder import StoreDir
 from rag.store.open import OpenStore, open_store
@@ -92,6 +93,22 @@ class WarmStore:
         """Load the live generation now rather than on the first call."""
         with self._lock:
             self._live()
+
+    @asynccontextmanager
+    async def serving(self, served: logging.Logger, until_fixed: str) -> AsyncIterator[None]:
+        """A server's lifespan: the live generation loaded before the first call, off the event
+        loop, so that even the first answer is warm, and released when the server stops. A store
+        that cannot load is logged with until_fixed; the calls say so themselves."""
+        from anyio import to_thread
+
+        try:
+            await to_thread.run_sync(self.load_now)
+        except (UserError, OSError) as exc:
+            served.warning("%s (%s)", exc, until_fixed)
+        try:
+            yield
+        finally:
+            self.close()
 
     def close(self) -> None:
         """Release the generation held (at shutdown)."""

@@ -3,13 +3,15 @@
     expression := term ("or" term)*
     term       := factor ("and" factor)*
     factor     := "not" factor | "(" expression ")" | clause
-    clause     := FIELD OP VALUE
+    clause     := FIELD OP VALUE | "years_in" "(" CONCEPT ")" OP NUMBER
 
 FIELD is years, location, language, skill, education or title (and a few synonyms, FIELDS);
+years_in(CONCEPT) counts only the roles whose title or lines hold the concept ("years_in(backend)>=3");
 OP is =, !=, >=, <=, > or <. VALUE is a number, a "quoted" or 'quoted' string, or bare words up
 to the next and/or/parenthesis ("location=New York and years>=5"). Keywords are case-blind.
 Parsing is a small recursive descent over tokens: nothing is evaluated as code. A malformed
-expression is a UsageError that says what was expected where.
+expression is a UsageError that says what was expected where; so is one nested deeper than
+MAX_DEPTH brackets or nots, which no one writes and which would otherwise exhaust the stack.
 """
 
 from __future__ import annotations
@@ -25,9 +27,10 @@ FIELDS = {
     "language": "language", "languages": "language", "speaks": "language",
     "skill": "skill", "skills": "skill",
     "education": "education", "degree": "education",
-    "title": "title",
+    "title": "title", "years_in": "years_in",
 }
 OPERATORS = ("!=", ">=", "<=", "=", ">", "<")
+MAX_DEPTH = 32  # brackets and nots inside each other
 _KEYWORDS = {"and", "or", "not"}
 _TOKEN = re.compile(r"""\s*(?:(?P<paren>[()])|(?P<op>!=|>=|<=|=|>|<)|(?P<quoted>"[^"]*"|'[^']*')|(?P<word>[^\s()=<>!"']+)
                         |(?P<bad>\S))""", re.VERBOSE)
@@ -38,6 +41,7 @@ class Clause:
     field: str  # one of the values of FIELDS
     op: str
     value: str
+    concept: str | None = None  # what years_in(...) counts the roles of
 
 
 @dataclass(frozen=True)
@@ -80,6 +84,7 @@ class _Parser:
     def __init__(self, text: str):
         self.tokens = _tokens(text)
         self.at = 0
+        self.depth = 0
 
     def peek(self) -> _Token:
         return self.tokens[self.at]
@@ -114,16 +119,21 @@ class _Parser:
         return factors[0] if len(factors) == 1 else AllOf(tuple(factors))
 
     def factor(self) -> Node:
+        if self.peek().text.lower() not in ("not", "("):
+            return self.clause()
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise UsageError(f"--where: nested more than {MAX_DEPTH} deep at column {self.peek().column}")
         if self.keyword("not"):
-            return Not(self.factor())
-        if self.peek().text == "(":
+            node = Not(self.factor())
+        else:
             self.take()
-            inner = self.expression()
+            node = self.expression()
             if self.peek().text != ")":
                 raise self.fail('")"')
             self.take()
-            return inner
-        return self.clause()
+        self.depth -= 1
+        return node
 
     def clause(self) -> Clause:
         token = self.peek()
@@ -134,10 +144,29 @@ class _Parser:
             raise UsageError(f"--where: unknown field {token.text!r} at column {token.column}; "
                              f"fields: {', '.join(sorted(set(FIELDS.values())))}")
         self.take()
+        concept = self.concept(token.text) if FIELDS[name] == "years_in" else None
         if self.peek().kind != "op":
             raise self.fail(f"an operator ({' '.join(OPERATORS)}) after {token.text!r}")
         op = self.take().text
-        return Clause(FIELDS[name], op, self.value(f"{token.text}{op}"))
+        return Clause(FIELDS[name], op, self.value(f"{token.text}{op}"), concept)
+
+    def concept(self, field: str) -> str:
+        """The concept in years_in(...): bare words or a quoted string between parentheses."""
+        if self.peek().text != "(":
+            raise self.fail(f'"(" after {field!r}, as in {field}(backend)>=3')
+        self.take()
+        if self.peek().kind == "quoted":
+            words = [self.take().text[1:-1]]
+        else:
+            words = []
+            while self.peek().kind == "word":
+                words.append(self.take().text)
+        if not "".join(words).strip():
+            raise self.fail(f"a concept inside {field}(...), such as backend")
+        if self.peek().text != ")":
+            raise self.fail('")"')
+        self.take()
+        return " ".join(words)
 
     def value(self, after: str) -> str:
         token = self.peek()
@@ -170,7 +199,11 @@ def describe(node: Node) -> str:
         bare = re.fullmatch(r"[^\s()=<>!\"']+", node.value) and node.value.lower() not in _KEYWORDS
         quote = "'" if '"' in node.value else '"'
         value = node.value if bare else f"{quote}{node.value}{quote}"
-        return f"{node.field}{node.op}{value}"
+        concept = node.concept
+        if concept is not None and not re.fullmatch(r"[\w .+-]+", concept):
+            concept = f'"{concept}"'
+        field = f"{node.field}({concept})" if concept is not None else node.field
+        return f"{field}{node.op}{value}"
     if isinstance(node, Not):
         inner = describe(node.term)
         return f"not {inner}" if isinstance(node.term, (Clause, Not)) else f"not ({inner})"

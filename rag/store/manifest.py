@@ -16,22 +16,27 @@ from pathlib import Path
 import orjson
 
 from rag.errors import Fix, UserError
-from rag.files import sha256_file
+from rag.files import json_bytes, sha256_file
 from rag.index import dense as dense_index
 from rag.index import keyword_segment
 
-STORE_FORMAT = 4  # 4: segments, marked deletions, an IVF index in large segments
+# 3: profiles.jsonl and profiles.index.npz; 4 (two of them, never released together): people in
+# candidates.index.npz, or segments; 5: segments, marked deletions, an IVF index in large segments,
+# and people (which CVs are one person's) store-wide in the generation, from contacts kept per segment.
+STORE_FORMAT = 5
 
 MANIFEST = "manifest.json"
+PEOPLE = "people.npy"  # in every generation: per live candidate, the first candidate of its person (people.py)
 DELETIONS = "deletions.npz"  # per segment with deletions: which documents, and what their chunks held
 SEGMENT = "segment.json"  # in each segment: its counts and every file's size and checksum
 CHUNKS = "chunks.jsonl"
 CHUNK_OFFSETS = "chunks.offsets.npy"  # byte offset of every line of chunks.jsonl, and the file size
 CANDIDATES = "candidates.jsonl"  # one line per indexed CV (rows.Candidate)
-CANDIDATE_INDEX = "candidates.index.npz"  # line offsets, first chunk, seniority and document of every candidate
+# line offsets, first chunk, seniority, document and contact (e-mail, phone, name) of every candidate
+CANDIDATE_INDEX = "candidates.index.npz"
 DOCUMENTS = "documents.jsonl"  # extracted text per file: the extraction cache
 DOCUMENT_INDEX = "documents.index.npz"  # line offsets and identity (path, cv_id, size, mtime) of every file
-NOTES = "notes.json"  # what extraction said about the segment's files: not indexed, warnings, OCR'd pages
+NOTES = "notes.json"  # what extraction said about the segment's files: not indexed, warnings, OCR'd and hidden pages
 PROFILES = "profiles.jsonl"  # one profile per candidate, in candidate order (profiles.py)
 PROFILE_INDEX = "profiles.index.npz"  # their line offsets and the columns filters read
 SEGMENT_FILES = (CHUNKS, CHUNK_OFFSETS, CANDIDATES, CANDIDATE_INDEX, DOCUMENTS, DOCUMENT_INDEX, NOTES, PROFILES,
@@ -49,7 +54,7 @@ EVAL_REPORT = "eval.json"  # what `rag eval` writes into the store folder by def
 GENERATION_NAME = re.compile(r"\d{8}T\d{6}Z-[0-9a-f]{6}|\.tmp-[0-9a-f]{12}|\.trash-.+")
 SEGMENT_NAME = re.compile(r"\d{6}|\.tmp-[0-9a-f]{12}|\.trash-.+")
 LINKS = (MANIFEST,)  # at the top of the store, through `current`
-OLD_LINKS = ("chunks.jsonl", "candidates.jsonl", "profiles.jsonl", "bm25.pkl", "faiss.index")  # format 3
+OLD_LINKS = ("chunks.jsonl", "candidates.jsonl", "profiles.jsonl", "bm25.pkl", "faiss.index")  # formats 3 and 4
 
 
 @dataclass
@@ -97,9 +102,11 @@ class Manifest:
     term_count: int = 0  # term ids given so far (dictionary.py)
     next_segment: int = 1  # the number the next segment gets
     store_format: int = STORE_FORMAT
+    hidden_pages: list[dict] = field(default_factory=list)  # {"source", "pages"} of every file with hidden text
+    cv_dir: str | None = None  # the CV folder it was built from, absolute (None: built before it was recorded)
 
     def to_json(self) -> bytes:
-        return orjson.dumps(asdict(self), option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS)
+        return json_bytes(asdict(self), option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS)
 
     @classmethod
     def from_json(cls, data: bytes) -> Manifest:

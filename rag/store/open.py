@@ -30,6 +30,7 @@ from rag.store.manifest import (
     CHUNK_OFFSETS,
     CHUNKS,
     MANIFEST,
+    PEOPLE,
     PROFILE_INDEX,
     READERS,
     SEGMENT,
@@ -69,6 +70,7 @@ class OpenStore:
     candidates: SegmentedTable[Candidate]
     starts: np.ndarray  # first chunk of each live candidate, then the chunk count
     seniority: np.ndarray  # per candidate: index into seniority.LEVELS, -1 when unknown
+    people: np.ndarray  # per candidate: the first candidate of its person (several CVs, one person)
     encoder_dir: Path
     lock: int | None = None  # the shared lock on the generation, held while the store is open
     _profiles: object = field(default=None, repr=False)
@@ -253,8 +255,12 @@ def _open_generation(store: StoreDir, generation: Path, lock: int | None) -> Ope
                             lambda c, row: dataclasses.replace(c, chunk_id=row))
     candidates = SegmentedTable(candidate_tables, [s.candidates for s in segments],
                                 lambda c, row: dataclasses.replace(c, first_chunk=int(starts[row])))
+    people = np.load(generation / PEOPLE, allow_pickle=False)
+    if people.shape != (manifest.candidate_count,) or (len(people) and not (
+            (people >= 0) & (people <= np.arange(len(people)))).all()):
+        raise damaged(root, f"{PEOPLE} does not describe {manifest.candidate_count} candidates")
     return OpenStore(root, generation, manifest, segments, chunks, candidates, starts,
-                     np.concatenate(seniority) if seniority else np.zeros(0, np.int8), encoder_dir, lock)
+                     np.concatenate(seniority) if seniority else np.zeros(0, np.int8), people, encoder_dir, lock)
 
 
 def open_segments(store: StoreDir, generation: Path, manifest: Manifest):

@@ -146,6 +146,7 @@ class ProfileColumns:
     @classmethod
     def from_profiles(cls, profiles: Sequence[Profile]) -> ProfileColumns:
         """The columns of profiles in candidate order: what a build stores, and what tests filter."""
+        from rag.profile.dates import parse_month
         from rag.profile.education import LEVELS as EDUCATION_LEVELS
 
         arrays = {
@@ -156,9 +157,14 @@ class ProfileColumns:
         }
         places = [[normal(t) for t in (p.location.city, p.location.country_written) if t] if p.location else []
                   for p in profiles]
+        roles = [role for p in profiles for role in p.roles]  # years_in: every dated role, candidate by candidate
+        arrays |= {"roles.indptr": np.cumsum([0] + [len(p.roles) for p in profiles], dtype=np.int64),
+                   "roles.start": np.asarray([parse_month(r.start) for r in roles], dtype=np.int32),
+                   "roles.end": np.asarray([parse_month(r.end) for r in roles], dtype=np.int32)}
         sets = {
             "place": SetColumn.build(places),
-            "country": SetColumn.build([[p.location.code] if p.location else [] for p in profiles]),
+            "country": SetColumn.build([[p.location.code] if p.location and p.location.code else [] for p in profiles]),
+            "role_terms": SetColumn.build([r.terms for r in roles]),
             "languages": SetColumn.build([[s.language for s in p.languages] for p in profiles],
                                          [[language_rank(s.level) for s in p.languages] for p in profiles]),
             "skills": SetColumn.build([list(p.skills) for p in profiles]),

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Iterable
+from dataclasses import asdict, is_dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
 
 import numpy as np
 import orjson
 
+from rag.files import json_bytes, json_safe
 from rag.index.live import LiveRows
 from rag.store.manifest import damaged
 
@@ -34,7 +36,10 @@ class JsonlWriter:
 
     def write(self, record) -> None:
         """One line: a dict, or a dataclass (serialised field by field, as asdict() would)."""
-        line = orjson.dumps(record) + b"\n"
+        try:
+            line = orjson.dumps(record) + b"\n"
+        except orjson.JSONEncodeError:  # text from outside that is not valid Unicode (files.json_bytes)
+            line = json_bytes(json_safe(asdict(record) if is_dataclass(record) else record)) + b"\n"
         self._file.write(line)
         self._offsets.append(self._offsets[-1] + len(line))
 

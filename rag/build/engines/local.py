@@ -9,66 +9,39 @@ writes does not depend on where these two stages ran.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from functools import partial
 from pathlib import Path
 from typing import Protocol
 
 import numpy as np
 
+from rag.build.engines.isolation import FilePlan, OcrShares, extract_isolated
 from rag.ingest.discover import CvFile
-from rag.ingest.records import Document
+from rag.ingest.document import Document
+from rag.ingest.limits import Limits
 
 
 class Engine(Protocol):
-    def extract(self, files: list[CvFile], extractor: str) -> Iterator[Document]:
-        """One Document per file, in the order given."""
+    def extract(self, files: list[CvFile], extractor: str, limits: Limits, chunk_chars: int) -> Iterator[Document]:
+        """One Document per file, in the order given, each read under the limits (its text up to
+        what limits.chunks chunks of chunk_chars hold)."""
 
     def embed(self, texts: list[str], encoder_dir: Path, variant: str, batch_size: int,
               advance: Callable[[int], None]) -> np.ndarray:
         """Passage vectors (float32, one row per text, in order); advance(n) after every n texts."""
 
 
-def extract_document(f: CvFile, extractor: str) -> Document:
-    """What extraction makes of one file: its pages and head lines, or the reason it has none.
-
-    `extractor` (rag.extract.extractor_id) says whether pages without usable text go to OCR.
-    """
-    from rag.ingest.extract import ExtractionFailed, extract_image, extract_pdf, ocr_enabled
-    from rag.ingest.word import extract_docx
-
-    doc = Document(f.source, f.cv_id, f.size, f.mtime_ns, extractor)
-    ocr = ocr_enabled(extractor)
-    try:
-        if f.kind == "docx":
-            extracted = extract_docx(f.path)
-        elif f.kind == "image":
-            extracted = extract_image(f.path, ocr)
-        else:
-            extracted = extract_pdf(f.path, ocr)
-    except ExtractionFailed as exc:
-        doc.skipped, doc.skip_kind = str(exc), exc.kind
-    else:
-        doc.pages, doc.warnings, doc.head = extracted.pages, extracted.warnings, extracted.head
-        doc.ocr_pages = extracted.ocr_pages
-    return doc
-
-
 class LocalEngine:
     """This machine: worker processes for extraction, ONNX Runtime on every core for embedding."""
 
-    def extract(self, files: list[CvFile], extractor: str) -> Iterator[Document]:
+    def extract(self, files: list[CvFile], extractor: str, limits: Limits, chunk_chars: int) -> Iterator[Document]:
         from rag.index.encoder import available_cores
 
-        # Worker processes only when there is enough work to repay starting them.
-        workers = min(available_cores(), len(files) // 8)
-        if workers < 2:
-            yield from (extract_document(f, extractor) for f in files)
-            return
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            yield from pool.map(partial(extract_document, extractor=extractor), files, chunksize=4)
+        # Each file is read in a worker process that may die (isolation.py); more workers only
+        # when there is enough work to repay starting them.
+        cores = available_cores()
+        workers = max(1, min(cores, len(files) // 8))
+        plan = FilePlan(limits.for_file(chunk_chars), OcrShares(limits.ocr_pages, limits.build_ocr_pages))
+        yield from extract_isolated(files, extractor, plan, workers, limits.seconds, limits.memory_bytes, cores)
 
     def embed(self, texts: list[str], encoder_dir: Path, variant: str, batch_size: int,
               advance: Callable[[int], None]) -> np.ndarray:

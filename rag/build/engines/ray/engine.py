@@ -13,16 +13,20 @@ import io
 import pickle
 import re
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
+from rag.build.engines.isolation import OcrShares, skipped_document
 from rag.build.engines.ray.cluster import RayConnection, RaySettings, one_line
 from rag.build.engines.ray.stages import Coordinator, Embedder, Stage, code_digest, extract_files
 from rag.errors import Fix, UserError
 from rag.index.encoder import MODEL_FILES
 from rag.ingest.discover import CvFile
-from rag.ingest.records import Document
+from rag.ingest.document import Document
+from rag.ingest.extract import ExtractionFailed, read_bytes
+from rag.ingest.limits import Limits
 
 # Input per Ray Data execution: each one costs a second or two of set-up (an embedding execution
 # starts its workers and loads the encoder), so windows are large, but bounded.
@@ -84,18 +88,33 @@ class RayEngine:
         c = self._connection
         return f"{c.where}, {c.workers} workers ({c.cpus} CPUs)"
 
-    def extract(self, files: list[CvFile], extractor: str) -> Iterator[Document]:
+    def extract(self, files: list[CvFile], extractor: str, limits: Limits, chunk_chars: int) -> Iterator[Document]:
+        """Files travel in windows with their limits fixed before they leave: a window's OCR shares
+        are reserved as if each file used all of its own (OcrShares.reserve), so they do not
+        depend on which worker finished first."""
         if not files:
             return
-        stage = Stage(extract_files, self._connect().workers, FILES_PER_CALL, {"extractor": extractor})
+        stage = Stage(extract_files, self._connect().workers, FILES_PER_CALL,
+                      {"extractor": extractor, "seconds": limits.seconds, "memory_bytes": limits.memory_bytes})
+        base, shares, start = limits.for_file(chunk_chars), OcrShares(limits.ocr_pages, limits.build_ocr_pages), 0
         for window in _windows(files, lambda f: f.size, FILE_WINDOW_BYTES):
-            rows = [{"slot": slot, "file": pickle.dumps(f, protocol=5), "data": _read(f)}
-                    for slot, f in enumerate(window)]
             docs: list[Document | None] = [None] * len(window)
-            for part in self._run(stage, rows):
+            rows = []
+            for slot, f in enumerate(window):
+                try:
+                    data = read_bytes(f.path, base.file_bytes)
+                except ExtractionFailed as exc:  # gone, grown past the limit or emptied since it was found
+                    docs[slot] = skipped_document(f, extractor, exc.kind, str(exc))
+                    continue
+                job = (f, replace(base, ocr_pages=shares.reserve(start + slot)))
+                rows.append({"slot": slot, "job": pickle.dumps(job, protocol=5), "data": data})
+            for part in self._run(stage, rows) if rows else ():
                 for slot, raw in zip(part["slot"], part["doc"]):
                     docs[int(slot)] = pickle.loads(raw)
             _check_complete(sum(d is not None for d in docs), len(window))
+            for row in rows:
+                shares.finish(start + row["slot"], len(docs[row["slot"]].ocr_pages))
+            start += len(window)
             yield from docs
 
     def embed(self, texts: list[str], encoder_dir: Path, variant: str, batch_size: int,
@@ -174,13 +193,6 @@ def _windows(items: list, size: Callable[[object], int], limit: int) -> Iterator
         total += size(item)
     if window:
         yield window
-
-
-def _read(f: CvFile) -> bytes:
-    try:
-        return f.path.read_bytes()
-    except OSError as exc:
-        raise UserError(f"cannot read {f.source}: {exc.strerror}; the existing store is unchanged") from None
 
 
 def _encoder_files(folder: Path, variant: str) -> dict[str, bytes]:

@@ -4,7 +4,9 @@ Ray Data cannot execute a Dataset through Ray Client (`ray://` addresses fail in
 executor), so the calling process never runs one itself: it hands each window of work to a
 coordinator actor on the cluster, which runs the pipeline there and passes the results back in
 parts. The workers may share no file system with the caller, so PDFs travel as bytes and the
-ONNX encoder as the files of its folder.
+ONNX encoder as the files of its folder. Each file is read as a local build reads it: by a worker
+process under the file's limits (rag/build/engines/isolation.py), skipped with its reason when it
+fails, never failing the stage.
 """
 
 from __future__ import annotations
@@ -41,19 +43,20 @@ class Stage:
         return isinstance(self.udf, type)
 
 
-def extract_files(batch: dict[str, np.ndarray], extractor: str) -> dict[str, list]:
-    """Extract a batch of files sent as bytes: each is written to a temporary file of the same suffix."""
-    from rag.build.engines.local import extract_document
+def extract_files(batch: dict[str, np.ndarray], extractor: str, seconds: float, memory_bytes: int) -> dict[str, list]:
+    """Extract a batch of files sent as bytes with their limits: each is written to a temporary
+    file of the same suffix and read by a worker process under the limits, one file at a time."""
+    from rag.build.engines.isolation import Given, extract_isolated
 
-    docs = []
-    for raw, data in zip(batch["file"], batch["data"]):
-        f = pickle.loads(raw)
-        with tempfile.TemporaryDirectory(prefix="rag-extract-") as tmp:
-            path = Path(tmp) / f"input{Path(f.source).suffix}"
+    jobs = [pickle.loads(raw) for raw in batch["job"]]  # (CvFile, FileLimits)
+    with tempfile.TemporaryDirectory(prefix="rag-extract-") as tmp:
+        files = []
+        for number, ((f, _), data) in enumerate(zip(jobs, batch["data"])):
+            path = Path(tmp) / f"input-{number}{Path(f.source).suffix}"
             path.write_bytes(data)
-            doc = extract_document(replace(f, path=path), extractor)
-        docs.append(pickle.dumps(doc, protocol=5))
-    return {"slot": batch["slot"], "doc": docs}
+            files.append(replace(f, path=path))
+        docs = list(extract_isolated(files, extractor, Given([limits for _, limits in jobs]), 1, seconds, memory_bytes))
+    return {"slot": batch["slot"], "doc": [pickle.dumps(doc, protocol=5) for doc in docs]}
 
 
 class Embedder:

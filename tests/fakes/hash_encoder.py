@@ -1,10 +1,12 @@
 """A tiny deterministic encoder for fast tests: hashed bag of words, no model at all.
 
-Each folded word (rag.tokenize) adds +1 or -1 to one of `dim` dimensions chosen by its hash, and
-the sum is L2-normalised. Texts that share words are close; nothing else is. It exists so that
+Each folded word (rag.lexicon.terms) adds +1 or -1 to one of `dim` dimensions chosen by its hash,
+and the sum is L2-normalised. Texts that share words are close; nothing else is. It exists so that
 command-line and rendering tests run in milliseconds and give exact, stable scores; the real
-model (ONNX export of a sentence-transformers model) serves the integration tests. Choose it with
---model hash-words-64 (any dimension); never for real CVs, since it knows no meaning.
+model (ONNX export of a sentence-transformers model) serves the integration tests. The tests
+register it (register(), from conftest and, for the pipeline run as a subprocess, sitecustomize.py
+beside this file); then --model hash-words-64 (any dimension) chooses it. The pipeline itself
+knows no such name.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from rag.index.encoder import EncoderBackend, register_backend
 from rag.lexicon.terms import raw_tokens
 
 PREFIX = "hash-words-"
@@ -57,3 +60,9 @@ class HashEncoder:
                 out[row, value % self.dim] += 1.0 if value >> 63 else -1.0
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         return out / np.maximum(norms, 1e-12)
+
+
+def register() -> None:
+    """Make hash-words-N models available to builds and searches in this process."""
+    register_backend(EncoderBackend("hash", lambda name: dimension(name) is not None, spec,
+                                    lambda encoder_spec: HashEncoder(encoder_spec.dim)))

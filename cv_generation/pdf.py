@@ -7,9 +7,9 @@ subset and objects packed into object streams, which keeps a CV under 40 KB.
 
 from __future__ import annotations
 
-from cv_generation.layout import Canvas
 from cv_generation.profiles import Profile
 from cv_generation.templates import TEMPLATES
+from cv_generation.typesetting import Canvas
 
 PDF_DATE = "D:20250601000000Z"
 PRODUCER = "cv_generation (PyMuPDF)"

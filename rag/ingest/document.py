@@ -27,7 +27,8 @@ class Skipped:
 
     source: str
     reason: str
-    kind: str = "other"  # not a CV type, unreadable, corrupt, encrypted, empty, no text, duplicate
+    kind: str = "other"  # not a CV type, unreadable, corrupt, encrypted, empty, no text, duplicate, too large,
+    # timed out, out of memory, crashed, link outside, broken link
 
 
 @dataclass
@@ -45,6 +46,9 @@ class Document:
     head: list[HeadLine] = field(default_factory=list)  # first-page lines, for the name
     skip_kind: str | None = None  # Skipped.kind, when skipped
     ocr_pages: list[int] = field(default_factory=list)  # 1-based pages whose text came from OCR
+    ocr_left_out: list[int] = field(default_factory=list)  # pages that needed OCR beyond an OCR limit
+    hidden_pages: list[int] = field(default_factory=list)  # 1-based pages whose hidden text was left out
+    file_date: str | None = None  # "YYYY-MM" the file says it was last modified: a clue to the CV's present
 
     @classmethod
     def from_dict(cls, raw: dict) -> Document:

@@ -1,0 +1,147 @@
+"""A CV's roles (each dated range of its experience sections, with the lines that describe it) and
+the years of experience it states in words.
+
+Roles are what years of experience are counted from: all of them for --min-years, those whose
+title or lines hold a concept for years_in(...) ("years_in(backend)>=3": four years of graphic
+design do not count for a backend search). An entry is the dated line, up to _ENTRY_BACK lines
+above it that read as its heading (title, company: short lines, no bullet, no full stop), and
+every line down to the next entry; its title is the most job-like piece of its first lines.
+
+Stated years ("7 years of experience", "5+ years", "Experience: 3 years", "10 años de
+experiencia", "8 Jahre Berufserfahrung", "6 ans d'expérience") are read from the header and the
+summary, where CVs state them, and from an experience heading's first line when that is all it
+holds ("Experience" over "5 years"); a figure in an experience bullet ("3 years of experience with
+Kafka") is about a skill, not a career.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import accumulate
+
+import regex
+
+from rag.lexicon.terms import STOPWORDS, raw_tokens
+from rag.profile.dates import Period, find_periods, month_label, parse_month
+from rag.profile.sections import HEADER, Section, of_kind
+from rag.profile.titles import pick_title
+
+_ENTRY_BACK = 2  # lines above its dates an entry's title and company may stand
+_ENTRY_LINES = 4  # an entry's title, company and dates come before its bullets
+_PROSE = 90  # a longer line is a description, not an entry's heading
+_BULLET = regex.compile(r"^\s*[•·*▪►‣◦-]\s")
+_FAR = parse_month("2100-01")  # "present" when only the dates as written are wanted
+
+
+@dataclass(frozen=True)
+class Role:
+    """A dated range of the experience sections and what its entry says: the title and the terms
+    (folded, stopwords out) of its lines, for years_in."""
+
+    start: str  # "YYYY-MM"
+    end: str
+    ongoing: bool
+    title: str | None
+    terms: tuple[str, ...]
+
+
+def role_sections(sections: list[Section]) -> list[Section]:
+    """The experience sections; without one, every section but header, education, languages and
+    contact (a CV without headings still has dated roles)."""
+    return of_kind(sections, "experience") or [
+        s for s in sections if s.kind not in (HEADER, "education", "languages", "contact")]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """An entry of the role sections: its dated line, its title and all its lines."""
+
+    dated: str
+    title: str | None
+    body: tuple[str, ...]
+
+    def periods(self, today: int | None = None) -> list[Period]:
+        """Its date ranges, "present" being `today` (None: as written, an open range reaching far ahead)."""
+        return find_periods(self.dated, _FAR if today is None else today)
+
+
+def find_entries(sections: list[Section]) -> list[Entry]:
+    """Every entry with a date range in the role sections, in order."""
+    found = []
+    for section in role_sections(sections):
+        lines = section.lines
+        starts_at = list(accumulate((len(line) + 1 for line in lines), initial=0))  # where each line starts
+        dated = sorted({bisect_right(starts_at, p.span[0]) - 1 for p in find_periods(section.text, _FAR)})
+        starts = [_entry_start(lines, i, dated[k - 1] if k else -1) for k, i in enumerate(dated)]
+        for k, i in enumerate(dated):
+            body = lines[starts[k] : starts[k + 1] if k + 1 < len(starts) else len(lines)]
+            found.append(Entry(lines[i], pick_title(entry_heading(body)), body))
+    return found
+
+
+def _entry_start(lines: tuple[str, ...], dated: int, previous: int) -> int:
+    start = dated
+    while (start - 1 > previous and dated - (start - 1) <= _ENTRY_BACK and not _BULLET.match(lines[start - 1])
+           and len(lines[start - 1]) <= _PROSE and not lines[start - 1].rstrip().endswith((".", ";"))):
+        start -= 1
+    return start
+
+
+def entry_heading(body: Sequence[str]) -> list[str]:
+    """An entry's first lines, before its bullets, with their dates cut out: where its title is."""
+    heading = []
+    for line in body[:_ENTRY_LINES]:
+        if _BULLET.match(line):
+            break
+        heading.append(_without_dates(line))
+    return heading
+
+
+def _without_dates(line: str) -> str:
+    for start, end in reversed([p.span for p in find_periods(line, _FAR)]):
+        line = line[:start] + line[end:]
+    return line
+
+
+def make_role(period: Period, entry: Entry) -> Role:
+    terms = sorted({t.term for t in raw_tokens("\n".join(entry.body))
+                    if t.term not in STOPWORDS and not t.term.isdigit()})
+    return Role(month_label(period.start), month_label(period.end), period.ongoing, entry.title, tuple(terms))
+
+
+_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+          "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+          "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
+          "un": 1, "uno": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7, "ocho": 8, "nueve": 9,
+          "diez": 10, "zwei": 2, "drei": 3, "vier": 4, "fünf": 5, "sechs": 6, "sieben": 7, "acht": 8, "neun": 9,
+          "zehn": 10, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "sept": 7, "huit": 8, "neuf": 9, "dix": 10}
+_N = rf"(?P<n>\d{{1,2}}(?:[.,]5)?|{'|'.join(sorted(_WORDS, key=len, reverse=True))})"
+_STATED = regex.compile(
+    rf"""(?<![\p{{L}}\p{{N}}.,])
+    (?: (?:years\s+of\s+experience|experience|berufserfahrung|experiencia|exp[ée]rience)\s*[:\-–]\s*
+        {_N}\s*\+?\s*(?:years?|yrs?|jahre|años|ans)\b
+      | {_N}\s*\+\s*(?:years?|yrs?)\b
+      | {_N}\s*(?:years?|yrs?)['’]?\s+(?:of\s+)?(?:[\p{{L}}-]+\s+){{0,3}}?(?:experience|expertise)\b
+      | {_N}\s*\+?\s*años\s+de\s+experiencia
+      | {_N}\s*\+?\s*jahren?\s+(?:[\p{{L}}-]+\s+)?(?:berufs)?erfahrung
+      | {_N}\s*\+?\s*ans\s+d['’]\s?exp[ée]rience
+    )""",
+    regex.IGNORECASE | regex.VERBOSE,
+)
+_ONLY_YEARS = regex.compile(rf"^{_N}\s*\+?\s*(?:years?|yrs?|jahre|años|ans)$", regex.IGNORECASE)
+
+
+def stated_years(sections: list[Section]) -> float | None:
+    """The years of experience the header or summary states, the first figure written; None when
+    they state none."""
+    found = next((m for s in of_kind(sections, HEADER) + of_kind(sections, "profile") if (m := _STATED.search(s.text))),
+                 None)
+    found = found or next((m for s in of_kind(sections, "experience")
+                           if s.lines and (m := _ONLY_YEARS.match(s.lines[0]))), None)
+    if found is None:
+        return None
+    number = found.group("n").lower().replace(",", ".")
+    value = _WORDS[number] if number in _WORDS else float(number)
+    return int(value) if value == int(value) else value

@@ -1,0 +1,149 @@
+"""Results as plain documents, made once: `--json` prints them, the MCP tools return them, and the
+text renderers (render/search.py, render/match.py, mcp/text.py) read them. Nothing is rendered and
+parsed back.
+
+Each document keeps its schema (docs/json.md): SCHEMA_VERSION changes when a key changes
+meaning; keys may be added without a change.
+"""
+
+from __future__ import annotations
+
+import orjson
+
+from rag.files import json_bytes
+from rag.jobs.jd import Requirement
+from rag.jobs.matching import SCORE_WEIGHTS, CandidateMatch, MatchResult
+from rag.render.profile import field_json
+from rag.search.retrieval import Hit, SearchResult
+from rag.store.manifest import Manifest
+from rag.store.open import OpenStore
+
+SCHEMA_VERSION = 1
+
+
+def to_json(doc: dict) -> bytes:
+    """A document as `--json` prints it."""
+    return json_bytes(doc, option=orjson.OPT_INDENT_2)
+
+
+def search_document(result: SearchResult, manifest: Manifest, store_path: str, topk: int) -> dict:
+    q, fusion = result.query, result.fusion
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "query": q.text,
+        "mode": result.mode,
+        "view": result.unit,
+        "topk": topk,
+        "terms": list(q.terms),
+        "concepts": result.holders,
+        "excluded": result.excluded,
+        "seniority": q.seniority,
+        "fusion": fusion.to_json(),
+        "store": store_json(manifest, store_path),
+        "filters": filters_json(result.filters, result.filtered),
+        "lists": {name: [_hit_json(hit, result.fields) for hit in hits] for name, hits in result.lists.items()},
+    }
+
+
+def store_json(manifest: Manifest, store_path: str) -> dict:
+    """Which store answered: the same block in search and match documents. cv_dir: the folder the
+    records' "source" paths are relative to."""
+    return {"path": store_path, "fingerprint": manifest.fingerprint, "embedding_model": manifest.embedding_model,
+            "candidate_count": manifest.candidate_count, "chunk_count": manifest.chunk_count,
+            "cv_dir": manifest.cv_dir}
+
+
+def filters_json(filters, outcome) -> dict | None:
+    """What the filters asked and let through (null without filters); search and match alike.
+    `skills`: the canonical skills the filters name, which a row shows first."""
+    if filters is None:
+        return None
+    return {"expression": filters.text, "keep_unknown": filters.keep_unknown, "passed": outcome.kept,
+            "undecided": outcome.undecided, "unknown": outcome.unknown, "skills": list(filters.skills)}
+
+
+def _hit_json(hit: Hit, fields: tuple[str, ...]) -> dict:
+    c = hit.candidate
+    record = {
+        "rank": hit.rank,
+        "score": hit.score,
+        "cv_id": c.cv_id,
+        "name": c.name,
+        "name_source": c.name_source,
+        "source": c.source,
+        "files": [{"cv_id": f.cv_id, "source": f.source} for f in hit.files or (c,)],
+        "headline": c.headline,
+        "seniority": c.seniority,
+        "ranks": hit.ranks,
+        "scores": hit.scores,
+        "matched_terms": list(hit.matched),
+        "weak": hit.weak,
+        "evidence": [{"text": e.text, "page": e.page, "chunk_id": e.chunk_id, "terms": list(e.concepts)}
+                     for e in hit.evidence],
+        "profile": {f: field_json(f, hit.profile) for f in fields} if hit.profile else {},
+    }
+    if hit.chunk is not None:
+        record["chunk"] = {k: v for k, v in hit.chunk.to_dict().items() if k not in ("cv_id", "source")}
+    return record
+
+
+def match_document(result: MatchResult, manifest: Manifest, store_path: str, jd_label: str) -> dict:
+    jd = result.jd
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "jd": {
+            "source": jd_label,
+            "title": jd.title,
+            "sectioned": jd.sectioned,
+            "requirements": [_requirement_json(number, req, count)
+                             for number, (req, count) in enumerate(zip(jd.requirements, result.met_by), start=1)],
+        },
+        "settings": {"topk": result.settings.topk, "phrase_threshold": result.settings.phrase_threshold,
+                     "as_of": result.as_of, "min_score": result.settings.min_score, "score_weights": SCORE_WEIGHTS},
+        "store": store_json(manifest, store_path),
+        "filters": filters_json(result.filters, result.filtered),
+        "meets_all_must": result.meets_all,
+        "candidates": [_candidate_json(m, result) for m in result.candidates],
+    }
+
+
+def _requirement_json(number: int, req: Requirement, count: int) -> dict:
+    return {"id": number, "kind": req.kind, "label": req.label, "must": req.must, "source": req.source,
+            "skills": list(req.skills), "names": [" ".join(t) for t in req.terms], "min_years": req.min_years,
+            "phrase": req.phrase or None, "level": req.level, "language": req.language, "met_by": count}
+
+
+def _candidate_json(match: CandidateMatch, result: MatchResult) -> dict:
+    c = match.candidate
+    musts = sum(r.must for r in result.jd.requirements)
+    return {
+        "rank": match.rank,
+        "cv_id": c.cv_id,
+        "name": c.name,
+        "name_source": c.name_source,
+        "source": c.source,
+        "headline": c.headline,
+        "meets_all_must": match.meets_all,
+        "score": round(match.score, 1),
+        "score_parts": {name: round(value, 3) for name, value in match.parts.items()},
+        "must_met": match.must_met,
+        "must_total": musts,
+        "nice_met": match.nice_met,
+        "nice_total": len(result.jd.requirements) - musts,
+        "scores": match.scores,
+        "requirements": [
+            {"id": number, "met": o.met, "value": o.value, "detail": o.detail,
+             "evidence": None if o.evidence is None else {"text": o.evidence.text, "page": o.evidence.page,
+                                                          "chunk_id": o.evidence.chunk_id}}
+            for number, o in enumerate(match.outcomes, start=1)],
+    }
+
+
+def status_document(store: OpenStore, store_path: str, loaded_at: str) -> dict:
+    """What a store holds and how it was built: MCP's store_status, the web page's status."""
+    m = store.manifest
+    return {"path": store_path, "generation": store.generation.name, "created_at": m.created_at,
+            "loaded_at": loaded_at, "fingerprint": m.fingerprint, "embedding_model": m.embedding_model,
+            "dim": m.dim, "encoder_variant": m.encoder["variant"], "pdf_count": m.pdf_count,
+            "candidate_count": m.candidate_count, "chunk_count": m.chunk_count, "chunk_chars": m.chunk_chars,
+            "overlap_chars": m.overlap_chars, "skipped": m.skipped, "warnings": m.warnings}

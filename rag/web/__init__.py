@@ -1,0 +1,1 @@
+"""Web pages for recruiters over a warm store (`rag serve`): search, candidates, match, status."""

@@ -1,0 +1,134 @@
+"""`rag serve`: the web pages as one Starlette application over a warm store.
+
+Safe by default: the command binds loopback unless told otherwise, and then only answers to the
+loopback host names (a DNS-rebinding page cannot reach it); there is no route that writes; a file
+is found by cv_id, never by a path from the request; every text from a CV or a job description is
+escaped by Jinja2's autoescape; and every response carries a Content-Security-Policy that lets
+only this server's own script, styles and images run (no inline script, no inline style, no
+plugins, no framing). Errors are pages of one line with a 4xx or 503 status, never a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from urllib.parse import urlencode
+
+import jinja2
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+
+from rag.errors import Fix, rag_words
+from rag.profile.read import SHOWN_FIELDS
+from rag.render.profile import LABELS, field_text, row_text, years_note
+from rag.render.search import describe_filters, list_name
+from rag.search.fusion import RULES
+from rag.search.warm import WarmStore
+from rag.web.forms import MAX_TOPK, MatchForm, SearchForm
+from rag.web.memory import JdMemory
+from rag.web.pages import CvFiles
+from rag.web.views import MEANING, Site
+
+log = logging.getLogger("rag.web")
+
+HERE = Path(__file__).parent
+LOOPBACK_NAMES = ["127.0.0.1", "localhost"]
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; "
+       "base-uri 'none'; frame-ancestors 'none'")
+SECURITY_HEADERS = [(b"content-security-policy", CSP.encode()), (b"x-content-type-options", b"nosniff"),
+                    (b"referrer-policy", b"no-referrer"), (b"x-frame-options", b"DENY")]
+_REASONS = {400: "Bad request", 404: "Not found", 405: "Not allowed", 413: "Too large", 503: "Store unavailable"}
+
+
+def score_text(name: str, score: float) -> str:
+    return f"{score:.2f}" if name == "bm25" else f"{score:.3f}"
+
+
+def candidate_link(cv_id: str, form: SearchForm | MatchForm) -> str:
+    """A candidate's page, asked with the search or match it was clicked in (for its evidence)."""
+    return "/cv?" + urlencode({"id": cv_id} | form.params())
+
+
+def page_link(cv_id: str, number: int) -> str:
+    return "/cv/page?" + urlencode({"id": cv_id, "n": number})
+
+
+def file_link(cv_id: str) -> str:
+    return "/cv/file?" + urlencode({"id": cv_id})
+
+
+def templates() -> Jinja2Templates:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    env.globals |= {"list_name": list_name, "fusion_rules": RULES, "score_text": score_text, "row_text": row_text,
+                    "describe_filters": describe_filters, "field_text": field_text, "field_labels": LABELS,
+                    "years_note": years_note, "shown_fields": SHOWN_FIELDS,
+                    "max_topk": MAX_TOPK, "meaning": MEANING, "candidate_link": candidate_link,
+                    "page_link": page_link, "file_link": file_link}
+    return Jinja2Templates(env=env)
+
+
+class SecurityHeaders:
+    """Adds the security headers to every HTTP response, error pages and static files included."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+
+        async def sending(message):
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, sending)
+
+
+def build_app(root: Path, cv_dir: Path | None = None, expected_model: str | None = None, *,
+              loopback_only: bool = True, word: Callable[[Fix], str] = rag_words) -> Starlette:
+    """The application for the store in root, whose CV files are in cv_dir (None: the folder the
+    store was built from). expected_model (EMBEDDING_MODEL) must be the store's; word words a fix
+    as a command (make or rag)."""
+    warm = WarmStore(root, expected_model)
+    env = templates()
+    site = Site(warm, cv_dir, CvFiles(), env, word, JdMemory())
+
+    async def http_error(request: Request, exc: HTTPException) -> Response:
+        reason = _REASONS.get(exc.status_code, "Error")
+        return env.TemplateResponse(request, "error.html", {"reason": reason, "message": exc.detail, "error": None},
+                                    status_code=exc.status_code, headers=exc.headers)
+
+    async def server_error(request: Request, exc: Exception) -> Response:
+        log.exception("%s %s failed", request.method, request.url.path)
+        # The server-error handler runs outside the middleware: it adds the headers itself.
+        return env.TemplateResponse(request, "error.html", {"reason": "Server error", "error": None, "message": (
+            "the page could not be made; the server's log says why")}, status_code=500,
+            headers={name.decode(): value.decode() for name, value in SECURITY_HEADERS})
+
+    routes = [
+        Route("/", site.search, name="search"),
+        Route("/cv", site.candidate, name="candidate"),
+        Route("/cv/page", site.page_png, name="page_png"),
+        Route("/cv/file", site.cv_file, name="cv_file"),
+        Route("/match", site.match, name="match", methods=["GET"]),
+        Route("/match", site.match_post, methods=["POST"]),
+        Route("/match.csv", site.match_csv, name="match_csv"),
+        Route("/status", site.status, name="status"),
+        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+    ]
+    middleware = [Middleware(SecurityHeaders)]
+    if loopback_only:
+        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=LOOPBACK_NAMES))
+    return Starlette(routes=routes, middleware=middleware,
+                     lifespan=lambda _app: warm.serving(log, "every page will say so until it is fixed"),
+                     exception_handlers={HTTPException: http_error, Exception: server_error})

@@ -1,0 +1,34 @@
+// Small enhancements; every page works without them. No inline script: the CSP allows only this file.
+"use strict";
+
+// Search: pointing at a row marks the same person in the other lists.
+document.querySelectorAll(".lists .row").forEach((row) => {
+  const same = () => document.querySelectorAll(`.lists .row[data-cv="${CSS.escape(row.dataset.cv)}"]`);
+  row.addEventListener("mouseenter", () => same().forEach((r) => r.classList.add("same")));
+  row.addEventListener("mouseleave", () => same().forEach((r) => r.classList.remove("same")));
+});
+
+// Match: a click on a column heading sorts the table by it (again: the other way).
+document.querySelectorAll("table.sortable").forEach((table) => {
+  const heads = Array.from(table.tHead.rows[0].cells);
+  heads.forEach((th, column) => {
+    if (!th.dataset.sort) return;
+    th.addEventListener("click", () => {
+      const descending = th.getAttribute("aria-sort") !== "descending";
+      heads.forEach((h) => h.removeAttribute("aria-sort"));
+      th.setAttribute("aria-sort", descending ? "descending" : "ascending");
+      const value = (row) => row.cells[column].dataset.value ?? row.cells[column].textContent;
+      const compare = th.dataset.sort === "number"
+        ? (a, b) => (parseFloat(value(a)) || 0) - (parseFloat(value(b)) || 0)
+        : (a, b) => value(a).localeCompare(value(b));
+      const body = table.tBodies[0];
+      Array.from(body.rows)
+        .sort((a, b) => (descending ? -compare(a, b) : compare(a, b)))
+        .forEach((row) => body.appendChild(row));
+    });
+  });
+});
+
+// Candidate: open at the first highlighted line.
+const first = document.querySelector("svg.sheet rect.hit, .text-page mark");
+if (first && !location.hash) first.scrollIntoView({ block: "center" });

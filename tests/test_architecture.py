@@ -1,0 +1,66 @@
+"""The architecture holds: imports run downward (pyproject's import contracts), only the command
+line reads the environment or uses click, fakes live in the tests, and the public API resolves."""
+
+from __future__ import annotations
+
+import ast
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import rag
+
+ROOT = Path(__file__).resolve().parent.parent
+LINT = [sys.executable, "-c", "import sys; from importlinter.cli import lint_imports; "
+        "sys.exit(lint_imports(config_filename='pyproject.toml', no_cache=True, no_logo=True))"]
+# Ray reads its authentication settings from the environment only: the Ray engine sets them there.
+ENVIRONMENT_ALLOWED = {"rag/cli", "rag/build/engines/ray/cluster.py"}
+
+
+def lint(folder: Path) -> subprocess.CompletedProcess:
+    env = os.environ | {"PYTHONPATH": str(folder)}
+    return subprocess.run(LINT, cwd=folder, env=env, capture_output=True, text=True)
+
+
+def test_the_import_contracts_hold():
+    done = lint(ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Imports run downward KEPT" in done.stdout and "0 broken" in done.stdout
+
+
+def test_the_contract_fails_on_an_upward_import(tmp_path):
+    shutil.copytree(ROOT / "rag", tmp_path / "rag", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    keyword = tmp_path / "rag" / "index" / "keyword.py"
+    keyword.write_text(keyword.read_text() + "\nfrom rag.search import retrieval  # an index reaching up\n")
+    done = lint(tmp_path)
+    assert done.returncode != 0 and "Imports run downward BROKEN" in done.stdout
+    assert "rag.index.keyword -> rag.search.retrieval" in done.stdout
+
+
+def _python_files():
+    return sorted(p for p in (ROOT / "rag").rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def test_only_the_command_line_reads_the_environment():
+    readers = []
+    for path in _python_files():
+        where = path.relative_to(ROOT).as_posix()
+        if any(where == allowed or where.startswith(allowed + "/") for allowed in ENVIRONMENT_ALLOWED):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and node.attr in ("environ", "getenv", "putenv"):
+                readers.append(f"{where}:{node.lineno}")
+    assert readers == []
+
+
+def test_no_fake_is_chosen_by_name_in_product_code():
+    named = [p.relative_to(ROOT).as_posix() for p in _python_files() if "hash-words" in p.read_text()]
+    assert named == []
+
+
+def test_the_public_api_resolves():
+    for name in rag.__all__:
+        assert getattr(rag, name) is not None, name

@@ -1,0 +1,124 @@
+"""What real CVs and real recruiters ask of search (#18): words the vocabulary does not know, role
+words, partial holders, query syntax, a query of stop words, evidence that is never a contact line
+or a referee, and one row per person. On CVs the tests make, through the `rag` command, with the
+hashing encoder (exact and fast)."""
+
+import orjson
+import pytest
+from click.testing import CliRunner
+from pdfs import write_pdf
+
+from rag.cli import main as rag
+
+CVS = {
+    "ana": "Ana Torres\nana.torres@mail.org · +34 612 345 678 · Calle Mayor 12, Madrid\n"
+           "QA Engineer\nAutomated REST API tests with Rest Assured and Postman; load tests in JMeter.\n"
+           "Skills: Selenium, Cypress, Jenkins",
+    "ben": "Ben Ode\nben.ode@mail.org\nQA Engineer\nBrowser tests with Selenium WebDriver and TestNG; ran them in Jenkins.\n"
+           "Skills: Selenium, Java, Jenkins, CI",
+    "cho": "Cho Min\ncho.min@mail.org\nMobile Developer\nShipped three Flutter apps to the stores; state with Bloc.\n"
+           "Skills: Flutter, Dart, Firebase",
+    "dev": "Dev Rao\ndev.rao@mail.org\nBackend Developer\nServices in Spring Boot and Kotlin; Docker everywhere.\n"
+           "Skills: Java, Spring Boot, Docker, Kubernetes",
+    "eli": "Eli Park\neli.park@mail.org\nWeb Developer\nSites in Django and PostgreSQL, deployed with Docker.\n"
+           "References\nDr. Maria Quality, Head of Testing at Selenium Labs, maria@labs.org",
+    "fay": "Fay Lund\nfay.lund@mail.org\nQA Engineer (SE version)\nTest automation with Selenium and Jenkins pipelines.",
+    "fay_qa": "Fay Lund\nfay.lund@mail.org\nQA Engineer (QA version)\nManual and automated testing; Docker for test rigs.",
+}
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("real") / "cvs"
+    for cv_id, text in CVS.items():
+        write_pdf(folder / f"{cv_id}.pdf", [text])
+    out = folder.parent / "store"
+    with pytest.MonkeyPatch.context() as m:
+        m.setenv("EMBEDDING_MODEL", "hash-words-64")
+        result = CliRunner().invoke(rag, ["index", "--cv-dir", str(folder), "--store", str(out), "--quiet"])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+@pytest.fixture(autouse=True)
+def fake_model(hash_model):
+    return hash_model
+
+
+def search(store, query, *args):
+    result = CliRunner().invoke(rag, ["search", query, "--store", str(store), "--json", "--mode", "fused",
+                                      "--topk", "10", *args])
+    assert result.exit_code == 0, result.output
+    return orjson.loads(result.output)
+
+
+def fused(doc):
+    return [r["cv_id"] for r in doc["lists"]["fused"]]
+
+
+def test_a_name_the_vocabulary_does_not_know_is_found_as_written(store):
+    doc = search(store, "Who has worked with Rest Assured?")
+    assert doc["concepts"]["rest assured"] == 1 and fused(doc)[0] == "ana"
+    assert doc["lists"]["fused"][0]["matched_terms"][0] == "rest assured"
+
+
+def test_role_words_are_never_required(store):
+    doc = search(store, "Flutter developer")
+    assert doc["concepts"] == {"flutter": 1} and "developer" not in doc["terms"]
+    assert fused(doc)[0] == "cho" and doc["lists"]["fused"][0]["matched_terms"] == ["flutter"]
+
+
+def test_a_partial_holder_ranks_above_those_holding_nothing(store):
+    doc = search(store, "Jenkins CI")
+    order = fused(doc)
+    holders = {"ana", "ben", "fay"}  # Ana and Fay write Jenkins without "CI"; Ben writes both
+    assert order[0] == "ben" and set(order[:3]) == holders
+
+
+def test_quotes_and_or(store):
+    doc = search(store, '"Spring Boot" OR Django')
+    assert set(fused(doc)[:2]) == {"dev", "eli"}
+    assert doc["concepts"] == {"spring boot or django": 2}
+
+
+def test_not_and_minus_leave_holders_out_of_every_list(store):
+    for query in ("Selenium NOT Cypress", "Selenium -Cypress"):
+        doc = search(store, query)
+        assert doc["excluded"] == {"cypress": 1}
+        assert "ana" not in fused(doc) and set(fused(doc)[:2]) == {"ben", "fay"}
+
+
+def test_and_asks_for_both(store):
+    doc = search(store, "Docker AND Kubernetes")
+    assert fused(doc)[0] == "dev" and doc["concepts"] == {"docker": 3, "kubernetes": 1}
+
+
+def test_a_query_of_stop_words_is_one_line_and_exit_2(store):
+    result = CliRunner().invoke(rag, ["search", "who has the", "--store", str(store)])
+    assert result.exit_code == 2
+    assert result.output.startswith("error: nothing to search for in 'who has the'") and len(result.output.splitlines()) == 1
+
+
+def test_contact_lines_and_referees_are_never_evidence(store):
+    doc = search(store, "madrid phone", "--mode", "hybrid")
+    shown = [e["text"] for records in doc["lists"].values() for r in records for e in r["evidence"]]
+    assert not any("@" in line or "+34" in line or "Calle Mayor" in line for line in shown)
+    doc = search(store, "Selenium")
+    eli = next(r for r in doc["lists"]["fused"] if r["cv_id"] == "eli")
+    assert [e["text"] for e in eli["evidence"]] == ["Sites in Django and PostgreSQL, deployed with Docker."]
+    # only a referee's line names Selenium: the row shows a line of her own instead
+
+
+def test_two_cvs_of_one_person_are_one_row_listing_both_files(store):
+    doc = search(store, "Docker")
+    rows = [r for r in doc["lists"]["fused"] if r["name"] == "Fay Lund"]
+    assert len(rows) == 1 and [f["source"] for f in rows[0]["files"]] == ["fay.pdf", "fay_qa.pdf"]
+    assert rows[0]["matched_terms"] == ["docker"]  # held by the QA version only
+    text = CliRunner().invoke(rag, ["search", "Docker", "--store", str(store), "--mode", "fused"]).output
+    assert "also: fay_qa.pdf  (the same person: same e-mail or phone)" in text
+
+
+def test_the_default_lists_are_faiss_bm25_and_rrf(store):
+    result = CliRunner().invoke(rag, ["search", "Selenium", "--store", str(store)])
+    header = result.output.splitlines()[4].split()
+    assert header == ["#", "FAISS", "(dense)", "BM25", "(keywords)", "RRF"]
