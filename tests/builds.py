@@ -66,7 +66,11 @@ def assert_same_profiles(a, b) -> None:
         for row, person in enumerate(people):
             cells = {name: sorted(column.values[i] for i in column.indices[column.indptr[row]:column.indptr[row + 1]])
                      for name, column in sets.items()}
-            out[person.source] = (records[row], int(columns.years[row]), int(columns.education[row]), cells)
+            indptr, terms = columns.arrays["roles.indptr"], columns.set("role_terms")
+            roles = [(int(columns.arrays["roles.start"][r]), int(columns.arrays["roles.end"][r]),
+                      sorted(terms.values[i] for i in terms.indices[terms.indptr[r]:terms.indptr[r + 1]]))
+                     for r in range(indptr[row], indptr[row + 1])]
+            out[person.source] = (records[row], int(columns.years[row]), int(columns.education[row]), cells, roles)
         return out
 
     assert by_source(a) == by_source(b)

@@ -118,6 +118,15 @@ class SetColumn:
         return cls(text.split("\n") if text else [], arrays[f"{name}.indptr"], arrays[f"{name}.indices"], ranks)
 
 
+def _entries(indptr: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For some rows of a ragged column (indptr), in their order: each one's entry count, and the
+    positions of all their entries."""
+    counts = np.diff(indptr)[rows]
+    starts = np.asarray(indptr[rows], np.int64)
+    ends = np.cumsum(counts)
+    return counts, (np.repeat(starts - (ends - counts), counts) + np.arange(int(ends[-1]) if len(ends) else 0))
+
+
 @dataclass
 class ProfileColumns:
     """What filters read, for every candidate at once; set columns are read when first asked for."""
@@ -133,14 +142,25 @@ class ProfileColumns:
             return parts[0]
         rows = [r.rows for r in live]
         arrays = {name: np.concatenate([p.arrays[name][r] for p, r in zip(parts, rows)]) for name in NUMBER_COLUMNS}
-        for name in SET_COLUMNS:
+
+        def join_set(name: str, rows: list[np.ndarray]) -> None:
             columns = [p.set(name) for p in parts]
             values = sorted({v for c in columns for v in c.values})
             pieces = [c.rows_only(r, values) for c, r in zip(columns, rows)]
             indptr = np.concatenate([[0], np.cumsum(np.concatenate([np.diff(p.indptr) for p in pieces]))])
             ranks = None if pieces[0].ranks is None else np.concatenate([p.ranks for p in pieces])
-            arrays |= SetColumn(values, indptr.astype(np.int64), np.concatenate([p.indices for p in pieces]),
-                                ranks).arrays(name)
+            arrays.update(SetColumn(values, indptr.astype(np.int64), np.concatenate([p.indices for p in pieces]),
+                                    ranks).arrays(name))
+
+        for name in SET_COLUMNS:
+            join_set(name, rows)
+        # The dated roles (years_in): one row per role, each candidate's in order.
+        spans = [_entries(p.arrays["roles.indptr"], r) for p, r in zip(parts, rows)]
+        counts = np.concatenate([c for c, _ in spans])
+        arrays["roles.indptr"] = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+        for name in ("roles.start", "roles.end"):
+            arrays[name] = np.concatenate([p.arrays[name][take] for p, (_, take) in zip(parts, spans)]).astype(np.int32)
+        join_set("role_terms", [take for _, take in spans])
         return cls(sum(r.count for r in live), arrays)
 
     @classmethod
