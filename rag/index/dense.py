@@ -32,9 +32,13 @@ _CHECK_BLOCK = 1 << 16
 
 
 def normalised(vectors: np.ndarray) -> np.ndarray:
-    """Rows scaled to unit length (inner product is then cosine, whatever the model's pooling)."""
-    vectors = np.asarray(vectors, dtype=np.float32)
-    return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+    """Rows scaled to unit length (inner product is then cosine, whatever the model's pooling), by
+    FAISS's normalize_L2 as a store of one flat FAISS index had them: the same float32 bits."""
+    import faiss
+
+    vectors = np.array(vectors, dtype=np.float32, order="C")  # a copy: normalize_L2 works in place
+    faiss.normalize_L2(vectors)
+    return vectors
 
 
 class DenseWriter:
@@ -71,10 +75,18 @@ def _vectors(folder: Path, rows: int, dim: int) -> np.ndarray:
     return np.memmap(path, np.float32, "r", shape=(rows, dim)) if rows else np.zeros((0, dim), np.float32)
 
 
+def _all_cosines(vectors: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """Every row's inner product with the query, as a store of one flat FAISS index computed it
+    (a matrix-vector product), so that an exactly scored segment gives the very same float32
+    cosines, to the last bit, and so the same ties and ranks, as that store did."""
+    return np.asarray(vectors) @ query
+
+
 def _cosines(vectors: np.ndarray, query: np.ndarray) -> np.ndarray:
-    """Each row's inner product with the query, in the calling thread: a BLAS product wakes a pool
-    of threads that then contend with FAISS's OpenMP threads for the cores (measured: re-scoring
-    2,048 chunks took 23 ms that way, well under 1 ms this way; docs/scale.md)."""
+    """Each row's inner product with the query, in the calling thread, for re-scoring the few rows
+    an IVF search found: a BLAS product wakes a pool of threads that then contend with FAISS's
+    OpenMP threads for the cores (measured: re-scoring 2,048 chunks took 23 ms that way, well under
+    1 ms this way; docs/scale.md). It sums in another order than BLAS: the last bit may differ."""
     return np.einsum("ij,j->i", vectors, query)
 
 
@@ -114,7 +126,7 @@ class DenseSegment:
         """Cosine of the unit query with each live chunk of the segment, in order (see the module
         docstring for an approximate segment); allowed (bool per live chunk) may narrow the search."""
         if self.ivf is None:
-            scores = _cosines(self.vectors, query)
+            scores = _all_cosines(self.vectors, query)
             return scores if live.kept is None else scores[live.rows]
         kept = live.kept
         if allowed is not None:
