@@ -26,6 +26,7 @@ import orjson
 
 from rag.ingest.discover import CvFile
 from rag.ingest.document import Document
+from rag.ingest.limits import Limits
 from rag.store.manifest import DOCUMENTS
 from rag.store.open import open_store
 
@@ -60,7 +61,9 @@ class SyntheticEngine:
         self.noise = table.astype(np.float32)
         self.seconds = 0.0
 
-    def extract(self, files: list[CvFile], extractor: str) -> Iterator[Document]:
+    def extract(self, files: list[CvFile], extractor: str, limits: Limits | None = None,
+                chunk_chars: int = 0) -> Iterator[Document]:
+        """As Engine.extract; the limits do not apply (the pages were read under them already)."""
         for f in files:
             started = time.perf_counter()
             doc = self.document(f, extractor)
