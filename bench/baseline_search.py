@@ -1,23 +1,23 @@
 """The straightforward search the pipeline replaces, kept only to be measured against.
 
-It loads sentence-transformers (and so torch) to encode the query, unpickles BM25Okapi and scores
-with get_scores, parses the whole of chunks.jsonl, and fuses the two chunk lists with RRF: what a
-search cost before the ONNX encoder, the inverted index and the offsets file.
+It loads sentence-transformers (and so torch) to encode the query, unpickles the BM25 term counts
+and scores every chunk with them, parses every chunks.jsonl, fills a flat FAISS index from every
+vector, and fuses the two chunk lists with RRF: what a search cost before the ONNX encoder, the
+inverted index, the offsets files and the memory-mapped vectors.
 """
 
 from __future__ import annotations
 
-import pickle
 import sys
 from pathlib import Path
 
 import faiss
 import numpy as np
-import orjson
 
 from rag.index.export import reference_model
 from rag.index.model_choice import resolve_model
 from rag.lexicon.terms import query_terms
+from rag.store.open import open_store
 
 
 def rrf(lists: dict[str, list[int]], k: int = 60) -> list[tuple[int, float]]:
@@ -29,15 +29,16 @@ def rrf(lists: dict[str, list[int]], k: int = 60) -> list[tuple[int, float]]:
 
 
 def main(store: Path, query: str, topk: int = 5) -> None:
-    generation = (store / "current").resolve()
-    manifest = orjson.loads((generation / "manifest.json").read_bytes())
-    model = reference_model(resolve_model(manifest["embedding_model"], True, print))
-    chunks = [orjson.loads(line) for line in (generation / "chunks.jsonl").read_bytes().splitlines()]
-    index = faiss.read_index(str(generation / "faiss.index"))
-    with (generation / "bm25.pkl").open("rb") as f:
-        okapi = pickle.load(f)
+    opened = open_store(store)
+    manifest = opened.manifest
+    model = reference_model(resolve_model(manifest.embedding_model, True, print))
+    chunks = [c.to_dict() for c in opened.chunks.all()]
+    vectors = opened.dense_index().vectors()
+    index = faiss.IndexFlatIP(vectors.shape[1])
+    index.add(vectors)
+    okapi = opened.okapi()
     depth = max(topk * 4, 20)
-    vector = model.encode([manifest["query_prefix"] + query], normalize_embeddings=True)
+    vector = model.encode([manifest.query_prefix + query], normalize_embeddings=True)
     dense = index.search(np.asarray(vector, dtype=np.float32), depth)[1][0].tolist()
     scores = okapi.get_scores(query_terms(query))
     keyword = [int(i) for i in np.argsort(-scores, kind="stable")[:depth] if scores[i] > 0]

@@ -100,44 +100,60 @@ def measure_builds(cvs: Path, store: Path, scratch: Path) -> dict:
     for encoder in (store / "encoders").iterdir():
         (scratch / "encoders" / encoder.name).symlink_to(encoder.resolve())
     wall(build_cmd(cvs, scratch, "--force"))
-    a, b = open_store(store), open_store(scratch)
-    vectors_a, vectors_b = a.dense_index().vectors(), b.dense_index().vectors()
-    same_chunks = a.chunks.all() == b.chunks.all() and a.candidates.all() == b.candidates.all()
-    queries = ["jenkins", "python sql", "kubernetes terraform aws", "figma", "experiencia"]
-    oa, ob = a.okapi(), b.okapi()
-    bm25_diff = max(float(np.max(np.abs(oa.get_scores(q.split()) - ob.get_scores(q.split())))) for q in queries)
+    incremental_store = open_store(store)
+    equal = compare_stores(incremental_store, open_store(scratch))
     return {
         "cvs": len(pdfs),
-        "chunks": a.manifest.chunk_count,
+        "chunks": incremental_store.manifest.chunk_count,
         "full_wall_s": round(full, 2),
         "full_peak_mib": round(full_peak, 1),
         "incremental_wall_s": round(incremental, 2),
         "incremental_peak_mib": round(incremental_peak, 1),
-        "store_mib": round(du_mib(store / "current") , 1),
+        "store_mib": round(du_mib(store / "segments"), 1),
         "ratio": round(incremental / full, 4),
-        "equals_full_build": {
-            "same_chunks_in_same_order": same_chunks,
-            "max_abs_vector_diff": float(np.max(np.abs(vectors_a - vectors_b))) if same_chunks else None,
-            "max_abs_bm25_score_diff": bm25_diff,
-        },
+        "equals_full_build": equal,
+    }
+
+
+def compare_stores(a, b) -> dict:
+    """Two stores of the same CVs, compared CV by CV (an incremental store keeps the changed CV in a
+    segment of its own, so its chunks come in another order): chunks, vectors, BM25 scores."""
+    def order(store):
+        chunks = store.chunks.all()
+        rows = sorted(range(len(chunks)), key=lambda i: (chunks[i].source, chunks[i].chunk_index))
+        return [(chunks[i].source, chunks[i].chunk_index, chunks[i].text) for i in rows], np.asarray(rows)
+
+    (chunks_a, rows_a), (chunks_b, rows_b) = order(a), order(b)
+    same = chunks_a == chunks_b
+    queries = ["jenkins", "python sql", "kubernetes terraform aws", "figma", "experiencia"]
+    ka, kb = a.keyword_index(), b.keyword_index()
+    return {
+        "same_chunks_of_the_same_cvs": same,
+        "max_abs_vector_diff": float(np.max(np.abs(a.dense_index().vectors()[rows_a] - b.dense_index().vectors()[rows_b])))
+        if same else None,
+        "max_abs_bm25_score_diff": max(float(np.max(np.abs(ka.scores(q.split())[rows_a] - kb.scores(q.split())[rows_b])))
+                                       for q in queries) if same else None,
     }
 
 
 def measure_profile_step(store: Path, full_wall_s: float) -> dict:
-    """The profile step's share of a from-scratch build: the build's own profiling function over the
-    store's extracted documents, with nothing cached, against that build's wall time."""
-    from rag.build.profiling import profile_documents
+    """The profile step's share of a from-scratch build: reading a profile from every extracted
+    document of the store, nothing cached, against that build's wall time."""
     from rag.ingest.document import Document
+    from rag.profile.read import build_profile
     from rag.store.manifest import DOCUMENTS
     from rag.store.open import open_store
 
     opened = open_store(store)
-    with (opened.generation / DOCUMENTS).open("rb") as f:
-        documents = [Document.from_dict(orjson.loads(line)) for line in f]
+    documents = [Document.from_dict(orjson.loads(line)) for s in opened.segments
+                 for line in (s.folder / DOCUMENTS).read_bytes().splitlines()]
+    documents = [d for d in documents if not d.skipped]
+    as_of = opened.manifest.profiles["as_of"]
     started = time.perf_counter()
-    profiled = profile_documents(documents, opened.manifest.profiles["as_of"], {})
+    for doc in documents:
+        build_profile(doc.pages, as_of, doc.head, doc.file_date)
     seconds = time.perf_counter() - started  # with the rule tables' first load, as in a build
-    return {"cvs": profiled.built, "seconds": round(seconds, 2), "ms_per_cv": round(1000 * seconds / profiled.built, 2),
+    return {"cvs": len(documents), "seconds": round(seconds, 2), "ms_per_cv": round(1000 * seconds / len(documents), 2),
             "share_of_full_build": round(seconds / full_wall_s, 4)}
 
 
@@ -174,16 +190,6 @@ def measure_engines(cvs: Path, store: Path) -> dict:
     results["chunks"] = opened.manifest.chunk_count
     results["cvs"] = len(list(cvs.glob("*/cv.pdf")))
     return results
-
-
-def measure_build_steps(store: Path, sizes: list[int]) -> dict:
-    """The steps after embedding, in the calling process, at growing chunk counts (bench.build_steps)."""
-    steps = {}
-    for size in sizes:
-        log(f"single-process build steps at {size:,} chunks")
-        _, out = wall([PY, "-m", "bench.build_steps", str(store), str(size)])
-        steps[str(size)] = orjson.loads(out)
-    return steps
 
 
 def measure_cold_search(store: Path) -> dict:
@@ -245,37 +251,52 @@ def measure_query_vectors(store: Path, queries: list[str]) -> dict:
 
 
 def measure_bm25(store: Path, queries: list[str], size: int, checked: int, timed: int) -> dict:
-    """Inverted index vs BM25Okapi.get_scores on a corpus grown to `size` chunks."""
-    from rag.index.keyword import KeywordIndex, build_okapi
+    """The store's BM25 (one keyword segment, weights at query time) vs BM25Okapi.get_scores on a
+    corpus grown to `size` chunks: the store's chunks, each with its terms shuffled."""
+    from rank_bm25 import BM25Okapi
+
+    from rag.index.bm25 import EPSILON, K1, B
+    from rag.index.dictionary import DictionaryPart, TermDictionary, TermIds
+    from rag.index.keyword import KeywordIndex
+    from rag.index.keyword_segment import KeywordWriter
+    from rag.index.live import live_layout
     from rag.lexicon.terms import query_terms, tokenize
     from rag.store.open import open_store
 
     rng = random.Random(5)
     base = [tokenize(c.text) for c in open_store(store).chunks.all()]
     corpus = [rng.sample(doc, len(doc)) for doc in (base[i % len(base)] for i in range(size))]
-    okapi = build_okapi(corpus)
-    index = KeywordIndex.from_okapi(okapi, corpus)
-    vocab = sorted(okapi.idf)
-    probes = [query_terms(q) for q in queries]
-    while len(probes) < checked:
-        probes.append(rng.sample(vocab, rng.randint(1, 5)))
-    worst, same_order = 0.0, True
-    slow, fast = [], []
-    for i, q in enumerate(probes[:checked]):
-        t0 = time.perf_counter()
-        expected = okapi.get_scores(q)
-        t1 = time.perf_counter()
-        got = index.scores(q)
-        t2 = time.perf_counter()
-        if i < timed:
-            slow.append(t1 - t0)
-            fast.append(t2 - t1)
-        nonzero = expected != 0
-        if nonzero.any():
-            worst = max(worst, float(np.max(np.abs(got[nonzero] - expected[nonzero]) / np.abs(expected[nonzero]))))
-        same_order &= bool(np.array_equal(got == 0, expected == 0))
-        top_expected = sorted(np.flatnonzero(expected > 0), key=lambda d: (-expected[d], d))[:10]
-        same_order &= [d for d, _ in index.top(q, 10)] == [int(d) for d in top_expected]
+    okapi = BM25Okapi(corpus, k1=K1, b=B, epsilon=EPSILON)
+    with tempfile.TemporaryDirectory(dir=WORK) as tmp:
+        folder, ids = Path(tmp), TermIds(TermDictionary([]), 0)
+        writer = KeywordWriter(folder / ".spool")
+        for lo in range(0, size, 20_000):
+            batch = token_batch(corpus[lo:lo + 20_000])
+            writer.add(batch, ids.ids(batch.vocab))
+        writer.finish(folder, ids.next_id, DictionaryPart.build(ids.new), ids.terms_of)
+        index = KeywordIndex.load([folder], live_layout([size], [None]), [None],
+                                  TermDictionary([DictionaryPart.load(folder / "keyword.dictionary.npz")]), ids.next_id)
+        vocab = sorted(okapi.idf)
+        probes = [query_terms(q) for q in queries]
+        while len(probes) < checked:
+            probes.append(rng.sample(vocab, rng.randint(1, 5)))
+        worst, same_order = 0.0, True
+        slow, fast = [], []
+        for i, q in enumerate(probes[:checked]):
+            t0 = time.perf_counter()
+            expected = okapi.get_scores(q)
+            t1 = time.perf_counter()
+            got = index.scores(q)
+            t2 = time.perf_counter()
+            if i < timed:
+                slow.append(t1 - t0)
+                fast.append(t2 - t1)
+            nonzero = expected != 0
+            if nonzero.any():
+                worst = max(worst, float(np.max(np.abs(got[nonzero] - expected[nonzero]) / np.abs(expected[nonzero]))))
+            same_order &= bool(np.array_equal(got == 0, expected == 0))
+            top_expected = sorted(np.flatnonzero(expected > 0), key=lambda d: (-expected[d], d))[:10]
+            same_order &= [d for d, _ in index.top(q, 10)] == [int(d) for d in top_expected]
     return {
         "chunks": size,
         "queries_checked": checked,
@@ -285,6 +306,16 @@ def measure_bm25(store: Path, queries: list[str], size: int, checked: int, timed
         "inverted_ms_p50": round(statistics.median(fast) * 1000, 4),
         "speedup": round(statistics.median(slow) / statistics.median(fast), 1),
     }
+
+
+def token_batch(docs: list[list[str]]):
+    """Documents given as their BM25 terms, as the keyword writer takes them (words = terms)."""
+    from rag.index.tokens import TokenBatch
+
+    vocab: dict[str, int] = {}
+    terms = np.asarray([vocab.setdefault(t, len(vocab)) for doc in docs for t in doc], np.int32)
+    counts = np.asarray([len(doc) for doc in docs], np.int32)
+    return TokenBatch(list(vocab), terms, counts, terms, counts)
 
 
 def measure_embedding(store: Path, queries: list[dict], sample: int) -> dict:
@@ -348,23 +379,27 @@ def measure_embedding(store: Path, queries: list[dict], sample: int) -> dict:
 
 def measure_scale(store: Path, queries_file: Path, sizes: list[int], mcp_sizes: set[int]
                   ) -> tuple[dict, dict, dict, dict, dict]:
-    """In-process search per store size; and, at mcp_sizes, search_candidates through the MCP server."""
-    from bench.synthetic import grow_store
+    """In-process search per store size, on stores built from synthetic CVs (bench/synthetic.py,
+    about 43 chunks each); and, at mcp_sizes, search_candidates through the MCP server."""
+    from bench.scale import CHUNKS_PER_CV, fresh_store
+    from bench.synthetic import write_cv_files
 
     warm, peak, loads, disk, mcp = {}, {}, {}, {}, {}
     for size in sizes:
-        target = WORK / f"scale-{size}"
-        shutil.rmtree(target, ignore_errors=True)
-        log(f"growing a store to {size:,} chunks")
-        grow_store(store, target, size)
+        target, cvs = fresh_store(WORK / f"scale-{size}", store), WORK / f"scale-{size}-cvs"
+        shutil.rmtree(cvs, ignore_errors=True)
+        write_cv_files(cvs, 1, max(1, round(size / CHUNKS_PER_CV)))
+        log(f"building a store of about {size:,} chunks")
+        wall([PY, "-m", "bench.scale_steps", "build", str(cvs), str(target), str(store)])
         _, out = wall([PY, "-m", "bench.probe", str(target), str(queries_file)])
         probe = orjson.loads(out)
         warm[str(size)], peak[str(size)], loads[str(size)] = probe["warm_ms"], probe["peak_mib"], probe["load_s"]
-        disk[str(size)] = round(du_mib(target / "current"), 1)
+        disk[str(size)] = round(du_mib(target / "segments"), 1)
         if size in mcp_sizes:
             log(f"search_candidates through MCP at {size:,} chunks")
             mcp[str(size)] = orjson.loads(wall([PY, "-m", "bench.mcp_probe", str(target), str(queries_file)])[1])
         shutil.rmtree(target, ignore_errors=True)
+        shutil.rmtree(cvs, ignore_errors=True)
     return warm, peak, loads, disk, mcp
 
 
@@ -416,16 +451,14 @@ def measure_ocr(cvs: Path, full_build_s: float) -> dict:
               help="Only the OCR figures (and the full build they are compared with); writes bench/report-ocr.json.")
 @click.option("--mcp-sizes", default="10000", show_default=True,
               help="Chunk counts (among --sizes) at which to time search_candidates through the MCP server.")
-@click.option("--step-sizes", default="100000,250000,500000", show_default=True,
-              help="Chunk counts for the single-process build steps (BM25, FAISS) after embedding.")
 @click.option("--engines-only", is_flag=True,
-              help="Only the engine comparison and build steps, merged into the existing report.json.")
+              help="Only the engine comparison, merged into the existing report.json.")
 @click.option("--web-only", is_flag=True,
               help="Only the web pages through HTTP (rag serve), merged into the existing report.json.")
 @click.option("--web-size", type=int, default=10_000, show_default=True,
               help="Chunk count of the store the web pages are measured on.")
-def main(n_cvs: int, sizes: str, bm25_size: int, only_ocr: bool, mcp_sizes: str, step_sizes: str,
-         engines_only: bool, web_only: bool, web_size: int) -> None:
+def main(n_cvs: int, sizes: str, bm25_size: int, only_ocr: bool, mcp_sizes: str, engines_only: bool, web_only: bool,
+         web_size: int) -> None:
     """Run every benchmark and write bench/report.json and bench/report.md."""
     # make exports these even when they are not set, as empty strings.
     for name, value in (("HF_HUB_OFFLINE", "1"), ("EMBEDDING_MODEL", "sentence-transformers/all-MiniLM-L6-v2")):
@@ -433,7 +466,6 @@ def main(n_cvs: int, sizes: str, bm25_size: int, only_ocr: bool, mcp_sizes: str,
             os.environ[name] = value
     WORK.mkdir(parents=True, exist_ok=True)
     cvs, store, scratch = WORK / "cvs", WORK / "store", WORK / "store-scratch"
-    steps = [int(n) for n in step_sizes.split(",")]
     if web_only:
         report = orjson.loads((ROOT / "bench" / "report.json").read_bytes())
         shutil.rmtree(cvs, ignore_errors=True)
@@ -448,7 +480,7 @@ def main(n_cvs: int, sizes: str, bm25_size: int, only_ocr: bool, mcp_sizes: str,
         shutil.rmtree(cvs, ignore_errors=True)
         wall([PY, "-m", "cv_generation.generate", "--n", str(n_cvs), "--seed", "7", "--out", str(cvs), "--quiet"])
         wall(build_cmd(cvs, store, "--force"))
-        measure_scale_out(report, cvs, store, steps)
+        measure_scale_out(report, cvs, store)
         write_report(report)
         return
     report: dict = {"machine": {"cores": os.cpu_count(), "python": platform.python_version(),
@@ -468,7 +500,7 @@ def main(n_cvs: int, sizes: str, bm25_size: int, only_ocr: bool, mcp_sizes: str,
         (ROOT / "bench" / "report-ocr.json").write_bytes(orjson.dumps(report, option=orjson.OPT_INDENT_2))
         click.echo("\n".join(ocr_markdown(report["ocr"], n_cvs, full)))
         return
-    queries_file = cvs / "queries.jsonl"
+    queries_file = WORK / "truth" / "queries.jsonl"  # the generator writes its truth beside the CV folder
     records = [orjson.loads(line) for line in queries_file.read_bytes().splitlines() if line.strip()]
     queries = [r["query"] for r in records]
     log("full vs incremental build")
@@ -480,7 +512,7 @@ def main(n_cvs: int, sizes: str, bm25_size: int, only_ocr: bool, mcp_sizes: str,
     log("cold search")
     report["search"] = measure_cold_search(store) | measure_query_vectors(store, queries)
     log("rag match on the generated job descriptions")
-    report["match"] = measure_match(store, cvs / "jobs")
+    report["match"] = measure_match(store, WORK / "truth" / "jobs")
     log(f"BM25 at {bm25_size:,} chunks")
     bm25 = measure_bm25(store, queries, bm25_size, checked=300, timed=60)
     report["bm25"] = {"speedup_100k": bm25["speedup"], "max_rel_diff": bm25["max_rel_diff"], "detail": bm25}
@@ -503,14 +535,13 @@ def main(n_cvs: int, sizes: str, bm25_size: int, only_ocr: bool, mcp_sizes: str,
         "search_load_s": loads[str(per_100k_cvs)],
         "store_mib": disk[str(per_100k_cvs)],
     }
-    measure_scale_out(report, cvs, store, steps)
+    measure_scale_out(report, cvs, store)
     write_report(report)
 
 
-def measure_scale_out(report: dict, cvs: Path, store: Path, step_sizes: list[int]) -> None:
+def measure_scale_out(report: dict, cvs: Path, store: Path) -> None:
     log("local engine against Ray with 1 and 2 workers")
     report["engines"] = measure_engines(cvs, store)
-    report["build_steps"] = measure_build_steps(store, step_sizes)
     report["engines_measured_at"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
@@ -562,8 +593,8 @@ def markdown(r: dict) -> str:
         "",
         "## Equivalence",
         "",
-        f"- Incremental store vs a from-scratch build of the same PDFs: same chunks in the same order: "
-        f"{eq['same_chunks_in_same_order']}; largest vector difference {eq['max_abs_vector_diff']:.1e}; "
+        f"- Incremental store vs a from-scratch build of the same PDFs: the same chunks of the same CVs: "
+        f"{eq['same_chunks_of_the_same_cvs']}; largest vector difference {eq['max_abs_vector_diff']:.1e}; "
         f"largest BM25 score difference {eq['max_abs_bm25_score_diff']:.1e}.",
         f"- Inverted-index BM25 vs `BM25Okapi.get_scores` on {b['detail']['queries_checked']} queries at "
         f"{b['detail']['chunks']:,} chunks: largest relative difference {b['max_rel_diff']:.1e}; rankings "
@@ -573,8 +604,9 @@ def markdown(r: dict) -> str:
         "",
         "## Warm search latency and memory by store size",
         "",
-        "Synthetic stores grown from the real one (chunks cycled, vectors perturbed); latency over the "
-        "eval queries after one warm-up query per mode; peak memory of the searching process.",
+        "Stores built from synthetic CVs made of the real ones' pages (about 43 chunks each, vectors perturbed; "
+        "bench/synthetic.py); latency over the eval queries after one warm-up query per mode; peak memory of "
+        "the searching process.",
         "",
         "| chunks | hybrid p50 / p95 ms | fused | faiss | bm25 | peak MiB | load s | store MiB |",
         "|---|---|---|---|---|---|---|---|",
@@ -601,7 +633,7 @@ def markdown(r: dict) -> str:
     if "web" in r:
         lines += web_markdown(r["web"])
     if "engines" in r:
-        lines += engines_markdown(r["engines"], r["build_steps"], r["engines_measured_at"])
+        lines += engines_markdown(r["engines"], r["engines_measured_at"])
     return "\n".join(lines)
 
 
@@ -656,7 +688,7 @@ def ocr_markdown(ocr: dict, cvs: int, full_build_s: float) -> list[str]:
     ]
 
 
-def engines_markdown(engines: dict, steps: dict, measured_at: str) -> list[str]:
+def engines_markdown(engines: dict, measured_at: str) -> list[str]:
     local = engines["local"]
     lines = [
         "## Local engine against Ray",
@@ -673,23 +705,8 @@ def engines_markdown(engines: dict, steps: dict, measured_at: str) -> list[str]:
         lines.append(f"| {name.replace('_', ' ')} | {e['wall_s']:.1f} | {e['chunks_per_s']:.1f} | "
                      f"{e['wall_s'] / local['wall_s']:.2f}x | {e['peak_mib']:,.0f} | {e['same_chunks_as_local']} | "
                      f"{e['max_abs_vector_diff_to_local']:.1e} |")
-    lines += [
-        "",
-        "## Single-process steps after embedding",
-        "",
-        "Whatever the engine, the calling process tokenises every chunk, builds BM25Okapi and its inverted "
-        "index, pickles it, fills and writes the flat FAISS index and writes chunks.jsonl (`bench.build_steps`, "
-        "real chunks cycled).",
-        "",
-        "| chunks | tokenize s | BM25Okapi s | inverted index s | pickle s | FAISS add+write s | chunks.jsonl s "
-        "| total s | peak MiB | BM25 pickle MiB | vectors MiB |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
-    ]
-    for size, m in steps.items():
-        t = m["seconds"]
-        lines.append(f"| {int(size):,} | {t['tokenize']:.1f} | {t['bm25okapi']:.1f} | {t['inverted_index']:.1f} | "
-                     f"{t['bm25_pickle']:.1f} | {t['faiss_add_write']:.1f} | {t['chunks_jsonl']:.1f} | "
-                     f"{m['total_s']:.1f} | {m['peak_mib']:,.0f} | {m['bm25_pickle_mib']:,.0f} | {m['vectors_mib']:,.0f} |")
+    lines += ["", "Building, searching and growing stores of millions of chunks: `make bench-scale`, "
+              "bench/report-scale.json, docs/scale.md."]
     lines.append("")
     return lines
 

@@ -1,72 +1,90 @@
-"""A store grown to any number of chunks from a real one, for search-at-scale measurements.
+"""Stores of any size, built by the real build path from real-looking CVs, for measurements at scale.
 
-Chunks are the real store's chunks cycled, each cycle a new set of candidates (cv_id~copy);
-vectors are the real vectors plus small Gaussian noise, renormalised, so FAISS does real work;
-the keyword index is built over the cycled chunk texts as in a real build, and each copy keeps
-its original's profile. Only the PDFs are missing.
+Only the two stages a build hands its engine are replaced (SyntheticEngine): extraction returns
+CVs made of the extracted pages of a real (generated) store, PAGES_FROM generated CVs per
+synthetic CV, so that each has about 43 chunks as real CVs do (the generated ones have 3.2);
+every 25th word is followed by a word naming the CV ("ref000123"), so each chunk's text is its
+own, as in a real corpus, and the vocabulary grows with the corpus as names and e-mail addresses
+make it grow. Embedding returns one of the real store's vectors (chosen by a hash of the text)
+plus Gaussian noise (two rows of a fixed table, also chosen by the hash), renormalised: real
+vectors, perturbed, as the earlier synthetic stores had, the same for the same text in any
+build, at a cost of microseconds. Everything else (profiles, chunks, keyword and dense indexes, the
+segments and their merges) is the real build's.
+
+CV files are placeholders (cv_000123.pdf); the engine reads the number in the name.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import secrets
+import time
+import zlib
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
+import orjson
 
-from rag.build.builder import commit_generation
-from rag.index.dense import DenseIndex
-from rag.index.keyword import KeywordIndex, build_okapi
-from rag.lexicon.terms import expand_words, raw_tokens
-from rag.store.folder import StoreDir
+from rag.ingest.discover import CvFile
+from rag.ingest.document import Document
+from rag.ingest.limits import Limits
+from rag.store.manifest import DOCUMENTS
 from rag.store.open import open_store
-from rag.store.rows import Chunk
+
+PAGES_FROM = 15  # generated CVs per synthetic CV: 43 chunks of 500 characters, as real CVs have
+NOISE = 0.05  # per component, as the earlier synthetic stores had
+NOISE_ROWS = 1 << 16
+MARK_EVERY = 25  # words
 
 
-def grow_store(base: Path, out: Path, size: int, noise: float = 0.05, seed: int = 0) -> Path:
-    source = open_store(base)
-    chunks = source.chunks.all()
-    people = source.candidates.all()
-    profiles = source.profiles().table.all()
-    vectors = source.dense_index().vectors()
-    words = [[t.term for t in raw_tokens(c.text)] for c in chunks]
-    tokens = [expand_words(w) for w in words]
-    rng = np.random.default_rng(seed)
-    grown: list[Chunk] = []
-    candidates, grown_profiles = [], []
-    for i in range(size):
-        j, copy = i % len(chunks), i // len(chunks)
-        c = chunks[j]
-        grown.append(dataclasses.replace(c, chunk_id=i, cv_id=c.cv_id if copy == 0 else f"{c.cv_id}~{copy}"))
-    for copy in range(-(-size // len(chunks))):
-        for p, profile in zip(people, profiles):
-            first = copy * len(chunks) + p.first_chunk
-            count = min(p.chunk_count, size - first)
-            if count > 0:
-                candidates.append(dataclasses.replace(p, cv_id=grown[first].cv_id, first_chunk=first, chunk_count=count))
-                grown_profiles.append(dataclasses.replace(profile, cv_id=grown[first].cv_id))
-    grown_vectors = np.empty((size, vectors.shape[1]), dtype=np.float32)
-    for lo in range(0, size, 100_000):
-        hi = min(lo + 100_000, size)
-        block = vectors[np.arange(lo, hi) % len(chunks)] + rng.normal(0, noise, (hi - lo, vectors.shape[1]))
-        grown_vectors[lo:hi] = block / np.linalg.norm(block, axis=1, keepdims=True)
-    cycled = [i % len(chunks) for i in range(size)]
-    okapi = build_okapi([tokens[j] for j in cycled])
-    keyword = KeywordIndex.from_okapi(okapi, [words[j] for j in cycled])
-    dense = DenseIndex.build(grown_vectors, [secrets.token_bytes(16) for _ in range(size)])
-    manifest = dataclasses.replace(
-        source.manifest,
-        fingerprint=secrets.token_hex(32),
-        candidate_count=len(candidates),
-        chunk_count=size,
-        bm25=source.manifest.bm25 | {"corpus_size": okapi.corpus_size, "avgdl": okapi.avgdl},
-        skipped=[],
-        warnings=[],
-    )
-    store = StoreDir(out)
-    encoder = store.encoders / manifest.encoder["key"]
-    if not encoder.exists():
-        store.encoders.mkdir(parents=True, exist_ok=True)
-        encoder.symlink_to(source.encoder_dir.resolve())
-    commit_generation(store, manifest, grown, candidates, [], grown_profiles, keyword, okapi, dense)
-    return out
+def cv_name(number: int) -> str:
+    return f"cv_{number:06d}.pdf"
+
+
+def write_cv_files(folder: Path, first: int, count: int) -> None:
+    """Placeholder files for synthetic CVs first .. first+count-1 (their content is never read)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for number in range(first, first + count):
+        (folder / cv_name(number)).write_bytes(b"%%PDF-1.4 synthetic %d\n" % number)
+
+
+class SyntheticEngine:
+    """The build's engine seam (rag/build/engines/local.py), fed from a real store; counts the
+    seconds spent in it, which a build of real CVs would spend extracting and embedding."""
+
+    def __init__(self, base_store: Path):
+        with open_store(base_store) as base:
+            self.documents = [Document.from_dict(orjson.loads(line)) for s in base.segments
+                              for line in (s.folder / DOCUMENTS).read_bytes().splitlines()]
+            self.documents = [d for d in self.documents if d.pages and not d.skipped]
+            self.vectors = base.dense_index().vectors()
+        table = np.random.default_rng(0).normal(0, NOISE / np.sqrt(2), (NOISE_ROWS, self.vectors.shape[1]))
+        self.noise = table.astype(np.float32)
+        self.seconds = 0.0
+
+    def extract(self, files: list[CvFile], extractor: str, limits: Limits | None = None,
+                chunk_chars: int = 0) -> Iterator[Document]:
+        """As Engine.extract; the limits do not apply (the pages were read under them already)."""
+        for f in files:
+            started = time.perf_counter()
+            doc = self.document(f, extractor)
+            self.seconds += time.perf_counter() - started
+            yield doc
+
+    def document(self, f: CvFile, extractor: str) -> Document:
+        number = int(f.cv_id.rsplit("_", 1)[1])
+        parts = [self.documents[(number * PAGES_FROM + i) % len(self.documents)] for i in range(PAGES_FROM)]
+        mark = f" ref{number:06d}"
+        pages = [" ".join(w + mark if (i + 1) % MARK_EVERY == 0 else w for i, w in enumerate(page.split(" ")))
+                 for part in parts for page in part.pages]
+        return Document(f.source, f.cv_id, f.size, f.mtime_ns, extractor, pages, head=parts[0].head)
+
+    def embed(self, texts: list[str], encoder_dir: Path, variant: str, batch_size: int,
+              advance: Callable[[int], None]) -> np.ndarray:
+        started = time.perf_counter()
+        hashes = np.asarray([zlib.crc32(t.encode()) for t in texts], np.int64).reshape(-1)
+        vectors = (self.vectors[hashes % len(self.vectors)] + self.noise[hashes % NOISE_ROWS]
+                   + self.noise[(hashes >> 16) % NOISE_ROWS])
+        vectors = (vectors / np.linalg.norm(vectors, axis=1, keepdims=True)).astype(np.float32)
+        advance(len(texts))
+        self.seconds += time.perf_counter() - started
+        return vectors

@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 
+import numpy as np
+
 from rag.build.builder import BuildSettings
 from rag.build.builder import build_store as library_build_store
 
@@ -13,3 +15,62 @@ from rag.build.builder import build_store as library_build_store
 def build_store(cv_dir, out_dir, settings: BuildSettings, **kwargs):
     model = settings.model or os.environ.get("EMBEDDING_MODEL") or None
     return library_build_store(cv_dir, out_dir, replace(settings, model=model), **kwargs)
+
+
+QUERIES = (["jenkins"], ["rust", "kafka"], ["autosar", "python"], ["ifrs"], ["engineer", "developer"], ["cv"])
+
+
+def assert_same_store(a, b) -> None:
+    """Two open stores hold the same CVs, chunks, vectors and BM25 scores (the search path's and
+    the pickled reference's), whatever their segments and the order of their CVs."""
+    def by_cv(store):
+        chunks = store.chunks.all()
+        order = sorted(range(len(chunks)), key=lambda i: (chunks[i].source, chunks[i].chunk_index))
+        return [replace(chunks[i], chunk_id=0) for i in order], np.asarray(order, np.int64)
+
+    (chunks_a, order_a), (chunks_b, order_b) = by_cv(a), by_cv(b)
+    assert chunks_a == chunks_b
+    people = [sorted((replace(c, first_chunk=0) for c in s.candidates.all()), key=lambda c: c.source) for s in (a, b)]
+    assert people[0] == people[1]
+    assert persons(a) == persons(b)
+    dense_a, dense_b = a.dense_index(), b.dense_index()
+    assert np.array_equal(dense_a.vectors()[order_a], dense_b.vectors()[order_b])
+    assert np.array_equal(dense_a.keys()[order_a], dense_b.keys()[order_b])
+    assert_same_profiles(a, b)
+    ka, kb, oa, ob = a.keyword_index(), b.keyword_index(), a.okapi(), b.okapi()
+    for query in QUERIES:
+        scores = ka.scores(query)[order_a]
+        assert np.array_equal(scores, kb.scores(query)[order_b]), query
+        assert np.array_equal(oa.get_scores(query)[order_a], scores), query
+        assert np.array_equal(ob.get_scores(query)[order_b], scores), query
+
+
+def persons(store) -> set[frozenset[str]]:
+    """The store's people: the sources of each person's CVs (people.py), whatever the order."""
+    sources = [c.source for c in store.candidates.all()]
+    groups: dict[int, set[str]] = {}
+    for row, first in enumerate(store.people.tolist()):
+        groups.setdefault(first, set()).add(sources[row])
+    return {frozenset(g) for g in groups.values()}
+
+
+def assert_same_profiles(a, b) -> None:
+    """The same profile and filter columns for each candidate (by source), across segments."""
+    def by_source(store):
+        people = store.candidates.all()
+        profiles = store.profiles()
+        columns = profiles.columns
+        sets = {name: columns.set(name) for name in ("place", "country", "languages", "skills", "title")}
+        records = profiles.table.all()
+        out = {}
+        for row, person in enumerate(people):
+            cells = {name: sorted(column.values[i] for i in column.indices[column.indptr[row]:column.indptr[row + 1]])
+                     for name, column in sets.items()}
+            indptr, terms = columns.arrays["roles.indptr"], columns.set("role_terms")
+            roles = [(int(columns.arrays["roles.start"][r]), int(columns.arrays["roles.end"][r]),
+                      sorted(terms.values[i] for i in terms.indices[terms.indptr[r]:terms.indptr[r + 1]]))
+                     for r in range(indptr[row], indptr[row + 1])]
+            out[person.source] = (records[row], int(columns.years[row]), int(columns.education[row]), cells, roles)
+        return out
+
+    assert by_source(a) == by_source(b)

@@ -182,7 +182,7 @@ def test_profiles_are_reused_until_their_text_the_rules_or_the_month_change(peop
 
 def test_a_damaged_profile_index_is_reported_when_a_filter_reads_it(people):
     _, store = people
-    path = open_store(store).generation / PROFILE_INDEX
+    path = open_store(store).segments[0].folder / PROFILE_INDEX
     data = bytearray(path.read_bytes())
     data[-40] ^= 0xFF
     path.write_bytes(bytes(data))

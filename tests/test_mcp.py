@@ -34,7 +34,8 @@ def build(cv_dir: Path, out: Path, **settings) -> None:
 
 def documents(out: Path) -> dict[str, list[str]]:
     """Each CV's extracted pages, as the build recorded them."""
-    lines = (orjson.loads(line) for line in (out / "current" / DOCUMENTS).read_bytes().splitlines())
+    lines = (orjson.loads(line) for segment in (out / "segments").iterdir()
+             for line in (segment / DOCUMENTS).read_bytes().splitlines())
     return {d["cv_id"]: d["pages"] for d in lines}
 
 
@@ -184,7 +185,7 @@ async def protocol_session(cv_dir: Path, out: Path, errlog) -> None:
         # A damaged new generation is refused with the fix, and the rebuild it asks for is picked up.
         (cv_dir / "erin" / "cv.pdf").unlink()
         build(cv_dir, out)
-        (out / "current" / "candidates.index.npz").write_bytes(b"tampered")
+        (out / "current" / "people.npy").write_bytes(b"tampered")
         result = await client.call_tool("get_cv", {"cv_id": "alice"})
         assert result.is_error and "is damaged" in result.content[0].text and "rag index --force" in result.content[0].text
         build(cv_dir, out)

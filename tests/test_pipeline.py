@@ -15,6 +15,7 @@ import rag.index.encoder as encoder_module
 from rag.build.builder import BuildSettings
 from rag.cli import main as rag
 from rag.errors import UserError
+from rag.files import sha256_file
 from rag.index.model_choice import BUNDLED_MODEL
 from rag.lexicon.terms import query_terms, tokenize
 from rag.search.retrieval import Searcher, check_model
@@ -125,11 +126,14 @@ def test_manifest_records_settings_models_and_hashes(built):
     assert m.embedding_model == "sentence-transformers/all-MiniLM-L6-v2"
     assert (m.query_prefix, m.passage_prefix) == ("", "")
     assert m.tokenizer["name"] and m.tokenizer["version"]
-    assert set(m.artifacts) >= {"chunks.jsonl", "bm25.pkl", "faiss.index"}
-    assert all(len(a["sha256"]) == 64 for a in m.artifacts.values())
+    with open_store(store) as opened:
+        artifacts = opened.segments[0].record.artifacts
+    assert set(artifacts) >= {"chunks.jsonl", "bm25.pkl", "vectors.f32", "keyword.positions.npy"}
+    assert all(len(a["sha256"]) == 64 and a["bytes"] > 0 for a in artifacts.values())
+    assert [s["sha256"] for s in m.segments] == [sha256_file(store / "segments" / "000001" / "segment.json")]
     from importlib.metadata import version
 
-    for package in ("faiss-cpu", "pymupdf", "rank-bm25", "onnxruntime"):
+    for package in ("faiss-cpu", "pymupdf", "scipy", "onnxruntime"):
         assert m.libraries[package] == version(package)
     assert len(m.fingerprint) == 64 and m.created_at.endswith("Z")
 
@@ -154,7 +158,7 @@ def test_same_inputs_give_the_same_store(cv_dir, store_dir, tmp_path, exported_e
     build_store(cv_dir, again, SETTINGS)
     a, b = open_store(store_dir).manifest, open_store(again).manifest
     assert a.fingerprint == b.fingerprint
-    assert {k: v["sha256"] for k, v in a.artifacts.items()} == {k: v["sha256"] for k, v in b.artifacts.items()}
+    assert a.segments == b.segments  # each segment.json, holding every file's checksum, byte for byte
 
 
 def test_bad_pdfs_are_skipped_and_reported(cv_dir, hashed_store, tmp_path):

@@ -124,6 +124,10 @@ def test_a_ray_build_equals_a_local_build_though_a_worker_dies_and_updates_the_s
     built, messages = ray_build(cv_dir, ray_dir, workers=1)
     assert (built.extracted, built.embedded) == (local.extracted, local.embedded) == (2, local.embedded)
     assert 0 < built.embedded < built.manifest.chunk_count and not messages
+    # The Ray build wrote a segment of the two CVs that changed, as the local one did, and rewrote
+    # the first one, which lost two of its four CVs (merging.py): the same segments, byte for byte.
+    assert built.manifest.segments == local.manifest.segments
+    assert [(s["name"], s["documents"]) for s in built.manifest.segments] == [("000003", 2), ("000002", 2)]
     assert_same_store(store_dir, ray_dir, searches=True)
 
 

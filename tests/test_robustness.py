@@ -13,6 +13,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import orjson
 import pytest
 from builds import build_store
 from click.testing import CliRunner
@@ -73,9 +74,10 @@ def test_kill_9_at_any_step_of_the_swap_leaves_a_working_store(built, target, ca
         original = getattr(holder, attribute)
         calls = []
         def dying(*args, **kwargs):
-            calls.append(1)
-            if len(calls) == {call} and (holder is not pathlib.Path or "generations" in str(args[0])):
-                os.kill(os.getpid(), signal.SIGKILL)
+            if holder is not pathlib.Path or "generations" in str(args[0]):
+                calls.append(1)
+                if len(calls) == {call}:
+                    os.kill(os.getpid(), signal.SIGKILL)
             return original(*args, **kwargs)
         setattr(holder, attribute, dying)
         build_store(pathlib.Path("{cv_dir}"), pathlib.Path("{store}"), BuildSettings(model="{HASH_MODEL}"), force=True)
@@ -121,12 +123,21 @@ def flip(path: Path, offset: int) -> None:
     path.write_bytes(bytes(data))
 
 
-@pytest.mark.parametrize("name,offset", [("faiss.index", 2), ("faiss.index", -40), ("chunks.jsonl", 1),
-                                         ("candidates.jsonl", 1), ("manifest.json", 0)])
+def store_file(store: Path, name: str) -> Path:
+    """A file of the live generation, or of its first segment."""
+    generation = StoreDir(store).live_generation()
+    if (generation / name).exists():
+        return generation / name
+    return store / "segments" / orjson.loads((generation / "manifest.json").read_bytes())["segments"][0]["name"] / name
+
+
+@pytest.mark.parametrize("name,offset", [("vectors.f32", 3), ("vectors.f32", -40), ("chunks.jsonl", 1),
+                                         ("candidates.jsonl", 1), ("manifest.json", 0), ("segment.json", 2),
+                                         ("keyword.indptr.npy", -3)])
 def test_same_size_damage_is_a_damaged_store_line(built, name, offset):
     _, store = built
-    path = StoreDir(store).live_generation() / name
-    if name == "faiss.index" and offset < 0:  # bit rot in a vector: a component of 1e28, as once seen
+    path = store_file(store, name)
+    if name == "vectors.f32" and offset < 0:  # bit rot in a vector: a component of 1e28, as once seen
         data = bytearray(path.read_bytes())
         data[offset : offset + 4] = struct.pack("<f", 1e28)
         path.write_bytes(bytes(data))
@@ -139,10 +150,12 @@ def test_same_size_damage_is_a_damaged_store_line(built, name, offset):
 
 def test_verify_hashes_what_a_search_does_not_read(built):
     _, store = built
-    flip(StoreDir(store).live_generation() / "documents.jsonl", 5)
-    assert rag_cli("ls", "--store", store)[0] == 0  # a listing does not read it
+    flip(store_file(store, "documents.jsonl"), 5)
+    flip(store_file(store, "keyword.positions.npy"), -1)
+    assert rag_cli("ls", "--store", store)[0] == 0  # a listing does not read them, nor does a search
+    assert rag_cli("search", "Jenkins", "--store", store)[0] == 0
     code, output = rag_cli("ls", "--store", store, "--verify")
-    assert code == 1 and "documents.jsonl does not match its checksum" in one_line(output)
+    assert code == 1 and "segments/000001/documents.jsonl does not match its checksum" in one_line(output)
 
 
 def test_a_manifest_naming_another_model_is_caught(built):

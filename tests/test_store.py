@@ -3,11 +3,12 @@
 import os
 import pickle
 
+import orjson
 import pytest
 from builds import build_store
 
 import rag.build.builder as build_module
-import rag.index.keyword
+import rag.index.keyword_segment
 from rag.build.builder import BuildSettings, settings_identity
 from rag.build.fingerprint import fingerprint
 from rag.cli.fixes import make_words
@@ -31,6 +32,12 @@ def generation_file(store, name):
     return StoreDir(store).live_generation() / name
 
 
+def segment_file(store, name):
+    """A file of the live generation's first segment."""
+    with open_store(store) as opened:
+        return opened.segments[0].folder / name
+
+
 def assert_searchable(store, cv_id="alice"):
     hits = Searcher(open_store(store)).search("Jenkins", "bm25", topk=1).lists["bm25"]
     assert hits[0].candidate.cv_id == cv_id
@@ -45,18 +52,20 @@ def test_a_build_that_dies_midway_leaves_the_old_store_loading(built, monkeypatc
     def die(*args, **kwargs):
         raise failure
 
-    monkeypatch.setattr(rag.index.keyword.KeywordIndex, "save", die)  # the build has written some files by then
+    monkeypatch.setattr(rag.index.keyword_segment.KeywordWriter, "finish", die)  # after some files are written
     with pytest.raises(type(failure)):
         build_store(cv_dir, store, SETTINGS, force=True)
     assert StoreDir(store).live_generation() == before
-    assert not [p for p in (store / "generations").iterdir() if p.name.startswith(".tmp")]
+    assert not [p for folder in ("generations", "segments") for p in (store / folder).iterdir()
+                if p.name.startswith(".tmp")]
     assert_searchable(store)
 
 
-def test_the_main_files_are_reachable_at_the_top_of_the_store(built):
+def test_the_manifest_is_reachable_at_the_top_of_the_store(built):
     _, store = built
-    for name in ("manifest.json", "chunks.jsonl", "candidates.jsonl", "bm25.pkl", "faiss.index"):
-        assert (store / name).is_file(), name
+    assert orjson.loads((store / "manifest.json").read_bytes())["segments"][0]["name"] == "000001"
+    assert sorted(p.name for p in store.iterdir() if not p.name.startswith(".")) == [
+        "current", "encoders", "generations", "manifest.json", "segments"]
 
 
 def test_old_generations_are_pruned_keeping_the_previous_one(built):
@@ -68,9 +77,9 @@ def test_old_generations_are_pruned_keeping_the_previous_one(built):
 
 def test_a_truncated_file_is_refused_with_the_fix_for_that_folder(built, monkeypatch):
     _, store = built
-    path = generation_file(store, "bm25.pkl")
+    path = segment_file(store, "bm25.pkl")
     path.write_bytes(path.read_bytes()[:-10])
-    with pytest.raises(UserError, match=rf"damaged: bm25\.pkl .*`rag index --force --store {store}`"):
+    with pytest.raises(UserError, match=rf"damaged: segments/000001/bm25\.pkl .*`rag index --force --store {store}`"):
         open_store(store)
     with pytest.raises(UserError) as caught:
         open_store(store)
@@ -79,7 +88,7 @@ def test_a_truncated_file_is_refused_with_the_fix_for_that_folder(built, monkeyp
 
 def test_a_tampered_pickle_is_refused_before_it_is_unpickled(built, tmp_path):
     _, store = built
-    path = generation_file(store, "bm25.pkl")
+    path = segment_file(store, "bm25.pkl")
     sentinel = tmp_path / "pwned"
 
     class Exploit:
@@ -105,14 +114,14 @@ def test_mismatched_counts_are_refused(built):
 
 def test_a_missing_file_is_refused(built):
     _, store = built
-    generation_file(store, "faiss.index").unlink()
-    with pytest.raises(UserError, match="faiss.index is missing"):
+    segment_file(store, "vectors.f32").unlink()
+    with pytest.raises(UserError, match="segments/000001/vectors.f32 is missing"):
         open_store(store)
 
 
 def test_a_damaged_store_is_rebuilt_by_the_next_index_run(built):
     cv_dir, store = built
-    generation_file(store, "faiss.index").unlink()
+    segment_file(store, "vectors.f32").unlink()
     assert not build_store(cv_dir, store, SETTINGS).up_to_date
     assert_searchable(store)
 
@@ -149,16 +158,16 @@ def test_touching_a_pdf_rebuilds(built):
     assert build_store(cv_dir, store, SETTINGS).up_to_date
 
 
-def test_caches_that_fail_their_checksums_are_not_reused(built):
+def test_a_store_that_fails_its_checksums_is_not_reused(built):
     cv_dir, store = built
-    index = generation_file(store, "faiss.index")
-    data = bytearray(index.read_bytes())
-    data[-8:] = bytes(b ^ 0x55 for b in data[-8:])  # same size, different vector: only the checksum can tell
-    index.write_bytes(bytes(data))
+    lengths = segment_file(store, "keyword.lengths.npy")
+    data = bytearray(lengths.read_bytes())
+    data[-4:] = bytes(b ^ 0x55 for b in data[-4:])  # same size, another length: only the checksum can tell
+    lengths.write_bytes(bytes(data))
     pdf = cv_dir / "bob" / "cv.pdf"
     os.utime(pdf, ns=(pdf.stat().st_atime_ns, pdf.stat().st_mtime_ns + 10**9))
     reporter = build_module.Quiet()
     result = build_store(cv_dir, store, SETTINGS, reporter=reporter)
-    assert any("does not match its checksums" in w for w in reporter.warnings)
+    assert any("cannot reuse the store" in w and "does not match its checksum" in w for w in reporter.warnings)
     assert result.embedded == result.manifest.chunk_count and result.extracted == 4
     assert_searchable(store)

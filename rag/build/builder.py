@@ -1,15 +1,19 @@
-"""A build: PDFs -> text -> profiles -> chunks -> BM25 and FAISS indexes -> a new store generation.
+"""A build: CV files -> text -> profiles -> chunks -> keyword and dense indexes -> a new store generation.
 
-Work is reused from the live generation wherever its inputs are unchanged: a PDF with the same
-path, size and modification time is not extracted again, a profile read from the same text under
-the same rules and month is not read again (profiling.py), and a chunk whose text was embedded by
-the same encoder is not embedded again. The result is identical to a build from scratch.
+With the settings of the live generation unchanged, a build is incremental: its segments stay
+as they are, the CVs that changed or disappeared are marked deleted in them, and the CVs that
+are new or changed go into one new segment; then the merge policy may fold small segments
+together (merging.py). With other settings (or none live) every CV goes into one new segment,
+still reusing what it can: a file with the same path, size and modification time is not
+extracted again, a profile read from the same text under the same rules and month is not read
+again (profiling.py), and a chunk whose text was embedded by the same encoder is not embedded
+again. Either way a search finds what a build from scratch would give: the same chunks of the
+same CVs, the same vectors and the same BM25 scores (docs/scale.md).
 """
 
 from __future__ import annotations
 
 import errno
-import hashlib
 import shutil
 import time
 from collections.abc import Callable, Iterator
@@ -19,37 +23,42 @@ from importlib import metadata
 from pathlib import Path
 from typing import Protocol
 
-import orjson
+import numpy as np
 
 from rag import __version__
 from rag.build.engines.local import Engine, LocalEngine
 from rag.build.fingerprint import fingerprint
-from rag.build.notes import hidden_pages, not_indexed_lines, ocr_pages, warning_lines
-from rag.build.profiling import cached_profiles, check_month, current_month, known_counts, profile_documents
+from rag.build.merging import SegmentSize, next_merge
+from rag.build.notes import not_indexed_lines, warning_lines
+from rag.build.prepare import ChunkSettings
+from rag.build.profiling import check_month, current_month, known_counts
 from rag.build.profiling import settings as profile_settings
+from rag.build.segment_writer import EncoderUse
+from rag.build.segments import SegmentSource
+from rag.build.vectors import VectorCache
+from rag.build.writing import Writing, live_numbers
 from rag.errors import DamagedFile, UserError
-from rag.index import dense as dense_index
+from rag.index.bm25 import EPSILON, K1, B
+from rag.index.dictionary import DictionaryPart, TermDictionary, TermIds
+from rag.index.encoder import available_cores
 from rag.index.export import EXPORT_VERSION
 from rag.index.model_choice import ModelSource, requested_model, resolve_model
-from rag.ingest.chunking import chunk_spans, document_text, page_at, validate_chunking
+from rag.ingest.chunking import chunk_spans, document_text, validate_chunking
 from rag.ingest.discover import CvFile, discover_cvs
 from rag.ingest.document import Document, Skipped
 from rag.ingest.extract import EXTRACTOR_NAME, EXTRACTOR_VERSION, extractor_id, too_large
 from rag.ingest.limits import Limits
 from rag.lexicon.terms import TOKENIZER_NAME, TOKENIZER_VERSION
-from rag.profile.names import identify
-from rag.profile.people import Contact, people
-from rag.profile.quiet import quiet_ranges
-from rag.profile.read import Profile
+from rag.profile.people import people
 from rag.store.folder import StoreDir
-from rag.store.manifest import CHUNK_OFFSETS, CHUNKS, DOCUMENTS, PROFILES, STORE_FORMAT, Manifest
-from rag.store.profiles import ProfileRecord, write_profiles
-from rag.store.rows import Candidate, Chunk, write_candidates
-from rag.store.tables import write_jsonl
+from rag.store.manifest import DELETIONS, PEOPLE, STORE_FORMAT, Manifest, damaged
+from rag.store.open import OpenStore, open_store
+from rag.store.profiles import ProfileRecord
+from rag.store.segment import save_deletions
 from rag.text import display
 
 VARIANTS = ("fp32", "int8")
-_LIBRARIES = ("pymupdf", "faiss-cpu", "rank-bm25", "onnxruntime", "tokenizers", "numpy",
+_LIBRARIES = ("pymupdf", "faiss-cpu", "scipy", "onnxruntime", "tokenizers", "numpy",
               "sentence-transformers", "transformers", "torch")
 
 
@@ -104,10 +113,10 @@ class BuildResult:
     up_to_date: bool
     manifest: Manifest
     seconds: float = 0.0
-    documents: int = 0  # PDFs that went through extraction, read now or taken from the cache
-    extracted: int = 0  # PDFs read this time (the rest came from the previous generation)
+    documents: int = 0  # files in the store, read now or kept from the previous generation
+    extracted: int = 0  # files read this time (the rest came from the previous generation)
     embedded: int = 0  # distinct chunk texts embedded this time
-    reused: int = 0  # chunks whose vector came from the previous build
+    reused: int = 0  # chunks whose vector was not embedded this time (kept or taken from the cache)
     profiled: int = 0  # profiles read this time (the rest came from the previous build)
 
 
@@ -159,109 +168,194 @@ def _build(pdf_dir: Path, out_dir: Path, settings: BuildSettings, force: bool, r
     store = StoreDir(out_dir)
     store.claim()
     live = store.live_manifest()
-    if not force and live is not None and live.fingerprint == fp and store.looks_intact(live):
+    if not force and live is not None and live.fingerprint == fp and _opens(out_dir):
         return BuildResult(True, live, time.monotonic() - started)
 
     with store.build_lock():
         source = resolve_model(model_name, explicit, reporter.warn)
         # --force means from scratch: nothing is reused from the live generation (the model's
         # ONNX export is, being keyed by the model's exact weights and checked when made).
-        previous = None if force else store.trusted_generation(live, (DOCUMENTS, *dense_index.FILES))
-        if not force and previous is None and live is not None:
-            reporter.warn(f"the store in {display(str(out_dir))} does not match its checksums; rebuilding it without "
-                          "reusing any of it")
-        same_limits = live is not None and live.settings.get("limits") == identity["limits"]
-        documents, extracted = _extract(files, _cached_documents(previous), engine, reporter, identity["extractor"],
-                                        settings, same_limits)
-        documents = [within_chunk_limit(d, settings) for d in documents]
-        skipped = discovery_skips + [Skipped(d.source, d.skipped, d.skip_kind or "other") for d in documents if d.skipped]
-        for line in not_indexed_lines(skipped) + warning_lines(documents):
-            reporter.warn(line)
-        profile_cache = {} if force else cached_profiles(store.trusted_generation(live, (PROFILES,)))
-        profiled = profile_documents(documents, settings.as_of, profile_cache)
-        chunks, candidates = make_chunks(documents, profiled.profiles, settings.chunk_chars, settings.overlap_chars)
-        if not chunks:
-            raise UserError(
-                f"no text could be extracted from any of the {len(files)} PDFs in {pdf_dir}; "
-                "nothing was indexed and the existing store is unchanged"
-            )
-        encoder_dir = _ensure_encoder(store, source, settings.variant, reporter)
-        from rag.index.encoder import EncoderSpec
+        previous = None if force or live is None else _previous(out_dir, reporter)
+        try:
+            return _write(files, discovery_skips, fp, identity, settings, source, store, previous, engine, reporter,
+                          started, pdf_dir)
+        finally:
+            if previous is not None:
+                previous.close()
 
-        spec = EncoderSpec.load(encoder_dir)
-        keys = [embedding_key(encoder_dir.name, settings.variant, spec.passage_prefix + c.text) for c in chunks]
-        vectors, embedded, reused = _embed(chunks, keys, encoder_dir, spec.dim, settings,
-                                           _cached_vectors(previous, live), engine, reporter)
 
-        from rag.index.dense import DenseIndex
-        from rag.index.keyword import EPSILON, K1, B, KeywordIndex
+def _opens(out_dir: Path) -> bool:
+    """Whether the live generation passes the checks a search makes before using it."""
+    try:
+        open_store(out_dir).close()
+    except UserError:
+        return False
+    return True
 
-        keyword, okapi = KeywordIndex.build([c.text for c in chunks])
-        dense = DenseIndex.build(vectors, keys)
-        manifest = Manifest(
-            fingerprint=fp,
-            pdf_count=len(files) + len(discovery_skips),
-            candidate_count=len(candidates),
-            chunk_count=len(chunks),
-            embedding_model=source.name,
-            dim=spec.dim,
-            chunk_chars=settings.chunk_chars,
-            overlap_chars=settings.overlap_chars,
-            query_prefix=spec.query_prefix,
-            passage_prefix=spec.passage_prefix,
-            tokenizer={"name": TOKENIZER_NAME, "version": TOKENIZER_VERSION},
-            extractor={"name": EXTRACTOR_NAME, "version": EXTRACTOR_VERSION, "id": identity["extractor"]},
-            encoder={"key": encoder_dir.name, "backend": "onnxruntime", "variant": settings.variant,
-                     "pooling": spec.pooling, "normalize": spec.normalize, "max_seq_length": spec.max_seq_length,
-                     "revision": source.revision},
-            bm25={"k1": K1, "b": B, "epsilon": EPSILON, "corpus_size": okapi.corpus_size, "avgdl": okapi.avgdl},
-            embedding_model_requested=source.requested,
-            embedding_model_origin=source.origin,
-            settings=identity | {"batch_size": settings.batch_size},
-            libraries={"rag": __version__} | {name: _version(name) for name in _LIBRARIES},
-            created_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-            skipped=[asdict(s) for s in skipped],
-            warnings=[{"source": d.source, "warning": w} for d in documents for w in d.warnings],
-            ocr_pages=ocr_pages(documents),
-            hidden_pages=hidden_pages(documents),
-            cv_dir=str(pdf_dir.resolve()),
-            profiles=identity["profiles"] | {
-                "known": known_counts([profiled.profiles[c.source] for c in candidates])},
+
+def _previous(out_dir: Path, reporter: Reporter) -> OpenStore | None:
+    """The live generation, to reuse, if it passes the checks a search makes; else None."""
+    try:
+        return open_store(out_dir)
+    except UserError as exc:
+        reporter.warn(f"cannot reuse the store in {display(str(out_dir))} ({exc.message}); rebuilding it from scratch")
+        return None
+
+
+def _write(files: list[CvFile], discovery_skips: list[Skipped], fp: str, identity: dict, settings: BuildSettings,
+           source: ModelSource, store: StoreDir, previous: OpenStore | None, engine: Engine, reporter: Reporter,
+           started: float, cv_dir: Path) -> BuildResult:
+    from rag.index.encoder import EncoderSpec
+
+    encoder_dir = _ensure_encoder(store, source, settings.variant, reporter)
+    spec = EncoderSpec.load(encoder_dir)
+    encoder = EncoderUse(encoder_dir.name, settings.variant, spec.passage_prefix, spec.dim)
+    old = [SegmentSource(s.entry, s.folder, s.record, s.deletions) for s in previous.segments] if previous else []
+    same = previous is not None and {k: previous.manifest.settings.get(k) for k in identity} == identity
+    kept = old if same else []
+    term_ids = TermIds(TermDictionary([DictionaryPart.load(s.dictionary_path()) for s in kept]),
+                       previous.manifest.term_count if same else 0)
+    writing = Writing(store, encoder, encoder_dir, term_ids,
+                      ChunkSettings(settings.as_of, settings.chunk_chars, settings.overlap_chars), engine,
+                      settings.batch_size, available_cores(), _next_number(store, previous), reporter.progress)
+    try:
+        earlier = _live_documents(old)
+        if same:
+            retry = {(i, row) for i, s in enumerate(kept) for row in s.ocr_retry(settings.limits.ocr_pages)}
+            kept, todo = _changes(kept, files, earlier, term_ids, retry)
+        else:
+            todo = files
+        # What the previous generation knows of each file to index: its extraction, if the file is
+        # unchanged and was extracted the same way; its profile, which prepare() reuses if its key
+        # (text, rules, month) still matches.
+        where = {f.source: (old[earlier[f.source][0]], earlier[f.source][1]) for f in todo if f.source in earlier}
+        same_extractor = previous is not None and previous.manifest.extractor.get("id") == identity["extractor"]
+        cached = {f.source: where[f.source] for f in todo
+                  if same_extractor and f.source in where and earlier[f.source][2:] == _identity(f)}
+        same_limits = previous is not None and previous.manifest.settings.get("limits") == identity["limits"]
+        cached = _reusable_cached(cached, settings, same_limits)
+        documents, extracted = _extract(todo, cached, engine, identity["extractor"], settings)
+        cache = VectorCache([s.cache(spec.dim) for s in old])
+        items = ((doc, _cached_profile(where.get(doc.source))) for doc in documents)
+        if todo:
+            kept = kept + [writing.write(items, len(todo), lambda: DictionaryPart.build(term_ids.new), cache,
+                                         "indexing")]
+        kept = _merged(kept, writing)
+    except DamagedFile as exc:
+        raise damaged(store.root, str(exc)) from None
+    counts = live_numbers(kept)
+    candidates, chunks, length = (int(x) for x in counts.sum(axis=0)) if len(kept) else (0, 0, 0)
+    if not chunks:
+        raise UserError(
+            f"no text could be extracted from any of the {len(files)} files in the CV folder; "
+            "nothing was indexed and the existing store is unchanged"
         )
-        commit_generation(store, manifest, chunks, candidates, documents,
-                          [profiled.records[c.source] for c in candidates], keyword, okapi, dense)
-    return BuildResult(False, manifest, time.monotonic() - started, len(documents), extracted, embedded, reused,
-                       profiled.built)
+    notes = [s.notes() for s in kept]
+    manifest = Manifest(
+        fingerprint=fp,
+        pdf_count=len(files) + len(discovery_skips),
+        candidate_count=candidates,
+        chunk_count=chunks,
+        embedding_model=source.name,
+        dim=spec.dim,
+        chunk_chars=settings.chunk_chars,
+        overlap_chars=settings.overlap_chars,
+        query_prefix=spec.query_prefix,
+        passage_prefix=spec.passage_prefix,
+        tokenizer={"name": TOKENIZER_NAME, "version": TOKENIZER_VERSION},
+        extractor={"name": EXTRACTOR_NAME, "version": EXTRACTOR_VERSION, "id": identity["extractor"]},
+        encoder={"key": encoder_dir.name, "backend": "onnxruntime", "variant": settings.variant,
+                 "pooling": spec.pooling, "normalize": spec.normalize, "max_seq_length": spec.max_seq_length,
+                 "revision": source.revision},
+        bm25={"k1": K1, "b": B, "epsilon": EPSILON, "corpus_size": chunks, "avgdl": length / chunks},
+        embedding_model_requested=source.requested,
+        embedding_model_origin=source.origin,
+        settings=identity | {"batch_size": settings.batch_size},
+        libraries={"rag": __version__} | {name: _version(name) for name in _LIBRARIES},
+        created_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        skipped=[asdict(s) for s in discovery_skips] + [
+            {"source": src, "reason": reason, "kind": kind} for n in notes for src, reason, kind in n["skipped"]],
+        warnings=[{"source": src, "warning": w} for n in notes for src, w in n["warnings"]],
+        ocr_pages=[{"source": src, "pages": pages} for n in notes for src, pages in n["ocr_pages"]],
+        hidden_pages=[{"source": src, "pages": pages} for n in notes for src, pages in n["hidden_pages"]],
+        cv_dir=str(cv_dir.resolve()),
+        profiles=identity["profiles"] | {"known": known_counts(np.concatenate([s.live_known() for s in kept]))},
+        segments=[s.entry.to_dict() for s in kept],
+        term_count=term_ids.next_id,
+        next_segment=writing.next_number,
+    )
+    skipped = [Skipped(**s) for s in manifest.skipped]
+    for line in not_indexed_lines(skipped) + warning_lines(manifest.warnings):
+        reporter.warn(line)
+    with store.new_generation() as tmp:
+        deletions = {s.entry.name: s.deletions for s in kept if s.deletions is not None}
+        if deletions:
+            save_deletions(tmp / DELETIONS, deletions)
+        np.save(tmp / PEOPLE, np.asarray(people([c for s in kept for c in s.live_contacts()]), np.int64),
+                allow_pickle=False)  # the CVs of one person, over the whole store (profile/people.py)
+        store.commit(tmp, manifest, (PEOPLE, DELETIONS) if deletions else (PEOPLE,))
+    live_documents = sum(s.record.documents - int(s.deleted.sum()) for s in kept)
+    return BuildResult(False, manifest, time.monotonic() - started, live_documents, extracted, writing.embedded,
+                       chunks - writing.embedded_chunks, writing.profiled)
 
 
-def make_chunks(documents: list[Document], profiles: dict[str, Profile], chunk_chars: int, overlap_chars: int
-                ) -> tuple[list[Chunk], list[Candidate]]:
-    """Chunks in document order, and one Candidate per document with text, owning its chunks.
+def _next_number(store: StoreDir, previous: OpenStore | None) -> int:
+    """A segment number no generation that may still be read has used."""
+    on_disk = [int(p.name) for p in store.segments.iterdir() if p.name.isdigit()] if store.segments.is_dir() else []
+    return max([previous.manifest.next_segment if previous else 1, *(n + 1 for n in on_disk)])
 
-    The name and the headline come from page 1 (names.py); the seniority from the profile (its
-    current title, else its years: read.py)."""
-    chunks: list[Chunk] = []
-    candidates: list[Candidate] = []
-    for doc in documents:
-        if doc.skipped:
+
+def _identity(f: CvFile) -> tuple[int, int, str]:
+    return f.size, f.mtime_ns, f.cv_id
+
+
+def _live_documents(segments: list[SegmentSource]) -> dict[str, tuple[int, int, int, int, str]]:
+    """Every live document by source: its segment (index), row, size, mtime_ns and cv_id."""
+    live = {}
+    for i, s in enumerate(segments):
+        sources, cv_ids, sizes, mtimes = s.identities()
+        for row in s.live_documents().tolist():
+            live[sources[row]] = (i, row, int(sizes[row]), int(mtimes[row]), cv_ids[row])
+    return live
+
+
+def _changes(segments: list[SegmentSource], files: list[CvFile], live: dict[str, tuple[int, int, int, int, str]],
+             term_ids: TermIds, retry: set[tuple[int, int]]) -> tuple[list[SegmentSource], list[CvFile]]:
+    """The segments with the documents of changed or removed files marked deleted, and the files
+    to add (new or changed, or to read again: retry, by segment and row), in discovery order."""
+    todo, gone = [], {}
+    present = set()
+    for f in files:
+        present.add(f.source)
+        found = live.get(f.source)
+        if found is not None and found[2:] == _identity(f) and found[:2] not in retry:
             continue
-        text, page_starts = document_text(doc.pages)
-        first = len(chunks)
-        for index, (start, end) in enumerate(chunk_spans(text, chunk_chars, overlap_chars)):
-            chunks.append(
-                Chunk(len(chunks), doc.cv_id, index, page_at(start, page_starts), start, end, doc.source, text[start:end])
-            )
-        if len(chunks) > first:
-            who = identify(doc.head, doc.source)
-            candidates.append(Candidate(doc.cv_id, doc.source, who.name, who.name_source, who.headline,
-                                        profiles[doc.source].seniority, first, len(chunks) - first,
-                                        page_starts, [list(r) for r in quiet_ranges(doc.pages)]))
-    return chunks, candidates
+        todo.append(f)
+        if found is not None:
+            gone.setdefault(found[0], []).append(found[1])
+    for source, (i, row, *_) in live.items():
+        if source not in present:
+            gone.setdefault(i, []).append(row)
+    segments = [s.delete(np.asarray(sorted(gone[i]), np.int64), term_ids) if i in gone else s
+                for i, s in enumerate(segments)]
+    return segments, todo
 
 
-def embedding_key(encoder_key: str, variant: str, text: str) -> bytes:
-    """Cache key of one chunk's vector: the encoder (model, weights, export), its variant, the text."""
-    return hashlib.sha256(f"{encoder_key}\0{variant}\0{text}".encode()).digest()[:16]
+def _merged(segments: list[SegmentSource], writing: Writing) -> list[SegmentSource]:
+    """The segments after every merge the policy asks for (merging.py)."""
+    while True:
+        run = next_merge([SegmentSize(s.record.chunks, int(s.live_counts()[1])) for s in segments])
+        if run is None:
+            return segments
+        segments = segments[:run.start] + [writing.merge(segments[run.start:run.stop])] + segments[run.stop:]
+
+
+def _cached_profile(hit: tuple[SegmentSource, int] | None) -> ProfileRecord | None:
+    """The stored profile of a file's earlier version, if it had one."""
+    if hit is None:
+        return None
+    candidate = int(hit[0].candidate_of(np.asarray([hit[1]]))[0])
+    return hit[0].profiles([candidate]).get(candidate) if candidate >= 0 else None
 
 
 def _version(package: str) -> str:
@@ -271,35 +365,44 @@ def _version(package: str) -> str:
         return "not installed"
 
 
-def _cached_documents(generation: Path | None) -> dict[str, Document]:
-    if generation is None:
-        return {}
-    try:
-        with (generation / DOCUMENTS).open("rb") as f:
-            return {d.source: d for d in (Document.from_dict(orjson.loads(line)) for line in f)}
-    except (OSError, ValueError, TypeError):
-        return {}
+def _extract(files: list[CvFile], cached: dict[str, tuple[SegmentSource, int]], engine: Engine, extractor: str,
+             settings: BuildSettings) -> tuple[Iterator[Document], int]:
+    """Documents in file order, streamed, and how many are extracted now (the rest are cached);
+    each within the limit of chunks a file (within_chunk_limit)."""
+    todo = [f for f in files if f.source not in cached]
+
+    def documents() -> Iterator[Document]:
+        fresh = engine.extract(todo, extractor, settings.limits, settings.chunk_chars)
+        for f in files:
+            hit = cached.get(f.source)
+            doc = hit[0].documents(np.asarray([hit[1]]))[0] if hit else next(fresh)
+            yield within_chunk_limit(doc, settings)
+
+    return documents(), len(todo)
 
 
-def _extract(files: list[CvFile], cache: dict[str, Document], engine: Engine, reporter: Reporter, extractor: str,
-             settings: BuildSettings, same_limits: bool) -> tuple[list[Document], int]:
-    """Documents in file order, and how many had to be extracted (the rest came from the cache)."""
-    documents: list[Document | None] = []
-    todo: list[tuple[int, CvFile]] = []
-    for f in files:
-        hit = cache.get(f.source)
-        if (hit and (hit.size, hit.mtime_ns, hit.extractor, hit.cv_id) == (f.size, f.mtime_ns, extractor, f.cv_id)
-                and _reusable(hit, settings, same_limits)):
-            documents.append(hit)
-        else:
-            todo.append((len(documents), f))
-            documents.append(None)
-    with reporter.progress(len(todo), "extracting") as advance:
-        files_todo = [f for _, f in todo]
-        for (slot, _), doc in zip(todo, engine.extract(files_todo, extractor, settings.limits, settings.chunk_chars)):
-            documents[slot] = doc
-            advance(1)
-    return [d for d in documents if d is not None], len(todo)
+def _reusable_cached(cached: dict[str, tuple[SegmentSource, int]], settings: BuildSettings, same_limits: bool
+                     ) -> dict[str, tuple[SegmentSource, int]]:
+    """The cache hits whose extraction is what one under these limits would give (_reusable).
+    Under the same limits only a file whose OCR was cut short can fail, and the segment's notes
+    name those; otherwise each cached document is read to be checked."""
+    by_segment: dict[int, tuple[SegmentSource, list[tuple[int, str]]]] = {}
+    for source, (segment, row) in cached.items():
+        by_segment.setdefault(id(segment), (segment, []))[1].append((row, source))
+    out = dict(cached)
+    for segment, pairs in by_segment.values():
+        if same_limits:
+            retry = segment.ocr_retry(settings.limits.ocr_pages)
+            pairs = [(row, source) for row, source in pairs if row in retry]
+        for lo in range(0, len(pairs), _CHECK_BLOCK):
+            block = pairs[lo:lo + _CHECK_BLOCK]
+            for (row, source), doc in zip(block, segment.documents(np.asarray([r for r, _ in block], np.int64))):
+                if not _reusable(doc, settings, same_limits):
+                    del out[source]
+    return out
+
+
+_CHECK_BLOCK = 256  # cached documents read at a time to check them against new limits
 
 
 # Outcomes that depend on the limits (or on the machine): read again once the limits change.
@@ -350,60 +453,3 @@ def _ensure_encoder(store: StoreDir, source: ModelSource, variant: str, reporter
     return folder
 
 
-def _cached_vectors(generation: Path | None, manifest: Manifest | None) -> dict[bytes, object]:
-    """Vectors of the live generation by content key: the embedding cache."""
-    if generation is None or manifest is None:
-        return {}
-    from rag.index.dense import DenseIndex
-
-    try:
-        return DenseIndex.load(generation, manifest.chunk_count, manifest.dim).cached_vectors()
-    except DamagedFile:
-        return {}
-
-
-def _embed(chunks, keys, encoder_dir: Path, dim: int, settings: BuildSettings, cache: dict, engine: Engine,
-           reporter: Reporter):
-    import numpy as np
-
-    vectors = np.zeros((len(chunks), dim), dtype=np.float32)
-    todo: dict[bytes, list[int]] = {}
-    reused = 0
-    for row, key in enumerate(keys):
-        cached = cache.get(key)
-        if cached is not None and len(cached) == dim:
-            vectors[row] = cached
-            reused += 1
-        else:
-            todo.setdefault(key, []).append(row)
-    if todo:
-        first_rows = [rows[0] for rows in todo.values()]
-        with reporter.progress(len(first_rows), "embedding") as advance:
-            fresh = engine.embed([chunks[r].text for r in first_rows], encoder_dir, settings.variant,
-                                 settings.batch_size, advance)
-        for vector, rows in zip(fresh, todo.values()):
-            vectors[rows] = vector
-    return vectors, len(todo), reused
-
-
-def same_people(candidates: list[Candidate], profiles: list[ProfileRecord]) -> list[int]:
-    """For each candidate, the first candidate of its person: CVs sharing an e-mail or phone whose
-    names agree (profile/people.py)."""
-    contacts = [Contact(r.profile.get("email"), r.profile.get("phone"), c.name if c.name_source == "cv" else None)
-                for c, r in zip(candidates, profiles)]
-    return people(contacts)
-
-
-def commit_generation(store: StoreDir, manifest: Manifest, chunks: list[Chunk], candidates: list[Candidate],
-                      documents: list[Document], profiles: list[ProfileRecord], keyword, okapi, dense) -> Path:
-    """Write every file of a generation, then make it the live one (manifest last, atomically)."""
-    import numpy as np
-
-    with store.new_generation() as tmp:
-        np.save(tmp / CHUNK_OFFSETS, write_jsonl(tmp / CHUNKS, (c.to_dict() for c in chunks)), allow_pickle=False)
-        write_candidates(tmp, candidates, same_people(candidates, profiles))
-        write_profiles(tmp, profiles)
-        write_jsonl(tmp / DOCUMENTS, (asdict(doc) for doc in documents))
-        keyword.save(tmp, okapi)
-        dense.save(tmp)
-        return store.commit(tmp, manifest)

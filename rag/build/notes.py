@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import PurePosixPath
 
-from rag.ingest.document import Document, Skipped
+from rag.ingest.document import Skipped
 from rag.text import display
 
 ONE_LINE_EACH = 3  # up to this many files of one kind are listed one per line
@@ -35,9 +35,10 @@ def not_indexed_lines(skipped: list[Skipped]) -> list[str]:
     return lines
 
 
-def warning_lines(documents: Iterable[Document], limit: int = 10) -> list[str]:
-    """Problems inside indexed files (a page left out, a page OCR could not read), one line each."""
-    lines = [display(f"{d.source}: {w}") for d in documents if not d.skipped for w in d.warnings]
+def warning_lines(warnings: Iterable[dict], limit: int = 10) -> list[str]:
+    """Problems inside indexed files (a page left out, a page OCR could not read), one line each,
+    from the manifest's warnings."""
+    lines = [display(f"{w['source']}: {w['warning']}") for w in warnings]
     if len(lines) > limit:
         lines[limit:] = [f"and {len(lines) - limit} more such warnings (all in manifest.json)"]
     return lines
@@ -47,16 +48,6 @@ def _by_extension(group: list[Skipped]) -> str:
     counts = Counter(PurePosixPath(s.source.rstrip("/")).suffix.lower() or
                      ("folder" if s.source.endswith("/") else "no extension") for s in group)
     return ", ".join(f"{n} {ext}" for ext, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
-
-
-def ocr_pages(documents: Iterable[Document]) -> list[dict]:
-    """The manifest's record of OCR: which pages of which files were read from their image."""
-    return [{"source": d.source, "pages": d.ocr_pages} for d in documents if d.ocr_pages]
-
-
-def hidden_pages(documents: Iterable[Document]) -> list[dict]:
-    """The manifest's record of hidden text: which pages of which files held text nobody sees."""
-    return [{"source": d.source, "pages": d.hidden_pages} for d in documents if d.hidden_pages]
 
 
 def page_ranges(pages: list[int]) -> str:

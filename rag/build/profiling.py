@@ -12,19 +12,15 @@ from __future__ import annotations
 import hashlib
 import re
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
+import numpy as np
 import orjson
 
 from rag.errors import UsageError
 from rag.ingest.document import Document
 from rag.lexicon.terms import TOKENIZER_NAME, TOKENIZER_VERSION
-from rag.profile.read import PROFILE_VERSION, Profile, build_profile
-from rag.store.manifest import PROFILES
-from rag.store.profiles import ProfileRecord
+from rag.profile.read import PROFILE_VERSION, Profile
 
 _MONTH = re.compile(r"(\d{4})-(\d{2})")
 KNOWN_FIELDS = ("title", "location", "years_experience", "languages", "education", "skills", "email", "phone")
@@ -63,43 +59,11 @@ def profile_key(doc: Document, as_of: str) -> str:
     return hashlib.sha256(payload).hexdigest()[:32]
 
 
-@dataclass
-class Profiled:
-    records: dict[str, ProfileRecord]  # by source
-    profiles: dict[str, Profile]
-    built: int  # profiles made this time (the rest came from the previous generation)
+def known_bits(profile: Profile) -> int:
+    """Which fields a profile has, a bit each (KNOWN_FIELDS order)."""
+    return sum(1 << i for i, name in enumerate(KNOWN_FIELDS) if getattr(profile, name) not in (None, ()))
 
 
-def profile_documents(documents: Sequence[Document], as_of: str, cache: dict[str, dict]) -> Profiled:
-    """A profile for every document with text; cache maps keys to stored profile dicts."""
-    out = Profiled({}, {}, 0)
-    for doc in documents:
-        if doc.skipped:
-            continue
-        key = profile_key(doc, as_of)
-        stored = cache.get(key)
-        if stored is None:
-            profile = build_profile(doc.pages, as_of, doc.head, doc.file_date)
-            out.built += 1
-            stored = profile.to_dict()
-        else:
-            profile = Profile.from_dict(stored)
-        out.records[doc.source] = ProfileRecord(doc.cv_id, key, stored)
-        out.profiles[doc.source] = profile
-    return out
-
-
-def cached_profiles(generation: Path | None) -> dict[str, dict]:
-    """Stored profiles of a generation by key: the profile cache (empty when unreadable)."""
-    if generation is None:
-        return {}
-    try:
-        with (generation / PROFILES).open("rb") as f:
-            return {r["key"]: r["profile"] for r in map(orjson.loads, f)}
-    except (OSError, ValueError, TypeError, KeyError):
-        return {}
-
-
-def known_counts(profiles: Sequence[Profile]) -> dict[str, int]:
+def known_counts(bits: np.ndarray) -> dict[str, int]:
     """How many profiles have each field: the manifest's measure of what could be read."""
-    return {name: sum(1 for p in profiles if getattr(p, name) not in (None, ())) for name in KNOWN_FIELDS}
+    return {name: int(((bits >> i) & 1).sum()) for i, name in enumerate(KNOWN_FIELDS)}

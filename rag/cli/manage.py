@@ -14,7 +14,6 @@ from rag.cli.console import Command, option
 from rag.cli.options import store_option
 from rag.errors import UserError
 from rag.store.folder import StoreDir
-from rag.store.manifest import ARTIFACTS, MANIFEST
 from rag.store.open import open_store
 from rag.text import display
 
@@ -36,10 +35,10 @@ def ls(store: Path, verify: bool, as_json: bool) -> None:
         if as_json:
             click.echo(m.to_json())
             return
-        for name in (MANIFEST, *ARTIFACTS):
-            size = (opened.generation / name).stat().st_size
+        files = opened.files()
+        for name, size in files:
             click.echo(f"  {_human(size):>7}  {name}")
-        total = sum(p.stat().st_size for p in opened.generation.iterdir()) + sum(
+        total = sum(size for _, size in files) + sum(
             p.stat().st_size for p in opened.encoder_dir.iterdir() if p.is_file())
         click.echo(f"  {_human(total):>7}  in all, with the encoder")
         click.echo(display(f"built {m.created_at} from {m.pdf_count} files in "

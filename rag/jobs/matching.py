@@ -9,7 +9,9 @@ and the order a recruiter reads them in (docs/matching.md).
   "present" meaning the CV's own present or the build's --as-of month). Unknown years meet none.
 - A degree or a language is judged from the profile (education level; language and CEFR level).
 - A phrase is met when the candidate's closest chunk has a cosine of at least the phrase
-  threshold with it (chosen on generated data; docs/matching.md).
+  threshold with it (chosen on generated data; docs/matching.md); in a store with an approximate
+  dense index every chunk at or above the threshold is found, and each kept candidate's closest
+  chunk (docs/scale.md); in one scored exactly, every cosine is exact either way.
 - Order: the overall score (0-100; score_parts, SCORE_WEIGHTS), then the fused relevance of the
   whole JD, which is the search path (Searcher.rank) run on the JD as one query.
 """
@@ -134,7 +136,7 @@ def rank_against(searcher: Searcher, jd: JobDescription, settings: MatchSettings
         if req.kind == SKILL:
             met[i] = _states(req, names)
         elif req.kind == PHRASE:
-            cosines[i] = searcher.dense_scores(req.phrase)
+            cosines[i] = searcher.dense_scores(req.phrase, keep, settings.phrase_threshold)
             met[i] = agg.best_of_all(starts, cosines[i]) >= settings.phrase_threshold
         elif req.kind == EDUCATION:
             met[i] = columns.education >= EDUCATION_LEVELS.index(req.level)

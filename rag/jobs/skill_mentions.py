@@ -1,7 +1,8 @@
-"""Where CVs state skills: the keyword index names the chunks that hold every term of one of a
-skill's spellings, and the skill vocabulary reads just those chunks to confirm. The index alone
-would count "go live" as Go and "Spring Boot" as Spring; the vocabulary alone would have to read
-every chunk of the store. A skill counts only where a CV states it, never by meaning alone.
+"""Where CVs state skills, line by line: the keyword index names the chunks that hold every term of
+one of a skill's spellings, and the skill vocabulary reads just those chunks to confirm. The index
+alone would count "go live" as Go and "Spring Boot" as Spring; the vocabulary alone would have to
+read every chunk. A skill counts only where a CV states it, never by meaning alone. (Whether a CV
+states a skill at all is in its profile; this finds the line that shows it, in the chunks asked.)
 """
 
 from __future__ import annotations
@@ -32,11 +33,13 @@ class SkillMentions:
                         dtype=np.int64)
 
 
-def read_mentions(store: OpenStore, keyword: KeywordIndex, skills: Iterable[str]) -> SkillMentions:
-    """The mentions of these canonical skills in the store, each chunk read once for all of them."""
+def read_mentions(store: OpenStore, keyword: KeywordIndex, skills: Iterable[str],
+                  within: np.ndarray | None = None) -> SkillMentions:
+    """The mentions of these canonical skills in the store, or in the chunks within (ascending ids),
+    each chunk read once for all of them."""
     wanted = set(skills)
     keys = [key for skill in wanted for key in spellings(skill)]
-    possible = [_chunks_with_terms(keyword, key) for key in keys]
+    possible = [_chunks_with_terms(keyword, key, within) for key in keys]
     ids = np.unique(np.concatenate(possible)).tolist() if possible else []
     chunks = store.chunks.get(ids)
     cues = _Cues.of({key[0] for key in keys})
@@ -111,10 +114,17 @@ def _runs(indices: list[int]) -> list[tuple[int, int]]:
     return [(a, b) for a, b in runs]
 
 
-def _chunks_with_terms(keyword: KeywordIndex, key: tuple[str, ...]) -> np.ndarray:
-    """Chunks holding every indexed term of a spelling (stop words are not indexed)."""
+def _chunks_with_terms(keyword: KeywordIndex, key: tuple[str, ...], within: np.ndarray | None) -> np.ndarray:
+    """Chunks (among those within, if given) holding every indexed term of a spelling (stop words
+    are not indexed)."""
     terms = [t for t in key if t not in STOPWORDS] or list(key)
-    found = keyword.postings(terms[0])[0]
-    for term in terms[1:]:
-        found = np.intersect1d(found, keyword.postings(term)[0], assume_unique=True)
+    found = keyword.postings(terms[0])[0] if within is None else within
+    for term in terms[0 if within is not None else 1:]:
+        found = _among(found, keyword.postings(term)[0])
     return found.astype(np.int64)
+
+
+def _among(few: np.ndarray, sorted_ids: np.ndarray) -> np.ndarray:
+    """The ids of few (ascending, distinct) that sorted_ids holds: a binary search each."""
+    at = np.minimum(np.searchsorted(sorted_ids, few), max(len(sorted_ids) - 1, 0))
+    return few[sorted_ids[at] == few] if len(sorted_ids) else few[:0]

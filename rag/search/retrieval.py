@@ -139,11 +139,16 @@ class Searcher:
                 lambda: load_encoder(self.store.encoder_dir, self.store.manifest.encoder["variant"]))
         return self._encoder
 
-    def dense_scores(self, text: str) -> np.ndarray:
-        """Cosine of the query with every chunk."""
+    def dense_scores(self, text: str, keep: np.ndarray | None = None, at_least: float | None = None) -> np.ndarray:
+        """Cosine of the query with every chunk. Exact in a store scored exactly (every segment up
+        to ann.FLAT_MAX chunks); in a larger one exact for the closest chunks among those of the
+        candidates kept (keep: bool per candidate) and for every chunk at or above at_least, the
+        lowest of those elsewhere (dense.py, docs/scale.md)."""
         if self._dense is None:
             self._dense = self.store.dense_index()
-        return self.store.checked(lambda: self._dense.similarities(self.encoder.embed_queries([text])[0]))
+        allowed = None if keep is None else np.repeat(keep, np.diff(self.store.starts))
+        return self.store.checked(lambda: self._dense.similarities(self.encoder.embed_queries([text])[0], allowed,
+                                                                    at_least))
 
     def rank(self, query: Query, lists: tuple[str, ...] = ("faiss", "bm25", "fused"), unit: str = "candidates",
              fusion: FusionSettings | None = None, keep: np.ndarray | None = None) -> Rankings:
@@ -168,7 +173,7 @@ class Searcher:
         scores: dict[str, np.ndarray] = {}
         chunk_dense = None
         if {"faiss", "fused"} & set(lists):
-            chunk_dense = self.dense_scores(query.dense_text)
+            chunk_dense = self.dense_scores(query.dense_text, keep)
             scores["faiss"] = agg.best_of_all(starts, chunk_dense)
         if {"bm25", "fused"} & set(lists):
             scores["bm25"] = sum((agg.best_of_some(starts, *postings[t]) for t in query.terms), np.zeros(units))

@@ -1,22 +1,25 @@
 """The on-disk store: immutable generations, swapped in atomically, checked before use.
 
-Layout of a store folder (OUT_DIR, default rag_store/):
+Layout of a store folder (STORE, default rag_store/):
 
     .cv-rag-store                      marks the folder as a store: only then may `rag clean` empty it
     current -> generations/<id>        the live generation (a relative symlink, replaced atomically)
-    manifest.json, chunks.jsonl,       stable links through `current`, for people and scripts
-    candidates.jsonl, profiles.jsonl,
-    bm25.pkl, faiss.index
-    generations/<id>/                  one complete build; .readers inside is locked by its searches
+    manifest.json                      a stable link through `current`, for people and scripts
+    generations/<id>/                  one build: its manifest (listing its segments) and deletions;
+                                       .readers inside is locked by its searches
+    segments/<nnnnnn>/                 CVs with their chunks and indexes, written once, shared by generations
     encoders/<key>/                    ONNX exports of embedding models, shared by generations
     .lock                              held by the build that is writing
 
-A build writes a new generation into generations/.tmp-*, and only when every file is complete
-does it rename the folder and repoint `current`. A crash or Ctrl-C leaves the previous store as
-it was. Old generations are pruned after a build, except the previous one and any that a reader
-still holds (a shared lock on its .readers file), so a search never loses the files it is using.
-The store folder itself is never renamed, so it can be a Docker bind mount; a build only writes
-into a folder that is empty, new, or already a store.
+A build writes its new segments into segments/.tmp-* and renames each into place when it is
+complete and sealed; it then writes the new generation into generations/.tmp-*, and only when
+that is complete does it rename it and repoint `current`. A crash or Ctrl-C at any point leaves
+the previous generation live and whole (a segment no generation lists is never read, and the
+next build removes it). Old generations are pruned after a build, except the previous one and
+any that a reader still holds (a shared lock on its .readers file); a segment is removed only
+when no remaining generation lists it, so a search never loses the files it is using. The store
+folder itself is never renamed, so it can be a Docker bind mount; a build only writes into a
+folder that is empty, new, or already a store.
 """
 
 from __future__ import annotations
@@ -31,18 +34,19 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from rag.errors import UserError
-from rag.files import sha256_file, write_atomic
+from rag.files import write_atomic
 from rag.index.encoder import SPEC_FILE
 from rag.store.manifest import (
-    ARTIFACTS,
-    CORE_FILES,
     EVAL_REPORT,
     GENERATION_NAME,
+    LINKS,
     MANIFEST,
     MARKER,
+    OLD_LINKS,
     READERS,
+    SEGMENT_NAME,
     Manifest,
-    size_problem,
+    file_record,
 )
 
 
@@ -51,6 +55,7 @@ class StoreDir:
         self.root = root
         self.current = root / "current"
         self.generations = root / "generations"
+        self.segments = root / "segments"
         self.encoders = root / "encoders"
 
     def is_store(self) -> bool:
@@ -79,10 +84,11 @@ class StoreDir:
         making (an encoder exported there, a first build that died) holds only its lock, generations
         named the way builds name them, and encoder exports; a build's pruning may remove those."""
         foreign = sorted(p.name for p in self.root.iterdir() if p.name not in {".gitkeep", ".lock", "generations",
-                                                                              "encoders"})
-        if self.generations.is_dir():
-            foreign += [f"generations/{p.name}" for p in sorted(self.generations.iterdir())
-                        if not (p.is_dir() and GENERATION_NAME.fullmatch(p.name))]
+                                                                              "segments", "encoders"})
+        for folder, pattern in ((self.generations, GENERATION_NAME), (self.segments, SEGMENT_NAME)):
+            if folder.is_dir():
+                foreign += [f"{folder.name}/{p.name}" for p in sorted(folder.iterdir())
+                            if not (p.is_dir() and pattern.fullmatch(p.name))]
         if self.encoders.is_dir():
             foreign += [f"encoders/{p.name}" for p in sorted(self.encoders.iterdir())
                         if not (p.is_dir() and ((p / SPEC_FILE).is_file() or p.name.endswith(".tmp")))]
@@ -100,13 +106,13 @@ class StoreDir:
                 if busy:
                     raise UserError(f"a search is using the store in {self.root} (generation {busy[0]}); "
                                     "stop it and run again; nothing was removed")
-                for name in (*CORE_FILES, EVAL_REPORT):
+                for name in (*LINKS, *OLD_LINKS, EVAL_REPORT):
                     link = self.root / name
                     if link.is_symlink() or (name == EVAL_REPORT and link.is_file()):
                         link.unlink()
                 if self.current.is_symlink():
                     self.current.unlink()
-                for folder in (self.generations, self.encoders):
+                for folder in (self.generations, self.segments, self.encoders):
                     shutil.rmtree(folder, ignore_errors=True)
             finally:
                 for _, fd in locks:
@@ -134,26 +140,6 @@ class StoreDir:
         except (OSError, ValueError, TypeError):
             return None
 
-    def looks_intact(self, manifest: Manifest) -> bool:
-        """Cheap check (sizes only) used to decide that an unchanged store needs no rebuild."""
-        generation = self.live_generation()
-        if generation is None:
-            return False
-        return (size_problem(generation, manifest, manifest.artifacts) is None
-                and (self.encoders / manifest.encoder["key"]).is_dir())
-
-    def trusted_generation(self, manifest: Manifest | None, names: tuple[str, ...]) -> Path | None:
-        """The live generation if the named files still match the manifest's checksums, else None:
-        a build reuses work only from files it can trust."""
-        generation = self.live_generation()
-        if generation is None or manifest is None:
-            return None
-        for name in names:
-            path = generation / name
-            expected = manifest.artifacts.get(name)
-            if expected is None or not path.is_file() or sha256_file(path) != expected["sha256"]:
-                return None
-        return generation
 
     @contextmanager
     def build_lock(self) -> Iterator[None]:
@@ -181,47 +167,62 @@ class StoreDir:
     @contextmanager
     def new_generation(self) -> Iterator[Path]:
         """A private folder for the files of a build; removed unless commit() adopted it."""
-        self.generations.mkdir(parents=True, exist_ok=True)
-        tmp = self.generations / f".tmp-{secrets.token_hex(6)}"
-        tmp.mkdir()
-        try:
+        with _private(self.generations) as tmp:
             yield tmp
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
 
-    def commit(self, tmp: Path, manifest: Manifest) -> Path:
-        """Seal the generation (hashes, manifest last), make it live, and drop old generations."""
-        manifest.artifacts = {
-            name: {"sha256": sha256_file(tmp / name), "bytes": (tmp / name).stat().st_size} for name in ARTIFACTS
-        }
+    @contextmanager
+    def new_segment(self) -> Iterator[Path]:
+        """A private folder for a segment being written; removed unless adopt_segment() took it."""
+        with _private(self.segments) as tmp:
+            yield tmp
+
+    def adopt_segment(self, tmp: Path, number: int) -> str:
+        """Give a sealed segment its name; no generation lists it until one is committed."""
+        name = f"{number:06d}"
+        if (self.segments / name).exists():  # left by a build that died before committing its generation
+            _remove(self.segments / name, self.segments)
+        tmp.rename(self.segments / name)
+        return name
+
+    def commit(self, tmp: Path, manifest: Manifest, artifacts: tuple[str, ...]) -> Path:
+        """Seal the generation (its files' hashes, manifest last), make it live, and drop old
+        generations and the segments none of the remaining ones lists."""
+        manifest.artifacts = {name: file_record(tmp / name) for name in artifacts}
         (tmp / READERS).touch()
         (tmp / MANIFEST).write_bytes(manifest.to_json())
-        _fsync_tree(tmp)
+        fsync_tree(tmp)
         previous = self.live_generation()
         final = self.generations / f"{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}-{secrets.token_hex(3)}"
         tmp.rename(final)
         _replace_symlink(self.current, os.path.relpath(final, self.root))
-        for name in CORE_FILES:
+        for name in LINKS:
             link = self.root / name
             if not link.is_symlink():
                 _replace_symlink(link, f"current/{name}")
+        for name in OLD_LINKS:  # a store of format 3 linked these; they now point nowhere
+            if (self.root / name).is_symlink():
+                (self.root / name).unlink()
         self._prune(keep={final.name, previous.name if previous else None})
         return final
 
     def _prune(self, keep: set[str | None]) -> None:
         """Drop generations but the live one, the previous one and any a reader holds; then the
-        encoders no remaining generation uses."""
+        segments and encoders no remaining generation uses."""
+        segments_in_use: set[str] = set()
         encoders_in_use: set[str] = set()
         for generation in sorted(self.generations.iterdir()):
             if generation.name in keep or not _remove_unless_read(generation, self.generations):
                 try:
-                    encoders_in_use.add(Manifest.from_json((generation / MANIFEST).read_bytes()).encoder["key"])
-                except (OSError, ValueError, TypeError, KeyError):
-                    pass
-        if self.encoders.is_dir():
-            for encoder in self.encoders.iterdir():
-                if encoder.name not in encoders_in_use:
-                    shutil.rmtree(encoder, ignore_errors=True)
+                    manifest = Manifest.from_json((generation / MANIFEST).read_bytes())
+                except (OSError, ValueError, TypeError):
+                    continue
+                encoders_in_use.add(manifest.encoder.get("key"))
+                segments_in_use.update(s.get("name") for s in manifest.segments)
+        for folder, in_use in ((self.segments, segments_in_use), (self.encoders, encoders_in_use)):
+            if folder.is_dir():
+                for entry in folder.iterdir():
+                    if entry.name not in in_use:
+                        _remove(entry, folder)
 
 
 def _exclusive(generation: Path) -> tuple[bool, int | None]:
@@ -237,6 +238,27 @@ def _exclusive(generation: Path) -> tuple[bool, int | None]:
         os.close(fd)
         return False, None
     return True, fd
+
+
+@contextmanager
+def _private(parent: Path) -> Iterator[Path]:
+    parent.mkdir(parents=True, exist_ok=True)
+    tmp = parent / f".tmp-{secrets.token_hex(6)}"
+    tmp.mkdir()
+    try:
+        yield tmp
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _remove(path: Path, parent: Path) -> None:
+    """Rename away, then delete: a half-deleted folder never keeps a name a build or reader uses."""
+    trash = parent / f".trash-{path.name.lstrip('.')}-{secrets.token_hex(3)}"
+    try:
+        path.rename(trash)
+    except OSError:
+        return
+    shutil.rmtree(trash, ignore_errors=True)
 
 
 def _remove_unless_read(generation: Path, parent: Path) -> bool:
@@ -261,7 +283,7 @@ def _replace_symlink(link: Path, target: str) -> None:
     os.replace(tmp, link)
 
 
-def _fsync_tree(folder: Path) -> None:
+def fsync_tree(folder: Path) -> None:
     for path in folder.iterdir():
         with path.open("rb") as f:
             os.fsync(f.fileno())

@@ -1,5 +1,10 @@
-"""What a store generation holds, and the manifest that vouches for it: the file names, the
-settings and libraries it was built with, and every file's size and checksum."""
+"""What a store generation holds, and the manifest that vouches for it: the settings and libraries
+it was built with, the segments it is made of, and the size and checksum of every file.
+
+A generation is small: its manifest, and the deletions marked in its segments. The chunks and
+their indexes live in segments (segments/<name>/), which are written once, sealed with the
+checksum of every file (segment.json), and shared by every generation that lists them.
+"""
 
 from __future__ import annotations
 
@@ -13,36 +18,65 @@ import orjson
 from rag.errors import Fix, UserError
 from rag.files import json_bytes, sha256_file
 from rag.index import dense as dense_index
-from rag.index import keyword as keyword_index
+from rag.index import keyword_segment
 
-STORE_FORMAT = 4  # 3: profiles.jsonl and profiles.index.npz; 4: people in candidates.index.npz
+# 3: profiles.jsonl and profiles.index.npz; 4 (two of them, never released together): people in
+# candidates.index.npz, or segments; 5: segments, marked deletions, an IVF index in large segments,
+# and people (which CVs are one person's) store-wide in the generation, from contacts kept per segment.
+STORE_FORMAT = 5
 
 MANIFEST = "manifest.json"
+PEOPLE = "people.npy"  # in every generation: per live candidate, the first candidate of its person (people.py)
+DELETIONS = "deletions.npz"  # per segment with deletions: which documents, and what their chunks held
+SEGMENT = "segment.json"  # in each segment: its counts and every file's size and checksum
 CHUNKS = "chunks.jsonl"
 CHUNK_OFFSETS = "chunks.offsets.npy"  # byte offset of every line of chunks.jsonl, and the file size
 CANDIDATES = "candidates.jsonl"  # one line per indexed CV (rows.Candidate)
-CANDIDATE_INDEX = "candidates.index.npz"  # line offsets, first chunk and seniority of every candidate
-DOCUMENTS = "documents.jsonl"  # extracted text per PDF: the extraction cache
-PROFILES = "profiles.jsonl"  # one profile per candidate, in candidate order (profile_store.py)
+# line offsets, first chunk, seniority, document and contact (e-mail, phone, name) of every candidate
+CANDIDATE_INDEX = "candidates.index.npz"
+DOCUMENTS = "documents.jsonl"  # extracted text per file: the extraction cache
+DOCUMENT_INDEX = "documents.index.npz"  # line offsets and identity (path, cv_id, size, mtime) of every file
+NOTES = "notes.json"  # what extraction said about the segment's files: not indexed, warnings, OCR'd and hidden pages
+PROFILES = "profiles.jsonl"  # one profile per candidate, in candidate order (profiles.py)
 PROFILE_INDEX = "profiles.index.npz"  # their line offsets and the columns filters read
-CORE_FILES = (MANIFEST, CHUNKS, CANDIDATES, PROFILES, keyword_index.PICKLE, dense_index.INDEX)
-ARTIFACTS = (CHUNKS, CHUNK_OFFSETS, CANDIDATES, CANDIDATE_INDEX, DOCUMENTS, PROFILES, PROFILE_INDEX,
-             *keyword_index.FILES, *dense_index.FILES)
-# Checked byte for byte before every search; the rest by size and by their row counts (the
-# profile index byte for byte too, when a search first reads it).
-HASHED_ON_OPEN = (CHUNK_OFFSETS, CANDIDATE_INDEX, keyword_index.INDEX, dense_index.KEYS)
+SEGMENT_FILES = (CHUNKS, CHUNK_OFFSETS, CANDIDATES, CANDIDATE_INDEX, DOCUMENTS, DOCUMENT_INDEX, NOTES, PROFILES,
+                 PROFILE_INDEX, *keyword_segment.FILES, *dense_index.FILES)
+# Checked byte for byte whenever a store is opened: every file whose size grows with the chunks or
+# terms but not with their text, vectors or postings. The others are checked by size; each is
+# checked further when it is read (a line that does not parse, a chunk id out of range, a vector
+# that is not unit length), bm25.pkl and the profile index are hashed before they are first read,
+# and `rag ls --verify` hashes everything.
+HASHED_ON_OPEN = (CHUNK_OFFSETS, CANDIDATE_INDEX, *keyword_segment.SMALL_FILES)
 MARKER = ".cv-rag-store"
 READERS = ".readers"  # in every generation: each search holds a shared lock on it
 EVAL_REPORT = "eval.json"  # what `rag eval` writes into the store folder by default
-# What a build leaves in generations/: a committed generation, one being written, one being removed.
+# What a build leaves in generations/ and segments/: a committed one, one being written, one being removed.
 GENERATION_NAME = re.compile(r"\d{8}T\d{6}Z-[0-9a-f]{6}|\.tmp-[0-9a-f]{12}|\.trash-.+")
+SEGMENT_NAME = re.compile(r"\d{6}|\.tmp-[0-9a-f]{12}|\.trash-.+")
+LINKS = (MANIFEST,)  # at the top of the store, through `current`
+OLD_LINKS = ("chunks.jsonl", "candidates.jsonl", "profiles.jsonl", "bm25.pkl", "faiss.index")  # formats 3 and 4
+
+
+@dataclass
+class SegmentEntry:
+    """One segment of a generation: its name, the checksum of its segment.json, its counts."""
+
+    name: str
+    sha256: str
+    documents: int
+    candidates: int
+    chunks: int
+    approximate: bool  # it has an IVF index
+
+    def to_dict(self) -> dict:
+        return asdict(self)
 
 
 @dataclass
 class Manifest:
     fingerprint: str
     pdf_count: int
-    candidate_count: int
+    candidate_count: int  # live: what a search sees
     chunk_count: int
     embedding_model: str
     dim: int
@@ -62,8 +96,11 @@ class Manifest:
     skipped: list[dict] = field(default_factory=list)
     warnings: list[dict] = field(default_factory=list)
     ocr_pages: list[dict] = field(default_factory=list)  # {"source", "pages"} of every file OCR read
-    artifacts: dict[str, dict] = field(default_factory=dict)  # name -> {"sha256", "bytes"}
+    artifacts: dict[str, dict] = field(default_factory=dict)  # the generation's own files: name -> {"sha256", "bytes"}
     profiles: dict = field(default_factory=dict)  # as_of, rules and vocabulary, fields read (profiling.py)
+    segments: list[dict] = field(default_factory=list)  # SegmentEntry, in store order
+    term_count: int = 0  # term ids given so far (dictionary.py)
+    next_segment: int = 1  # the number the next segment gets
     store_format: int = STORE_FORMAT
     hidden_pages: list[dict] = field(default_factory=list)  # {"source", "pages"} of every file with hidden text
     cv_dir: str | None = None  # the CV folder it was built from, absolute (None: built before it was recorded)
@@ -77,11 +114,18 @@ class Manifest:
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in raw.items() if k in known})
 
+    def segment_entries(self) -> list[SegmentEntry]:
+        return [SegmentEntry(**s) for s in self.segments]
 
-def size_problem(generation: Path, manifest: Manifest, names: Iterable[str]) -> str | None:
-    """The first of the artifacts that is missing or not the size the manifest records (cheap: no hashing)."""
+
+def file_record(path: Path) -> dict:
+    return {"sha256": sha256_file(path), "bytes": path.stat().st_size}
+
+
+def size_problem(folder: Path, artifacts: dict[str, dict], names: Iterable[str]) -> str | None:
+    """The first of the files that is missing or not the size recorded (cheap: no hashing)."""
     for name in names:
-        path, expected = generation / name, manifest.artifacts.get(name)
+        path, expected = folder / name, artifacts.get(name)
         if expected is None or not path.is_file():
             return f"{name} is missing"
         if path.stat().st_size != expected["bytes"]:
@@ -89,12 +133,13 @@ def size_problem(generation: Path, manifest: Manifest, names: Iterable[str]) -> 
     return None
 
 
-def verify_checksum(root: Path, generation: Path, manifest: Manifest, name: str) -> None:
-    """The artifact's bytes against its checksum in the manifest; a mismatch is a damaged store."""
-    if sha256_file(generation / name) != manifest.artifacts[name]["sha256"]:
-        raise damaged(root, f"{name} does not match its checksum in {MANIFEST}")
+def checksum_problem(folder: Path, artifacts: dict[str, dict], name: str, label: str = "",
+                     where: str = MANIFEST) -> str | None:
+    """Whether a file's bytes differ from the checksum recorded in `where` (label: how to name it)."""
+    if sha256_file(folder / name) != artifacts[name]["sha256"]:
+        return f"{label or name} does not match its checksum in {where}"
+    return None
 
 
 def damaged(root: Path, detail: str) -> UserError:
     return UserError(f"the store in {root} is damaged: {detail}", Fix("rebuild", {"store": str(root)}))
-

@@ -1,8 +1,15 @@
-"""Opening a store for search: the live generation, locked against pruning and checked before
-anything in it is used (files, checksums, sizes, row counts)."""
+"""Opening a store for search: the live generation, locked against pruning, its segments checked
+and laid end to end, live rows only, so that a search sees one store numbered from 0.
+
+Opening reads and checks what is small (HASHED_ON_OPEN, manifest.py: segment.json, offsets,
+candidate tables, the keyword index's per-term and per-chunk arrays, deletions) and only the
+sizes of what is large (chunk text, postings, positions, vectors, the IVF index), which are
+memory-mapped and checked as they are read. `rag ls --verify` hashes every byte.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import fcntl
 import os
 from collections.abc import Callable
@@ -15,27 +22,40 @@ import orjson
 
 from rag.errors import DamagedFile, Fix, UserError
 from rag.index.encoder import SPEC_FILE
+from rag.index.live import LiveRows, live_layout
 from rag.store.folder import StoreDir
 from rag.store.manifest import (
-    ARTIFACTS,
     CANDIDATE_INDEX,
     CANDIDATES,
     CHUNK_OFFSETS,
     CHUNKS,
-    HASHED_ON_OPEN,
     MANIFEST,
+    PEOPLE,
     PROFILE_INDEX,
     READERS,
+    SEGMENT,
     STORE_FORMAT,
     Manifest,
+    SegmentEntry,
+    checksum_problem,
     damaged,
     size_problem,
-    verify_checksum,
 )
 from rag.store.rows import Candidate, Chunk
-from rag.store.tables import JsonlTable
+from rag.store.segment import SegmentDeletions, SegmentRecord, check_files, load_deletions, read_record
+from rag.store.tables import JsonlTable, SegmentedTable
 
 T = TypeVar("T")
+
+
+@dataclass
+class OpenSegment:
+    entry: SegmentEntry
+    folder: Path
+    record: SegmentRecord
+    candidates: LiveRows  # where its live candidates stand in the store
+    chunks: LiveRows  # and its live chunks
+    deletions: SegmentDeletions | None
 
 
 @dataclass
@@ -45,17 +65,15 @@ class OpenStore:
     root: Path
     generation: Path
     manifest: Manifest
-    chunks: JsonlTable[Chunk]
-    candidates: JsonlTable[Candidate]
-    starts: np.ndarray  # first chunk of each candidate, then the chunk count
+    segments: list[OpenSegment]
+    chunks: SegmentedTable[Chunk]
+    candidates: SegmentedTable[Candidate]
+    starts: np.ndarray  # first chunk of each live candidate, then the chunk count
     seniority: np.ndarray  # per candidate: index into seniority.LEVELS, -1 when unknown
     people: np.ndarray  # per candidate: the first candidate of its person (several CVs, one person)
     encoder_dir: Path
     lock: int | None = None  # the shared lock on the generation, held while the store is open
     _profiles: object = field(default=None, repr=False)
-
-    def path(self, name: str) -> Path:
-        return self.generation / name
 
     def close(self) -> None:
         """Release the generation (a later build may prune it); the store is not used afterwards."""
@@ -70,46 +88,73 @@ class OpenStore:
         self.close()
 
     def keyword_index(self):
+        from rag.index.dictionary import DictionaryPart, TermDictionary
         from rag.index.keyword import KeywordIndex
+        from rag.index.keyword_segment import DICTIONARY
 
-        return self.checked(lambda: KeywordIndex.load(self.generation, self.manifest.chunk_count))
+        def load():
+            dictionary = TermDictionary([DictionaryPart.load(s.folder / DICTIONARY) for s in self.segments])
+            return KeywordIndex.load([s.folder for s in self.segments], [s.chunks for s in self.segments],
+                                     [s.deletions.terms if s.deletions else None for s in self.segments],
+                                     dictionary, self.manifest.term_count)
+
+        return self.checked(load)
 
     def dense_index(self):
         from rag.index.dense import DenseIndex
 
-        return self.checked(lambda: DenseIndex.load(self.generation, self.manifest.chunk_count, self.manifest.dim))
+        return self.checked(lambda: DenseIndex.load([s.folder for s in self.segments], [s.chunks for s in self.segments],
+                                                    self.manifest.dim, [s.record.approximate for s in self.segments]))
 
     def okapi(self):
-        """The reference BM25Okapi, unpickled only once its bytes match the manifest's checksum."""
-        from rag.index.keyword import PICKLE, KeywordIndex
+        """The reference BM25 (bm25.Bm25Reference) from every segment's bm25.pkl, each unpickled
+        only once its bytes match their checksum."""
+        from rag.index.bm25 import Bm25Reference
+        from rag.index.keyword_segment import PICKLE, load_term_counts
 
-        verify_checksum(self.root, self.generation, self.manifest, PICKLE)
-        return self.checked(lambda: KeywordIndex.load_okapi(self.generation, self.manifest.chunk_count))
+        parts = []
+        for s in self.segments:
+            self._check_bytes(s, PICKLE)
+            parts.append((self.checked(lambda s=s: load_term_counts(s.folder, s.record.chunks)), s.chunks.kept))
+        return Bm25Reference(parts)
 
     def profiles(self):
-        """The candidates' profiles (profile_store.StoredProfiles), read when first needed: by
+        """The live candidates' profiles (profiles.StoredProfiles), read when first needed: by
         filters, and by a query with a capitalised word that may name a place or a language
-        (profile_view.profile_fields); other searches never open them."""
+        (search/fields.py); other searches never open them."""
         if self._profiles is None:
-            from rag.store.profiles import load_profiles
+            from rag.store.profiles import joined_profiles, load_profiles
 
-            verify_checksum(self.root, self.generation, self.manifest, PROFILE_INDEX)
-            self._profiles = self.checked(lambda: load_profiles(self.generation, self.manifest.candidate_count,
-                                                                self.root))
+            parts = []
+            for s in self.segments:
+                self._check_bytes(s, PROFILE_INDEX)
+                parts.append(self.checked(lambda s=s: load_profiles(s.folder, s.record.candidates, self.root)))
+            self._profiles = joined_profiles(parts, [s.candidates for s in self.segments])
         return self._profiles
 
+    def files(self) -> list[tuple[str, int]]:
+        """Every file of the generation and of its segments, relative to the store, with its size."""
+        own = [(f"generations/{self.generation.name}/{name}", (self.generation / name).stat().st_size)
+               for name in (MANIFEST, *self.manifest.artifacts)]
+        return own + [(f"segments/{s.entry.name}/{name}", (s.folder / name).stat().st_size)
+                      for s in self.segments for name in (SEGMENT, *s.record.files)]
+
     def verify(self) -> int:
-        """Hash every artifact and encoder file against the recorded checksums (raising on the first
-        miss); how many files were checked."""
+        """Hash every file of the generation, its segments and its encoder against the recorded
+        checksums (raising on the first miss); how many files were checked."""
         from rag.index.export import encoder_problem
 
-        for name in ARTIFACTS:
-            verify_checksum(self.root, self.generation, self.manifest, name)
+        for name in self.manifest.artifacts:
+            problem = checksum_problem(self.generation, self.manifest.artifacts, name)
+            if problem:
+                raise damaged(self.root, problem)
+        for s in self.segments:
+            self.checked(lambda s=s: check_files(s.folder, s.record, s.record.files))
         problem = encoder_problem(self.encoder_dir)
         if problem:
             raise damaged(self.root, f"the encoder {self.encoder_dir.name}: {problem}")
         spec = orjson.loads((self.encoder_dir / SPEC_FILE).read_bytes())
-        return len(ARTIFACTS) + 1 + len(spec.get("sha256", {}))
+        return len(self.files()) + 1 + len(spec.get("sha256", {}))
 
     def checked(self, read: Callable[[], T]) -> T:
         """Run a read of store files, reporting a file that fails its checks as a damaged store."""
@@ -117,6 +162,12 @@ class OpenStore:
             return read()
         except DamagedFile as exc:
             raise damaged(self.root, str(exc)) from None
+
+    def _check_bytes(self, segment: OpenSegment, name: str) -> None:
+        problem = checksum_problem(segment.folder, segment.record.artifacts, name, f"segments/{segment.entry.name}/{name}",
+                                   SEGMENT)
+        if problem:
+            raise damaged(self.root, problem)
 
 
 def open_store(root: Path) -> OpenStore:
@@ -159,8 +210,8 @@ def _read_lock(store: StoreDir) -> tuple[Path, int | None]:
     raise UserError(f"the store in {root} changed 20 times while opening it; try again")
 
 
-def _open_generation(store: StoreDir, generation: Path, lock: int | None) -> OpenStore:
-    root = store.root
+def read_manifest(root: Path, generation: Path) -> Manifest:
+    """A generation's manifest, if this version reads its format."""
     try:
         manifest = Manifest.from_json((generation / MANIFEST).read_bytes())
     except (OSError, ValueError, TypeError) as exc:
@@ -168,29 +219,31 @@ def _open_generation(store: StoreDir, generation: Path, lock: int | None) -> Ope
     if manifest.store_format != STORE_FORMAT:
         raise UserError(f"the store in {root} has format {manifest.store_format}, this version reads "
                         f"{STORE_FORMAT}", Fix("rebuild", {"store": str(root)}))
-    problem = size_problem(generation, manifest, ARTIFACTS)
+    return manifest
+
+
+def _open_generation(store: StoreDir, generation: Path, lock: int | None) -> OpenStore:
+    root = store.root
+    manifest = read_manifest(root, generation)
+    problem = size_problem(generation, manifest.artifacts, manifest.artifacts)
+    for name in manifest.artifacts:
+        problem = problem or checksum_problem(generation, manifest.artifacts, name)
     if problem:
         raise damaged(root, problem)
-    for name in HASHED_ON_OPEN:
-        verify_checksum(root, generation, manifest, name)
-    offsets = np.load(generation / CHUNK_OFFSETS, allow_pickle=False)
-    with np.load(generation / CANDIDATE_INDEX, allow_pickle=False) as table:
-        candidate_offsets, starts, seniority, people = (table["offsets"], table["starts"], table["seniority"],
-                                                        table["people"])
-    counts = {
-        "chunk lines": len(offsets) - 1,
-        "chunks owned by candidates": int(starts[-1]) if len(starts) else 0,
-        "BM25 corpus": manifest.bm25.get("corpus_size"),
-    }
-    for what, count in counts.items():
-        if count != manifest.chunk_count:
-            raise damaged(root, f"{what}: {count}, but the manifest counts {manifest.chunk_count} chunks")
-    if not (len(candidate_offsets) == len(starts) == len(seniority) + 1 == len(people) + 1
-            == manifest.candidate_count + 1):
-        raise damaged(root, f"{CANDIDATE_INDEX} does not describe {manifest.candidate_count} candidates")
-    for name, table_offsets in ((CHUNKS, offsets), (CANDIDATES, candidate_offsets)):
-        if int(table_offsets[-1]) != (generation / name).stat().st_size:
-            raise damaged(root, f"{name} does not end where its offsets say")
+    try:
+        segments, tables = open_segments(store, generation, manifest)
+    except DamagedFile as exc:
+        raise damaged(root, str(exc)) from None
+    chunk_tables, candidate_tables, counts, seniority = tables
+    live_counts = np.concatenate(counts) if counts else np.zeros(0, np.int64)
+    starts = np.concatenate([[0], np.cumsum(live_counts)]).astype(np.int64)
+    found = {"candidates": len(live_counts), "chunks owned by candidates": int(starts[-1]),
+             "live chunks": sum(s.chunks.count for s in segments)}
+    expected = {"candidates": manifest.candidate_count, "chunks owned by candidates": manifest.chunk_count,
+                "live chunks": manifest.bm25.get("corpus_size")}
+    for what, count in found.items():
+        if count != expected[what]:
+            raise damaged(root, f"{what}: {count}, but the manifest counts {expected[what]}")
     encoder_dir = store.encoders / manifest.encoder["key"]
     try:
         exported = orjson.loads((encoder_dir / SPEC_FILE).read_bytes()).get("model")
@@ -198,6 +251,55 @@ def _open_generation(store: StoreDir, generation: Path, lock: int | None) -> Ope
         raise damaged(root, f"the encoder {manifest.encoder['key']} is missing or unreadable in {store.encoders}") from None
     if exported != manifest.embedding_model:
         raise damaged(root, f"the manifest names the model {manifest.embedding_model}, its encoder holds {exported}")
-    return OpenStore(root, generation, manifest, JsonlTable(generation / CHUNKS, offsets, Chunk, root),
-                     JsonlTable(generation / CANDIDATES, candidate_offsets, Candidate, root), starts, seniority, people,
-                     encoder_dir, lock)
+    chunks = SegmentedTable(chunk_tables, [s.chunks for s in segments],
+                            lambda c, row: dataclasses.replace(c, chunk_id=row))
+    candidates = SegmentedTable(candidate_tables, [s.candidates for s in segments],
+                                lambda c, row: dataclasses.replace(c, first_chunk=int(starts[row])))
+    people = np.load(generation / PEOPLE, allow_pickle=False)
+    if people.shape != (manifest.candidate_count,) or (len(people) and not (
+            (people >= 0) & (people <= np.arange(len(people)))).all()):
+        raise damaged(root, f"{PEOPLE} does not describe {manifest.candidate_count} candidates")
+    return OpenStore(root, generation, manifest, segments, chunks, candidates, starts,
+                     np.concatenate(seniority) if seniority else np.zeros(0, np.int8), people, encoder_dir, lock)
+
+
+def open_segments(store: StoreDir, generation: Path, manifest: Manifest):
+    """Each segment checked (HASHED_ON_OPEN, sizes, counts) with its deletions applied; and, per
+    segment, its chunk and candidate tables, its live candidates' chunk counts and seniority."""
+    from rag.store.manifest import DELETIONS
+
+    entries = manifest.segment_entries()
+    deletions = {}
+    if DELETIONS in manifest.artifacts:
+        deletions = load_deletions(generation / DELETIONS, {e.name: e.documents for e in entries})
+    opened = []
+    chunk_tables, candidate_tables, counts, seniority = [], [], [], []
+    for entry in entries:
+        folder = store.segments / entry.name
+        record = read_record(folder, entry)
+        check_files(folder, record)
+        offsets = np.load(folder / CHUNK_OFFSETS, allow_pickle=False)
+        with np.load(folder / CANDIDATE_INDEX, allow_pickle=False) as table:
+            candidate_offsets, starts, levels, documents = (table["offsets"], table["starts"], table["seniority"],
+                                                            table["document"])
+        if not (len(offsets) - 1 == record.chunks and len(candidate_offsets) - 1 == len(starts) - 1 == len(levels)
+                == len(documents) == record.candidates and int(starts[-1]) == record.chunks):
+            raise DamagedFile(f"segment {entry.name}: its tables do not describe {record.candidates} candidates "
+                              f"and {record.chunks} chunks")
+        for name, table_offsets in ((CHUNKS, offsets), (CANDIDATES, candidate_offsets)):
+            if int(table_offsets[-1]) != (folder / name).stat().st_size:
+                raise DamagedFile(f"segments/{entry.name}/{name} does not end where its offsets say")
+        gone = deletions.get(entry.name)
+        kept = None if gone is None else ~gone.documents[documents]
+        per_candidate = np.diff(starts)
+        chunk_kept = None if kept is None else np.repeat(kept, per_candidate)
+        opened.append((entry, folder, record, kept, chunk_kept, gone))
+        chunk_tables.append(JsonlTable(folder / CHUNKS, offsets, Chunk, store.root))
+        candidate_tables.append(JsonlTable(folder / CANDIDATES, candidate_offsets, Candidate, store.root))
+        counts.append(per_candidate if kept is None else per_candidate[kept])
+        seniority.append(levels if kept is None else levels[kept])
+    candidate_live = live_layout([o[2].candidates for o in opened], [o[3] for o in opened])
+    chunk_live = live_layout([o[2].chunks for o in opened], [o[4] for o in opened])
+    segments = [OpenSegment(entry, folder, record, c, k, gone)
+                for (entry, folder, record, _, _, gone), c, k in zip(opened, candidate_live, chunk_live)]
+    return segments, (chunk_tables, candidate_tables, counts, seniority)

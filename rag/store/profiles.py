@@ -10,7 +10,7 @@ line. A candidate whose field could not be read has -1 (years, education) or no 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,15 +18,18 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from rag.errors import DamagedFile
+from rag.index.live import LiveRows
 from rag.lexicon.terms import fold
 from rag.store.manifest import PROFILE_INDEX, PROFILES
-from rag.store.tables import JsonlTable, write_jsonl
+from rag.store.tables import JsonlTable, SegmentedTable
 
 if TYPE_CHECKING:  # the profile rules load their tables on import: search imports them only to filter
     from rag.profile.read import Profile
 
 LANGUAGE_LEVELS = ("A1", "A2", "B1", "B2", "C1", "C2", "native")
 """Language levels in order; a level is stored as its position + 1, and 0 when the CV gives none."""
+SET_COLUMNS = ("place", "country", "languages", "skills", "title")
+NUMBER_COLUMNS = ("years", "education")
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,18 @@ class SetColumn:
         out[self._owner[entries]] = True
         return out
 
+    def rows_only(self, rows: np.ndarray, values: list[str]) -> SetColumn:
+        """The same column for some rows only, in their order, over a wider list of values."""
+        position = {v: i for i, v in enumerate(values)}
+        remap = np.asarray([position[v] for v in self.values], np.int32)
+        counts = np.diff(self.indptr)[rows]
+        starts = self.indptr[rows]
+        indptr = np.zeros(len(rows) + 1, np.int64)
+        np.cumsum(counts, out=indptr[1:])
+        take = np.repeat(starts - indptr[:-1], counts) + np.arange(int(indptr[-1]))
+        ranks = None if self.ranks is None else self.ranks[take]
+        return SetColumn(values, indptr, remap[self.indices[take]] if len(take) else np.zeros(0, np.int32), ranks)
+
     def entries_of(self, wanted: Sequence[int]) -> np.ndarray:
         """Entries whose value is one of the wanted value indices."""
         return np.isin(self.indices, np.asarray(wanted, dtype=np.int32))
@@ -103,6 +118,15 @@ class SetColumn:
         return cls(text.split("\n") if text else [], arrays[f"{name}.indptr"], arrays[f"{name}.indices"], ranks)
 
 
+def _entries(indptr: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For some rows of a ragged column (indptr), in their order: each one's entry count, and the
+    positions of all their entries."""
+    counts = np.diff(indptr)[rows]
+    starts = np.asarray(indptr[rows], np.int64)
+    ends = np.cumsum(counts)
+    return counts, (np.repeat(starts - (ends - counts), counts) + np.arange(int(ends[-1]) if len(ends) else 0))
+
+
 @dataclass
 class ProfileColumns:
     """What filters read, for every candidate at once; set columns are read when first asked for."""
@@ -110,6 +134,34 @@ class ProfileColumns:
     count: int
     arrays: Mapping[str, np.ndarray]
     _sets: dict[str, SetColumn] = field(default_factory=dict)
+
+    @classmethod
+    def joined(cls, parts: Sequence[ProfileColumns], live: Sequence[LiveRows]) -> ProfileColumns:
+        """The columns of the live candidates of several segments, in store order."""
+        if len(parts) == 1 and live[0].kept is None:
+            return parts[0]
+        rows = [r.rows for r in live]
+        arrays = {name: np.concatenate([p.arrays[name][r] for p, r in zip(parts, rows)]) for name in NUMBER_COLUMNS}
+
+        def join_set(name: str, rows: list[np.ndarray]) -> None:
+            columns = [p.set(name) for p in parts]
+            values = sorted({v for c in columns for v in c.values})
+            pieces = [c.rows_only(r, values) for c, r in zip(columns, rows)]
+            indptr = np.concatenate([[0], np.cumsum(np.concatenate([np.diff(p.indptr) for p in pieces]))])
+            ranks = None if pieces[0].ranks is None else np.concatenate([p.ranks for p in pieces])
+            arrays.update(SetColumn(values, indptr.astype(np.int64), np.concatenate([p.indices for p in pieces]),
+                                    ranks).arrays(name))
+
+        for name in SET_COLUMNS:
+            join_set(name, rows)
+        # The dated roles (years_in): one row per role, each candidate's in order.
+        spans = [_entries(p.arrays["roles.indptr"], r) for p, r in zip(parts, rows)]
+        counts = np.concatenate([c for c, _ in spans])
+        arrays["roles.indptr"] = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+        for name in ("roles.start", "roles.end"):
+            arrays[name] = np.concatenate([p.arrays[name][take] for p, (_, take) in zip(parts, spans)]).astype(np.int32)
+        join_set("role_terms", [take for _, take in spans])
+        return cls(sum(r.count for r in live), arrays)
 
     @classmethod
     def from_profiles(cls, profiles: Sequence[Profile]) -> ProfileColumns:
@@ -166,11 +218,18 @@ class ProfileColumns:
         return frozenset(normal(v) for v in self.set("languages").values)
 
 
-def write_profiles(folder: Path, records: Sequence[ProfileRecord]) -> None:
-    """profiles.jsonl and profiles.index.npz for the candidates, in candidate order."""
-    offsets = write_jsonl(folder / PROFILES, (asdict(r) for r in records))
+def write_profile_index(folder: Path, offsets: np.ndarray, profiles: Sequence[Profile], known: np.ndarray) -> None:
+    """profiles.index.npz for the lines of profiles.jsonl at offsets (written as a build streams
+    them): the columns filters read, and which fields each profile has (a bit per field, for the
+    manifest's counts)."""
     with (folder / PROFILE_INDEX).open("wb") as f:
-        np.savez(f, offsets=offsets, **ProfileColumns.from_profiles([r.read() for r in records]).arrays)
+        np.savez(f, offsets=offsets, known=known, **ProfileColumns.from_profiles(profiles).arrays)
+
+
+def known_bits(folder: Path) -> np.ndarray:
+    """The `known` column of a segment's profile index."""
+    with np.load(folder / PROFILE_INDEX, allow_pickle=False) as data:
+        return data["known"]
 
 
 
@@ -192,19 +251,25 @@ class _LazyArrays(dict):
 @dataclass
 class StoredProfiles:
     columns: ProfileColumns
-    table: JsonlTable[ProfileRecord]  # the lines of profiles.jsonl, by candidate row
+    table: JsonlTable[ProfileRecord] | SegmentedTable[ProfileRecord]  # profiles.jsonl lines, by candidate row
 
 
-def load_profiles(generation: Path, count: int, store_root: Path) -> StoredProfiles:
-    """A generation's profiles, checked against its candidate count (raises DamagedFile)."""
+def load_profiles(segment: Path, count: int, store_root: Path) -> StoredProfiles:
+    """A segment's profiles, checked against its candidate count (raises DamagedFile)."""
     try:
-        arrays = _LazyArrays(np.load(generation / PROFILE_INDEX, allow_pickle=False))
+        arrays = _LazyArrays(np.load(segment / PROFILE_INDEX, allow_pickle=False))
         offsets, years = arrays["offsets"], arrays["years"]
     except (OSError, ValueError, KeyError) as exc:
         raise DamagedFile(f"{PROFILE_INDEX} cannot be read ({type(exc).__name__})") from None
     if not len(offsets) == len(years) + 1 == count + 1:
         raise DamagedFile(f"{PROFILE_INDEX} does not describe {count} candidates")
-    if int(offsets[-1]) != (generation / PROFILES).stat().st_size:
+    if int(offsets[-1]) != (segment / PROFILES).stat().st_size:
         raise DamagedFile(f"{PROFILES} does not end where its offsets say")
-    return StoredProfiles(ProfileColumns(count, arrays), JsonlTable(generation / PROFILES, offsets, ProfileRecord,
+    return StoredProfiles(ProfileColumns(count, arrays), JsonlTable(segment / PROFILES, offsets, ProfileRecord,
                                                                     store_root))
+
+
+def joined_profiles(parts: Sequence[StoredProfiles], live: Sequence[LiveRows]) -> StoredProfiles:
+    """The profiles of the live candidates of every segment, in store order."""
+    return StoredProfiles(ProfileColumns.joined([p.columns for p in parts], live),
+                          SegmentedTable([p.table for p in parts], list(live), lambda record, row: record))

@@ -1,4 +1,7 @@
-"""The rows of a store: chunks (one per FAISS and BM25 row) and candidates (one per indexed CV)."""
+"""The rows of a store: chunks (one per vector and BM25 document) and candidates (one per indexed CV).
+
+In a segment's files a chunk_id or a first_chunk counts from the segment's first chunk; a store
+read through OpenStore numbers them store-wide, live rows only (live.py)."""
 
 from __future__ import annotations
 
@@ -10,13 +13,14 @@ import numpy as np
 
 from rag.ingest.chunking import page_at
 from rag.lexicon.seniority import LEVELS
+from rag.profile.people import Contact
 from rag.store.manifest import CANDIDATE_INDEX, CANDIDATES
-from rag.store.tables import write_jsonl
+from rag.store.tables import pack_strings, unpack_strings, write_jsonl
 
 
 @dataclass(frozen=True)
 class Chunk:
-    """One line of chunks.jsonl; chunk_id is its row in the FAISS index and the BM25 corpus."""
+    """One line of chunks.jsonl; chunk_id is its row in the dense index and the BM25 corpus."""
 
     chunk_id: int
     cv_id: str
@@ -59,11 +63,23 @@ class Candidate:
         return page_at(offset, self.page_starts)
 
 
-def write_candidates(folder: Path, candidates: list[Candidate], people: list[int]) -> None:
-    """candidates.jsonl and the arrays search reads for every candidate at once; people[i] is the
-    first candidate of candidate i's person (profile/people.py)."""
+def write_candidates(folder: Path, candidates: list[Candidate], documents: list[int],
+                     contacts: list[Contact]) -> None:
+    """candidates.jsonl and the arrays search reads for every candidate at once; documents: the
+    row in documents.jsonl each candidate was read from; contacts: what tells whose CV it is, from
+    which a build finds the CVs of one person store-wide (profile/people.py)."""
     offsets = write_jsonl(folder / CANDIDATES, (c.to_dict() for c in candidates))
     starts = np.asarray([c.first_chunk for c in candidates] + [sum(c.chunk_count for c in candidates)], np.int64)
     seniority = np.asarray([LEVELS.index(c.seniority) if c.seniority else -1 for c in candidates], np.int8)
+    packed = {f"{what}.{k}": v for what in ("email", "phone", "name")
+              for k, v in pack_strings([getattr(c, what) or "" for c in contacts]).items()}
     with (folder / CANDIDATE_INDEX).open("wb") as f:
-        np.savez(f, offsets=offsets, starts=starts, seniority=seniority, people=np.asarray(people, np.int64))
+        np.savez(f, offsets=offsets, starts=starts, seniority=seniority, document=np.asarray(documents, np.int64),
+                 **packed)
+
+
+def read_contacts(table: dict[str, np.ndarray]) -> list[Contact]:
+    """The contacts write_candidates kept, from the arrays of a candidates.index.npz."""
+    email, phone, name = (unpack_strings(table[f"{what}.blob"], table[f"{what}.offsets"])
+                          for what in ("email", "phone", "name"))
+    return [Contact(e or None, p or None, n or None) for e, p, n in zip(email, phone, name)]
