@@ -68,7 +68,7 @@ def store_mib(store: Path) -> float:
     return round(du_mib(store / "segments") + du_mib(store / "generations"), 1)
 
 
-def measure(size: int, base: Path, queries: Path, jobs: Path, check_equal: bool) -> dict:
+def measure(size: int, base: Path, queries: Path, jobs: Path, check_equal: bool, jds: int) -> dict:
     count = round(size / CHUNKS_PER_CV)
     cvs, store = SCALE / f"cvs-{size}", fresh_store(SCALE / f"store-{size}", base)
     shutil.rmtree(cvs, ignore_errors=True)
@@ -76,7 +76,7 @@ def measure(size: int, base: Path, queries: Path, jobs: Path, check_equal: bool)
     log(f"{size:,} chunks: building from {count:,} CVs")
     built, _, build_peak = step("build", cvs, store, base)
     log(f"{size:,} chunks: opening, searching, matching")
-    searched, _, _ = step("search", store, queries, jobs)
+    searched, _, _ = step("search", store, queries, jobs, jds)
     log(f"{size:,} chunks: recall@10 against exact scores")
     recalled, _, _ = step("recall", store, queries)
     write_cv_files(cvs, count + 1, 1)
@@ -108,21 +108,27 @@ def measure(size: int, base: Path, queries: Path, jobs: Path, check_equal: bool)
 @click.option("--sizes", default=SIZES, show_default=True, help="Chunk counts, comma-separated.")
 @click.option("--equal-at", type=int, default=4_300_000, show_default=True,
               help="At this size, also build the grown store's CVs from scratch and compare BM25 scores.")
-def main(sizes: str, equal_at: int) -> None:
-    """Measure building, opening, searching and growing stores of millions of chunks."""
+@click.option("--jds", type=click.IntRange(1), default=None,
+              help="Time rag match on the first N generated JDs only (default: all 24).")
+def main(sizes: str, equal_at: int, jds: int | None) -> None:
+    """Measure building, opening, searching and growing stores of millions of chunks.
+
+    Each size's row replaces that size's row in the report and keeps the others', so sizes can be
+    run one at a time; each row carries its own start time and load."""
     for name, value in (("HF_HUB_OFFLINE", "1"), ("EMBEDDING_MODEL", "sentence-transformers/all-MiniLM-L6-v2")):
         os.environ[name] = os.environ.get(name, "").strip() or value
     SCALE.mkdir(parents=True, exist_ok=True)
     base = base_store()
-    report = {"machine": cpu() | {"load_at_start": os.getloadavg()}, "model": os.environ["EMBEDDING_MODEL"],
-              "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "sizes": []}
+    earlier = orjson.loads(REPORT.read_bytes())["sizes"] if REPORT.exists() else []
+    report = {"machine": cpu(), "model": os.environ["EMBEDDING_MODEL"], "sizes": earlier}
     for size in (int(s) for s in sizes.split(",")):
-        report["sizes"].append(measure(size, base, WORK / "truth" / "queries.jsonl", WORK / "truth" / "jobs",
-                                       size == equal_at))
-        report["machine"]["load_at_end"] = os.getloadavg()
+        started, load = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), os.getloadavg()
+        row = measure(size, base, WORK / "truth" / "queries.jsonl", WORK / "truth" / "jobs", size == equal_at,
+                      jds or 24)
+        row |= {"size": size, "started_at": started, "load_at_start": load, "load_at_end": os.getloadavg()}
+        report["sizes"] = sorted([r for r in report["sizes"] if r.get("size") != size] + [row],
+                                 key=lambda r: r["chunks"])
         REPORT.write_bytes(orjson.dumps(report, option=orjson.OPT_INDENT_2))  # each size as soon as it is done
-    report["finished_at"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    REPORT.write_bytes(orjson.dumps(report, option=orjson.OPT_INDENT_2))
     log(f"wrote {REPORT.relative_to(ROOT)}")
 
 

@@ -50,7 +50,7 @@ def percentiles(seconds: list[float]) -> tuple[float, float]:
     return (round(float(np.percentile(seconds, 50)) * 1000, 1), round(float(np.percentile(seconds, 95)) * 1000, 1))
 
 
-def search(store: Path, queries_file: Path, jobs: Path) -> dict:
+def search(store: Path, queries_file: Path, jobs: Path, jds: int) -> dict:
     """Opening the store (its checks and both indexes), then warm hybrid searches and matches."""
     started = time.perf_counter()
     from rag.jobs.jd import parse_jd
@@ -72,7 +72,7 @@ def search(store: Path, queries_file: Path, jobs: Path) -> dict:
         searcher.search(query, "hybrid", 5)
         times.append(time.perf_counter() - t0)
     search_peak = peak_rss_mib()
-    texts = [f.read_text(encoding="utf-8") for f in sorted(jobs.glob("job_*.txt"))]
+    texts = [f.read_text(encoding="utf-8") for f in sorted(jobs.glob("job_*.txt"))[:jds]]
     match(searcher, parse_jd(texts[0]), MatchSettings())
     matches = []
     for text in texts:
@@ -148,5 +148,5 @@ def equal(store: Path, other: Path, queries_file: Path) -> dict:
 
 if __name__ == "__main__":
     step, *args = sys.argv[1:]
-    paths = [Path(a) for a in args]
-    print(orjson.dumps({"build": build, "search": search, "recall": recall, "equal": equal}[step](*paths)).decode())
+    values = [int(a) if a.isdigit() else Path(a) for a in args]  # folders, and the count of JDs
+    print(orjson.dumps({"build": build, "search": search, "recall": recall, "equal": equal}[step](*values)).decode())
