@@ -67,7 +67,7 @@ CV_DIR_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_CV_DIR),$(CV_DIR))
 STORE_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_STORE),$(STORE))
 TRUTH_DIR_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_TRUTH_DIR),$(TRUTH_DIR))
 
-.PHONY: help index rebuild search match profile ls clean test cvs eval eval-corpora eval-external bench bench-scale docs venv runner-ready mcp serve
+.PHONY: help index rebuild search match profile ls clean test test-ray cvs eval eval-corpora eval-external bench bench-scale docs venv runner-ready mcp serve
 
 help: ## Show this help.
 	@echo "CV retrieval pipeline: index CVs, find the people in them with FAISS, BM25 and their fusion side by side."
@@ -227,7 +227,10 @@ clean: runner-ready ## Remove the store in STORE, and only a store (keeps CVs, t
 
 # -rs: a skipped module says why in one line (the browser tests, when Chromium is not installed).
 test: venv $(VENV_RAY_STAMP) ## Run the test suite on two workers (offline model, no network; installs the ray extra).
-	HF_HUB_OFFLINE=1 $(VENV_PY) -m pytest -q -rs -n 2 --dist loadfile --no-loadscope-reorder tests
+	HF_HUB_OFFLINE=1 $(VENV_PY) -m pytest -q -rs -n 2 --dist loadfile --no-loadscope-reorder -m "not ray_cluster" tests
+
+test-ray: venv $(VENV_RAY_STAMP) ## Run the tests that start a local Ray instance (Ray builds equal local ones; CI runs them).
+	HF_HUB_OFFLINE=1 $(VENV_PY) -m pytest -q -rs -m ray_cluster tests
 
 docs: venv ## Regenerate the CLI reference in docs/cli.md from every command's --help.
 	$(VENV_PY) -m rag.cli.reference docs/cli.md

@@ -104,6 +104,7 @@ def dying_embedder(marker: Path | None) -> type:
     return DyingEmbedder
 
 
+@pytest.mark.ray_cluster
 def test_a_ray_build_equals_a_local_build_though_a_worker_dies_and_updates_the_same_way(
         cv_dir, store_dir, tmp_path, exported_encoder, ray_instance, small_windows):
     ray_dir = fresh_store(tmp_path, exported_encoder, "ray-store")
@@ -131,6 +132,7 @@ def test_a_ray_build_equals_a_local_build_though_a_worker_dies_and_updates_the_s
     assert_same_store(store_dir, ray_dir, searches=True)
 
 
+@pytest.mark.ray_cluster
 def test_a_worker_that_keeps_dying_fails_the_build_in_one_line_and_keeps_the_store(
         cv_dir, tmp_path, ray_instance, hash_model):
     # Failure handling needs no meaning: the hashing encoder spares each restarted worker a model load.

@@ -333,29 +333,37 @@ else
     step "make ray-up" umake ray-up "${ray_make[@]}"
 
     ray_build() {
-        cp "$project/rag_store/manifest.json" "$work/manifest-local.json"
         run_make rebuild-ray rebuild "${ray_make[@]}" RAY_ADDRESS="ray://127.0.0.1:$ray_port"
         grep -q "through ray://127.0.0.1:$ray_port, 2 workers (2 CPUs)" "$out/rebuild-ray.out" \
             || fail "the build did not report running on the cluster's two workers"
-        python3 - "$work/manifest-local.json" "$project/rag_store/manifest.json" <<'PY' || fail "the Ray build's store differs"
-import json, sys
-local, ray = (json.load(open(path))["artifacts"] for path in sys.argv[1:])
-for name in ("chunks.jsonl", "bm25.pkl", "bm25.index.npz", "documents.jsonl", "embedding_keys.npy"):
-    assert local[name]["sha256"] == ray[name]["sha256"], name
-print("test-docker: chunks, BM25 and documents are byte for byte the local engine's")
-PY
+        # Segment by segment: every file byte for byte the local engine's, the vectors within 1e-6.
         docker run --rm --user "$uid:$gid" --network none -v "$work:/work:ro" -v "$project/rag_store:/store:ro" "$IMAGE" python -c '
-import json, faiss, numpy as np
-local = faiss.read_index("/work/local-faiss.index")
-ray = faiss.read_index("/store/faiss.index")
-diff = float(np.abs(local.reconstruct_n(0, local.ntotal) - ray.reconstruct_n(0, ray.ntotal)).max())
+import json
+from pathlib import Path
+import numpy as np
+def segments(manifest, root):
+    listed = json.loads(Path(manifest).read_text())
+    return listed["artifacts"], [(s["documents"], s["chunks"], root / s["name"]) for s in listed["segments"]]
+local_people, local = segments("/work/manifest-local.json", Path("/work/local-segments"))
+ray_people, ray = segments("/store/manifest.json", Path("/store/segments"))
+assert local_people == ray_people and [s[:2] for s in local] == [s[:2] for s in ray], (local, ray)
+diff = 0.0
+for (*_, a), (*_, b) in zip(local, ray):
+    files_a, files_b = (json.loads((d / "segment.json").read_text())["artifacts"] for d in (a, b))
+    assert files_a.keys() == files_b.keys(), (files_a.keys(), files_b.keys())
+    for name in files_a.keys() - {"vectors.f32"}:
+        assert files_a[name]["sha256"] == files_b[name]["sha256"], name
+    vectors = [np.fromfile(d / "vectors.f32", dtype="<f4") for d in (a, b)]
+    diff = max(diff, float(np.abs(vectors[0] - vectors[1]).max()))
 assert diff <= 1e-6, diff
-print(f"test-docker: vectors within {diff:.1e} of the local engine'"'"'s")'
+print(f"test-docker: {len(ray)} segment(s) byte for byte the local engine'"'"'s, vectors within {diff:.1e}")' \
+            || fail "the Ray build's store differs"
         run_make search-ray search Q="$QUERY"
         diff -u "$out/search.out" "$out/search-ray.out" || fail "search prints other results on the Ray-built store"
     }
-    # The local engine's vectors, to compare with (the store's links are replaced by the next build).
-    cp "$(readlink -f "$project/rag_store/faiss.index")" "$work/local-faiss.index"
+    # The local engine's segments, to compare with (the Ray build replaces them).
+    cp "$project/rag_store/manifest.json" "$work/manifest-local.json"
+    cp -r "$project/rag_store/segments" "$work/local-segments"
     step "make rebuild ENGINE=ray through the cluster" ray_build
 
     dead_address() {
