@@ -413,21 +413,29 @@ def cpu_model() -> str:
 
 
 def measure_web(store: Path, cvs: Path, truth: Path, size: int) -> dict:
-    """The web pages through HTTP (bench/web_probe.py: `rag serve` in its own process) on a store
-    grown to `size` chunks from the real one, whose CVs are in cvs and their queries and job
-    descriptions in truth."""
-    from bench.synthetic import grow_store
+    """The web pages through HTTP (bench/web_probe.py: `rag serve` in its own process) on a store of
+    at least `size` chunks built from copies of the real CVs in cvs (real PDFs, so that pages are drawn
+    and evidence boxed), with their queries and job descriptions in truth."""
+    from bench.scale import fresh_store
+    from rag.store.open import open_store
 
-    target = WORK / f"web-{size}"
-    shutil.rmtree(target, ignore_errors=True)
-    log(f"growing a store to {size:,} chunks for the web pages")
-    grow_store(store, target, size)
-    log(f"the web pages through HTTP at {size:,} chunks")
+    with open_store(store) as base:
+        copies = max(1, -(-size // base.manifest.chunk_count))  # at least size chunks
+    target, folder = fresh_store(WORK / f"web-{size}", store), WORK / f"web-{size}-cvs"
+    shutil.rmtree(folder, ignore_errors=True)
+    for copy in range(copies):
+        shutil.copytree(cvs, folder / f"copy{copy}")  # copies: a hard link is the same file, read once
+    log(f"building a store of {copies} copies of the CVs for the web pages")
+    wall([PY, "-m", "rag", "index", "--cv-dir", str(folder), "--store", str(target), "--as-of", "2025-06", "--quiet"])
+    with open_store(target) as built:
+        chunks = built.manifest.chunk_count
+    log(f"the web pages through HTTP at {chunks:,} chunks")
     load_before = os.getloadavg()[0]
-    web = orjson.loads(wall([PY, "-m", "bench.web_probe", str(target), str(cvs), str(truth / "queries.jsonl"),
+    web = orjson.loads(wall([PY, "-m", "bench.web_probe", str(target), str(folder), str(truth / "queries.jsonl"),
                              str(truth / "jobs")])[1])
     shutil.rmtree(target, ignore_errors=True)
-    return web | {"chunks": size, "cpu": cpu_model(), "cores": os.cpu_count(),
+    shutil.rmtree(folder, ignore_errors=True)
+    return web | {"chunks": chunks, "cpu": cpu_model(), "cores": os.cpu_count(),
                   "load_average": [round(load_before, 1), round(os.getloadavg()[0], 1)],
                   "measured_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
 
@@ -454,7 +462,7 @@ def measure_ocr(cvs: Path, full_build_s: float) -> dict:
 @click.option("--engines-only", is_flag=True,
               help="Only the engine comparison, merged into the existing report.json.")
 @click.option("--web-only", is_flag=True,
-              help="Only the web pages through HTTP (rag serve), merged into the existing report.json.")
+              help="Only the web pages through HTTP (rag serve); writes bench/report-web.json and prints its table.")
 @click.option("--web-size", type=int, default=10_000, show_default=True,
               help="Chunk count of the store the web pages are measured on.")
 def main(n_cvs: int, sizes: str, bm25_size: int, only_ocr: bool, mcp_sizes: str, engines_only: bool, web_only: bool,
@@ -467,13 +475,13 @@ def main(n_cvs: int, sizes: str, bm25_size: int, only_ocr: bool, mcp_sizes: str,
     WORK.mkdir(parents=True, exist_ok=True)
     cvs, store, scratch = WORK / "cvs", WORK / "store", WORK / "store-scratch"
     if web_only:
-        report = orjson.loads((ROOT / "bench" / "report.json").read_bytes())
         shutil.rmtree(cvs, ignore_errors=True)
         log(f"generating and indexing {n_cvs} CVs")
         wall([PY, "-m", "cv_generation.generate", "--n", str(n_cvs), "--seed", "7", "--out", str(cvs), "--quiet"])
         wall(build_cmd(cvs, store, "--force"))
-        report["web"] = measure_web(store, cvs, WORK / "truth", web_size)
-        write_report(report)
+        web = {"web": measure_web(store, cvs, WORK / "truth", web_size)}
+        (ROOT / "bench" / "report-web.json").write_bytes(orjson.dumps(web, option=orjson.OPT_INDENT_2))
+        click.echo("\n".join(web_markdown(web["web"])))
         return
     if engines_only:
         report = orjson.loads((ROOT / "bench" / "report.json").read_bytes())
