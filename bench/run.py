@@ -75,7 +75,7 @@ def log(message: str) -> None:
 
 
 def build_cmd(cvs: Path, store: Path, *extra: str) -> list[str]:
-    return [PY, "-m", "rag.build_index", "--pdf-dir", str(cvs), "--out-dir", str(store), "--quiet", *extra]
+    return [PY, "-m", "rag", "index", "--cv-dir", str(cvs), "--store", str(store), "--quiet", *extra]
 
 
 def measure_generation(n: int) -> dict:
@@ -426,7 +426,7 @@ def measure_web(store: Path, cvs: Path, truth: Path, size: int) -> dict:
     for copy in range(copies):
         shutil.copytree(cvs, folder / f"copy{copy}")  # copies: a hard link is the same file, read once
     log(f"building a store of {copies} copies of the CVs for the web pages")
-    wall([PY, "-m", "rag", "index", "--cv-dir", str(folder), "--store", str(target), "--as-of", "2025-06", "--quiet"])
+    wall(build_cmd(folder, target))
     with open_store(target) as built:
         chunks = built.manifest.chunk_count
     log(f"the web pages through HTTP at {chunks:,} chunks")
@@ -464,7 +464,7 @@ def measure_ocr(cvs: Path, full_build_s: float) -> dict:
 @click.option("--web-only", is_flag=True,
               help="Only the web pages through HTTP (rag serve); writes bench/report-web.json and prints its table.")
 @click.option("--web-size", type=int, default=10_000, show_default=True,
-              help="Chunk count of the store the web pages are measured on.")
+              help="Fewest chunks of the store the web pages are measured on.")
 def main(n_cvs: int, sizes: str, bm25_size: int, only_ocr: bool, mcp_sizes: str, engines_only: bool, web_only: bool,
          web_size: int) -> None:
     """Run every benchmark and write bench/report.json and bench/report.md."""
