@@ -85,7 +85,16 @@ def test_reading_only_the_lines_that_may_hold_a_skill_finds_what_reading_every_c
     last = set((s.starts[1:] - 1).tolist())
     everything = {c.chunk_id: [m for m in find_skills(c.text) if m.canonical in skills
                                and whole(m, c, continues=c.chunk_id not in last)] for c in s.chunks.all()}
-    assert found.mentions == {cid: ms for cid, ms in everything.items() if ms}
+    owner = np.searchsorted(s.starts, sorted(everything), side="right") - 1
+    for skill in skills:  # each candidate's first chunk that states the skill, and only that is needed
+        first = np.full(len(s.starts) - 1, -1)
+        for cid, row in reversed(list(zip(sorted(everything), owner.tolist()))):
+            if any(m.canonical == skill for m in everything[cid]):
+                first[row] = cid
+        assert found.first[skill].tolist() == first.tolist()
+        assert all(found.mentions[cid] == everything[cid] for cid in first[first >= 0].tolist())
+    assert found.first["Java"].tolist().count(-1) < len(s.starts) - 1  # the store does state some of them
+    assert all(found.mentions[cid] == everything[cid] for cid in found.mentions)  # nothing read differently
 
 
 def test_a_name_cut_by_a_chunk_edge_is_read_from_the_neighbouring_chunk():

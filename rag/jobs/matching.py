@@ -185,7 +185,7 @@ def _name_holders(searcher: Searcher, reqs: tuple[Requirement, ...], mentions: S
                   ) -> dict[str, np.ndarray]:
     """For every skill the JD names, known or not: who states it (bool per candidate)."""
     starts = searcher.store.starts
-    out = {s: agg.holding(starts, mentions.chunks_stating((s,))) for r in reqs for s in r.skills}
+    out = {s: mentions.holders(s) for r in reqs for s in r.skills}
     for r in reqs:
         for words in r.terms:
             out.setdefault(" ".join(words), agg.holding(starts, searcher.literal_chunks(words)))
@@ -272,7 +272,8 @@ def describe(searcher: Searcher, ranking: Ranking) -> list[CandidateMatch]:
                for i, cos in ranking.cosines.items() for row in rows}
     met_closest = {key: c for key, c in closest.items() if ranking.met[key]}
     chunks = store.chunks.get(set(met_closest.values()))  # only met phrases show their chunk
-    stating = {i: ranking.mentions.chunks_stating(req.skills) for i, req in enumerate(reqs) if req.kind == SKILL}
+    stating = {i: ranking.mentions.first_stating(req.skills, len(starts) - 1)
+               for i, req in enumerate(reqs) if req.kind == SKILL}
     literal = {words: searcher.literal_chunks(words) for req in reqs for words in req.terms}
     met_phrases = {key: chunks[c] for key, c in met_closest.items()}
     lines = _closest_lines(searcher, {key: reqs[key[0]].phrase for key in met_phrases}, met_phrases, people)
@@ -286,8 +287,8 @@ def describe(searcher: Searcher, ranking: Ranking) -> list[CandidateMatch]:
             if req.kind == SKILL:
                 shown = None
                 if met:
-                    known = stating[i][(stating[i] >= starts[row]) & (stating[i] < starts[row + 1])]
-                    shown = (_skill_line(ranking.mentions, stating[i], person, req.skills) if len(known) else
+                    chunk_id = int(stating[i][row])
+                    shown = (_skill_line(ranking.mentions, chunk_id, person, req.skills) if chunk_id >= 0 else
                              _literal_line(searcher, person, req.terms, literal))
                 outcomes.append(Outcome(met, shown))
             elif req.kind == PHRASE:
@@ -379,9 +380,8 @@ def _closest_lines(searcher: Searcher, phrases: dict[tuple[int, int], str], chun
     return out
 
 
-def _skill_line(mentions: SkillMentions, stating: np.ndarray, person: Candidate, skills: tuple[str, ...]) -> Evidence:
-    """The first line of the CV, in reading order, that states one of the skills (stating: the
-    ids of every chunk of the store that does, ascending)."""
-    chunk_id = int(stating[np.searchsorted(stating, person.first_chunk)])
+def _skill_line(mentions: SkillMentions, chunk_id: int, person: Candidate, skills: tuple[str, ...]) -> Evidence:
+    """The first line of the CV, in reading order, that states one of the skills (chunk_id: the
+    CV's first chunk that does)."""
     mention = next(m for m in mentions.mentions[chunk_id] if m.canonical in skills)
     return line_at(person, mentions.chunks[chunk_id], mention.start, (mention.canonical,))
