@@ -97,6 +97,19 @@ def test_reading_only_the_lines_that_may_hold_a_skill_finds_what_reading_every_c
     assert all(found.mentions[cid] == everything[cid] for cid in found.mentions)  # nothing read differently
 
 
+def test_a_skill_inside_a_term_the_index_keeps_whole_is_met(tmp_path, hash_model):
+    """The tokenizer keeps "HTML/CSS/JavaScript" and "CI-CD" whole; the CV still states both skills."""
+    write_pdf(tmp_path / "cvs" / "joined.pdf", ["Jo Ined\nWeb Developer — Turin\n"
+                                               "Shop pages in HTML/CSS/JavaScript; releases through CI-CD"])
+    write_pdf(tmp_path / "cvs" / "plain.pdf", ["Pia Lain\nAccountant — Graz\nSkills: Excel, SAP"])
+    store = build_as_of(tmp_path / "cvs", tmp_path / "store", "2025-06")
+    assert meeting(store, "Requirements:\n- JavaScript\n") == {"joined"}
+    assert meeting(store, "Requirements:\n- JavaScript\n- CI/CD\n") == {"joined"}
+    keyword = open_store(store).keyword_index()
+    assert keyword.joined_terms("javascript") == ["html/css/javascript"]
+    assert keyword.joined_terms("ci/cd") == ["ci-cd"] and keyword.joined_terms("excel") == []
+
+
 def test_a_name_cut_by_a_chunk_edge_is_read_from_the_neighbouring_chunk():
     def chunk(index, text):
         return Chunk(index, "cv", index, 1, 0, len(text), "cv.pdf", text)

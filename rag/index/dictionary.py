@@ -67,6 +67,11 @@ class DictionaryPart:
     def items(self) -> dict[str, int]:
         return {self.term(i): int(self.ids[i]) for i in range(len(self))}
 
+    def terms_with_any(self, characters: str) -> list[str]:
+        """The terms holding any of these (ASCII) characters, found in the blob without decoding the rest."""
+        at = np.flatnonzero(np.isin(self.blob, np.frombuffer(characters.encode("ascii"), np.uint8)))
+        return [self.term(int(i)) for i in np.unique(np.searchsorted(self.offsets, at, side="right") - 1)]
+
     def find(self, term: str, hashed: int) -> int | None:
         i = int(np.searchsorted(self.hashes, np.uint64(hashed)))
         while i < len(self.hashes) and int(self.hashes[i]) == hashed:
@@ -96,6 +101,9 @@ class TermDictionary:
 
     def __init__(self, parts: list[DictionaryPart]):
         self.parts = parts
+
+    def terms_with_any(self, characters: str) -> list[str]:
+        return sorted({term for part in self.parts for term in part.terms_with_any(characters)})
 
     def lookup(self, term: str) -> int | None:
         hashed = term_hash(term)

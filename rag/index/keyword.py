@@ -20,6 +20,7 @@ from rag.index.dictionary import TermDictionary
 from rag.index.keyword_segment import KeywordSegment
 from rag.index.live import LiveRows
 from rag.index.tokens import TokenBatch
+from rag.lexicon.terms import JOINERS, pieces
 
 _CACHED_TERMS = 32  # a search asks for the same term's postings several times (ranking, concepts, evidence)
 
@@ -66,6 +67,7 @@ class KeywordIndex:
         self.n_docs = stats.n
         self._ids: dict[str, int | None] = {}
         self._postings: OrderedDict[str, tuple[np.ndarray, np.ndarray]] = OrderedDict()
+        self._joined: dict[str, list[tuple[str, tuple[str, ...]]]] | None = None
 
     @classmethod
     def load(cls, folders: list[Path], live: list[LiveRows], deleted: list[DeletedTerms | None],
@@ -77,6 +79,21 @@ class KeywordIndex:
         if term not in self._ids:
             self._ids[term] = self.dictionary.lookup(term)
         return self._ids[term]
+
+    def joined_terms(self, term: str) -> list[str]:
+        """The index's other terms that hold term's pieces side by side ("javascript/jquery" and
+        "html/css/javascript" for javascript, "ci-cd" for ci/cd): the tokenizer keeps a joined
+        term whole, where a reader of the text sees its pieces. Found once per store."""
+        if self._joined is None:
+            self._joined = {}
+            for joined in self.dictionary.terms_with_any(JOINERS):
+                split = pieces(joined)
+                for piece in set(split):
+                    self._joined.setdefault(piece, []).append((joined, split))
+        wanted = pieces(term) or (term,)
+        n = len(wanted)
+        return [joined for joined, split in self._joined.get(wanted[0], ())
+                if joined != term and any(split[i:i + n] == wanted for i in range(len(split) - n + 1))]
 
     def postings(self, term: str) -> tuple[np.ndarray, np.ndarray]:
         """Live chunks holding term (ascending store-wide ids) and the term's BM25 weight in each."""

@@ -143,17 +143,22 @@ def _runs(indices: list[int]) -> list[tuple[int, int]]:
 
 def _chunks_with_any(keyword: KeywordIndex, keys: Iterable[tuple[str, ...]]) -> np.ndarray:
     """Ascending ids of the chunks holding every indexed term of one of the spellings (stop words
-    are not indexed)."""
+    are not indexed), alone or inside a joined term."""
     found = [_chunks_with_terms(keyword, key) for key in keys]
     return np.unique(np.concatenate(found)) if found else np.zeros(0, dtype=np.int64)
 
 
 def _chunks_with_terms(keyword: KeywordIndex, key: tuple[str, ...]) -> np.ndarray:
     terms = [t for t in key if t not in STOPWORDS] or list(key)
-    found = keyword.postings(terms[0])[0]
+    found = _holding(keyword, terms[0])
     for term in terms[1:]:
-        found = _among(found, keyword.postings(term)[0])
+        found = _among(found, _holding(keyword, term))
     return found.astype(np.int64)
+
+
+def _holding(keyword: KeywordIndex, term: str) -> np.ndarray:
+    """Chunks holding the term, alone or as pieces of a joined term ("JavaScript/jQuery")."""
+    return np.unique(np.concatenate([keyword.postings(t)[0] for t in (term, *keyword.joined_terms(term))]))
 
 
 def _among(few: np.ndarray, sorted_ids: np.ndarray) -> np.ndarray:

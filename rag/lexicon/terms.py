@@ -34,6 +34,7 @@ _TOKEN = regex.compile(
     """,
     regex.VERBOSE,
 )
+JOINERS = "./-"  # what joins the pieces of one term: node.js, CI/CD, ci-cd
 _PART_SPLIT = regex.compile(r"[./-]+")
 
 STOPWORDS = frozenset(
@@ -162,11 +163,16 @@ def alias_at(words: list[str], i: int) -> tuple[str, int] | None:
 def _parts(word: str) -> tuple[str, ...]:
     """The pieces of a joined name ("node.js" -> node), except a piece that is another skill's
     alias: the "js" of Node.js is not JavaScript."""
-    pieces = [p for p in _PART_SPLIT.split(word) if p]
-    if len(pieces) < 2:
+    parts = pieces(word)
+    if len(parts) < 2:
         return ()
     own = _ALIASES.get((word,), word)
-    return tuple(p for p in pieces if _ALIASES.get((p,), own) == own)
+    return tuple(p for p in parts if _ALIASES.get((p,), own) == own)
+
+
+def pieces(word: str) -> tuple[str, ...]:
+    """The pieces of a joined term: "ci-cd" -> (ci, cd); a plain word is its own one piece."""
+    return tuple(p for p in _PART_SPLIT.split(word) if p)
 
 
 def tokenize(text: str) -> list[str]:
