@@ -57,7 +57,8 @@ def read_mentions(store: OpenStore, keyword: KeywordIndex, skills: Iterable[str]
     mentions: dict[int, list[SkillMention]] = {}
     chunks: dict[int, Chunk] = {}
     while any(len(ids) for ids in pending.values()):
-        heads = {skill: _first_of_each_owner(starts, ids) for skill, ids in pending.items()}
+        owner = {skill: agg.owners(starts, ids) for skill, ids in pending.items()}
+        heads = {skill: agg.first_of_each(owner[skill]) for skill in pending}
         fresh = sorted(set(np.concatenate([ids[heads[s]] for s, ids in pending.items()]).tolist()) - mentions.keys())
         for cid, chunk in store.chunks.get(fresh).items():
             mentions[cid] = [m for m in _mentions(chunk.text, cues)
@@ -67,15 +68,9 @@ def read_mentions(store: OpenStore, keyword: KeywordIndex, skills: Iterable[str]
         for skill, ids in pending.items():
             tried = ids[heads[skill]]
             states = np.array([any(m.canonical == skill for m in mentions[c]) for c in tried.tolist()], dtype=bool)
-            first[skill][agg.owners(starts, tried[states])] = tried[states]
-            pending[skill] = ids[~heads[skill] & (first[skill][agg.owners(starts, ids)] < 0)]
+            first[skill][owner[skill][heads[skill]][states]] = tried[states]
+            pending[skill] = ids[~heads[skill] & (first[skill][owner[skill]] < 0)]
     return SkillMentions(first, chunks, {cid: found for cid, found in mentions.items() if found})
-
-
-def _first_of_each_owner(starts: np.ndarray, ids: np.ndarray) -> np.ndarray:
-    """Bool per id (ascending): the first of its candidate's."""
-    owner = agg.owners(starts, ids)
-    return np.r_[True, owner[1:] != owner[:-1]] if len(ids) else np.zeros(0, dtype=bool)
 
 
 def whole(mention: SkillMention, chunk: Chunk, continues: bool) -> bool:

@@ -22,6 +22,11 @@ def owners(starts: np.ndarray, chunks: np.ndarray) -> np.ndarray:
     return np.searchsorted(starts, chunks, side="right") - 1
 
 
+def first_of_each(who: np.ndarray) -> np.ndarray:
+    """Bool per entry of an ascending owner array (owners of ascending chunk ids): the owner's first."""
+    return np.r_[True, who[1:] != who[:-1]] if len(who) else np.zeros(0, dtype=bool)
+
+
 def best_of_all(starts: np.ndarray, chunk_scores: np.ndarray) -> np.ndarray:
     """Per candidate, the highest score among its chunks (every chunk scored, in chunk order)."""
     if len(starts) < 2:
@@ -35,7 +40,7 @@ def best_of_some(starts: np.ndarray, chunks: np.ndarray, values: np.ndarray) -> 
     if len(chunks) == 0:
         return out
     who = owners(starts, chunks)
-    first = np.flatnonzero(np.r_[True, who[1:] != who[:-1]])
+    first = np.flatnonzero(first_of_each(who))
     out[who[first]] = np.maximum.reduceat(values, first)
     return out
 
