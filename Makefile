@@ -226,7 +226,8 @@ clean: runner-ready ## Remove the store in STORE, and only a store (keeps CVs, t
 	@$(call run,rag,clean --store "$(STORE_R)")
 
 # -rs: a skipped module says why in one line (the browser tests, when Chromium is not installed).
-test: venv $(VENV_RAY_STAMP) ## Run the test suite on two workers (offline model, no network; installs the ray extra).
+test: venv $(VENV_RAY_STAMP) ## Lint and format check (ruff), then the test suite on two workers (offline model, no network).
+	$(VENV)/bin/ruff check --quiet . && $(VENV)/bin/ruff format --check --quiet .
 	HF_HUB_OFFLINE=1 $(VENV_PY) -m pytest -q -rs -n 2 --dist loadfile --no-loadscope-reorder -m "not ray_cluster" tests
 
 test-ray: venv $(VENV_RAY_STAMP) ## Run the tests that start a local Ray instance (Ray builds equal local ones; CI runs them).

@@ -22,8 +22,9 @@ MODE = "fused"
 
 
 async def measure(store: Path, queries: list[str], topk: int) -> dict:
-    server = StdioServerParameters(command=sys.executable, args=["-m", "rag.mcp_server", "--index-dir", str(store)],
-                                   env={"HF_HUB_OFFLINE": "1"})
+    server = StdioServerParameters(
+        command=sys.executable, args=["-m", "rag.mcp_server", "--index-dir", str(store)], env={"HF_HUB_OFFLINE": "1"}
+    )
     started = time.perf_counter()
     async with Client(stdio_client(server, errlog=sys.stderr), mode="legacy") as client:
         await client.list_tools()  # the client needs the output schemas to check results against
@@ -36,8 +37,14 @@ async def measure(store: Path, queries: list[str], topk: int) -> dict:
             times.append((time.perf_counter() - t0) * 1000)
             if result.is_error:
                 raise SystemExit(f"mcp_probe: search_candidates failed: {result.content[0].text}")
-    return {"p50": round(float(np.percentile(times, 50)), 2), "p95": round(float(np.percentile(times, 95)), 2),
-            "ready_s": round(ready_s, 2), "mode": MODE, "topk": topk, "calls": len(times)}
+    return {
+        "p50": round(float(np.percentile(times, 50)), 2),
+        "p95": round(float(np.percentile(times, 95)), 2),
+        "ready_s": round(ready_s, 2),
+        "mode": MODE,
+        "topk": topk,
+        "calls": len(times),
+    }
 
 
 def main(store: Path, queries_file: Path, topk: int = 5) -> None:

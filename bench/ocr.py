@@ -35,9 +35,14 @@ def measure_ocr_throughput(cvs: Path, work: Path, n_cvs: int = 5) -> dict:
         pages += len(extracted.ocr_pages)
         recalls.append(recall(key_terms(truth), "\n".join(extracted.pages)))
     seconds = time.perf_counter() - started
-    return {"scanned_cvs": len(scans), "pages": pages, "seconds": round(seconds, 2),
-            "pages_per_s": round(pages / seconds, 3), "key_term_recall": round(sum(recalls) / len(recalls), 4),
-            "scan_style": ScanStyle().__dict__}
+    return {
+        "scanned_cvs": len(scans),
+        "pages": pages,
+        "seconds": round(seconds, 2),
+        "pages_per_s": round(pages / seconds, 3),
+        "key_term_recall": round(sum(recalls) / len(recalls), 4),
+        "scan_style": ScanStyle().__dict__,
+    }
 
 
 def measure_no_scan_overhead(cvs: Path, full_build_s: float, runs: int = 3) -> dict:
@@ -47,9 +52,9 @@ def measure_no_scan_overhead(cvs: Path, full_build_s: float, runs: int = 3) -> d
     in a fresh process, so that whether the OCR engine was ever imported can be reported too.
     """
 
-    from rag.build.engines.isolation import extract_document
     from rag.ingest.discover import discover_cvs
     from rag.ingest.extract import extractor_id
+    from rag.pipeline.engines.isolation import extract_document
 
     files, _ = discover_cvs(cvs)
     best: dict[str, float] = {}
@@ -64,10 +69,15 @@ def measure_no_scan_overhead(cvs: Path, full_build_s: float, runs: int = 3) -> d
             if setting == "on":
                 ocr_pages = sum(len(d.ocr_pages) for d in documents)
     added = best["on"] - best["off"]
-    return {"files": len(files), "ocr_pages": ocr_pages, "engine_loaded": "rapidocr" in sys.modules,
-            "extract_off_s": round(best["off"], 2),
-            "extract_on_s": round(best["on"], 2), "added_s": round(added, 2),
-            "added_share_of_full_build": round(added / full_build_s, 4)}
+    return {
+        "files": len(files),
+        "ocr_pages": ocr_pages,
+        "engine_loaded": "rapidocr" in sys.modules,
+        "extract_off_s": round(best["off"], 2),
+        "extract_on_s": round(best["on"], 2),
+        "added_s": round(added, 2),
+        "added_share_of_full_build": round(added / full_build_s, 4),
+    }
 
 
 if __name__ == "__main__":

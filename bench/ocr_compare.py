@@ -86,8 +86,12 @@ def measure(reader: Callable[[pymupdf.Page], str], scans: list[tuple[Path, dict,
                 pages += 1
         terms.append(recall(key_terms(truth), "\n".join(texts)))
         words.extend(word_recall(ref, got) for ref, got in zip(layer, texts))
-    return {"pages": pages, "pages_per_s": round(pages / seconds, 3), "key_term_recall": round(statistics.mean(terms), 4),
-            "word_recall": round(statistics.mean(words), 4)}
+    return {
+        "pages": pages,
+        "pages_per_s": round(pages / seconds, 3),
+        "key_term_recall": round(statistics.mean(terms), 4),
+        "word_recall": round(statistics.mean(words), 4),
+    }
 
 
 def installed_mib(distributions: list[str]) -> float:
@@ -108,15 +112,28 @@ def installed_mib(distributions: list[str]) -> float:
 
 def debian_installed_kib(packages: list[str]) -> int | None:
     try:
-        out = subprocess.run(["dpkg-query", "-W", "-f=${Installed-Size}\n", *packages], capture_output=True,
-                             text=True, check=True).stdout
+        out = subprocess.run(
+            ["dpkg-query", "-W", "-f=${Installed-Size}\n", *packages], capture_output=True, text=True, check=True
+        ).stdout
     except (OSError, subprocess.CalledProcessError):
         return None
     return sum(int(x) for x in out.split())
 
 
-RAPIDOCR_DISTRIBUTIONS = ["rapidocr", "opencv-python-headless", "shapely", "pyclipper", "omegaconf", "pillow",
-                          "colorlog", "requests", "six", "urllib3", "certifi", "charset-normalizer"]
+RAPIDOCR_DISTRIBUTIONS = [
+    "rapidocr",
+    "opencv-python-headless",
+    "shapely",
+    "pyclipper",
+    "omegaconf",
+    "pillow",
+    "colorlog",
+    "requests",
+    "six",
+    "urllib3",
+    "certifi",
+    "charset-normalizer",
+]
 TESSERACT_DEBIAN = ["tesseract-ocr-eng", "tesseract-ocr-spa", "tesseract-ocr-deu", "tesseract-ocr-fra"]
 
 
@@ -131,8 +148,21 @@ def main(n: int, seed: int, tessdata: Path, out: Path) -> None:
     from rag.ingest.extract import extract_pdf
 
     work = Path(tempfile.mkdtemp(prefix="ocr-compare-"))
-    subprocess.run([sys.executable, "-m", "cv_generation.generate", "--n", str(n), "--seed", str(seed),
-                    "--out", str(work / "cvs"), "--quiet"], check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "cv_generation.generate",
+            "--n",
+            str(n),
+            "--seed",
+            str(seed),
+            "--out",
+            str(work / "cvs"),
+            "--quiet",
+        ],
+        check=True,
+    )
     styles = {"200dpi": ScanStyle(dpi=200), "300dpi": ScanStyle(dpi=300, jpeg_quality=75)}
     report: dict = {"cvs": n, "seed": seed, "styles": {k: v.__dict__ for k, v in styles.items()}, "results": {}}
     readers = {"rapidocr@150dpi": rapidocr_reader(150), "rapidocr@200dpi": rapidocr_reader(200)}

@@ -31,10 +31,16 @@ def main(store: Path, queries_file: Path, topk: int = 5) -> None:
             t0 = time.perf_counter()
             searcher.search(query, mode, topk)
             times.append((time.perf_counter() - t0) * 1000)
-        warm[mode] = {"p50": round(float(np.percentile(times, 50)), 2), "p95": round(float(np.percentile(times, 95)), 2)}
+        warm[mode] = {
+            "p50": round(float(np.percentile(times, 50)), 2),
+            "p95": round(float(np.percentile(times, 95)), 2),
+        }
     peak_mib = peak_rss_mib()
-    print(orjson.dumps({"warm_ms": warm, "peak_mib": round(peak_mib, 1), "load_s": round(load_s, 2),
-                        "queries": len(queries)}).decode())
+    print(
+        orjson.dumps(
+            {"warm_ms": warm, "peak_mib": round(peak_mib, 1), "load_s": round(load_s, 2), "queries": len(queries)}
+        ).decode()
+    )
 
 
 if __name__ == "__main__":

@@ -64,7 +64,9 @@ def median_wall(cmd: list[str], runs: int) -> float:
 def cpu_flags() -> list[str]:
     """The vector extensions that decide which fast paths exist (AVX-512 BF16/VNNI or only AVX2)."""
     try:
-        flags = next(l for l in Path("/proc/cpuinfo").read_text().splitlines() if l.startswith("flags")).split()
+        flags = next(
+            line for line in Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("flags")
+        ).split()
     except (OSError, StopIteration):
         return []
     return sorted(f for f in flags if f.startswith(("avx", "amx")) or "vnni" in f or "bf16" in f)
@@ -92,7 +94,21 @@ def measure_builds(cvs: Path, store: Path, scratch: Path) -> dict:
     pdfs = sorted(cvs.glob("*/cv.pdf"))
     victim = pdfs[len(pdfs) // 2]
     replacement = WORK / "replacement"
-    wall([PY, "-m", "cv_generation.generate", "--n", "1", "--seed", "99", "--out", str(replacement), "--force", "--quiet"])
+    wall(
+        [
+            PY,
+            "-m",
+            "cv_generation.generate",
+            "--n",
+            "1",
+            "--seed",
+            "99",
+            "--out",
+            str(replacement),
+            "--force",
+            "--quiet",
+        ]
+    )
     shutil.copyfile(next(replacement.glob("*/cv.pdf")), victim)
     incremental, _, incremental_peak = run(build_cmd(cvs, store))
     shutil.rmtree(scratch, ignore_errors=True)
@@ -118,6 +134,7 @@ def measure_builds(cvs: Path, store: Path, scratch: Path) -> dict:
 def compare_stores(a, b) -> dict:
     """Two stores of the same CVs, compared CV by CV (an incremental store keeps the changed CV in a
     segment of its own, so its chunks come in another order): chunks, vectors, BM25 scores."""
+
     def order(store):
         chunks = store.chunks.all()
         rows = sorted(range(len(chunks)), key=lambda i: (chunks[i].source, chunks[i].chunk_index))
@@ -129,10 +146,16 @@ def compare_stores(a, b) -> dict:
     ka, kb = a.keyword_index(), b.keyword_index()
     return {
         "same_chunks_of_the_same_cvs": same,
-        "max_abs_vector_diff": float(np.max(np.abs(a.dense_index().vectors()[rows_a] - b.dense_index().vectors()[rows_b])))
-        if same else None,
-        "max_abs_bm25_score_diff": max(float(np.max(np.abs(ka.scores(q.split())[rows_a] - kb.scores(q.split())[rows_b])))
-                                       for q in queries) if same else None,
+        "max_abs_vector_diff": float(
+            np.max(np.abs(a.dense_index().vectors()[rows_a] - b.dense_index().vectors()[rows_b]))
+        )
+        if same
+        else None,
+        "max_abs_bm25_score_diff": max(
+            float(np.max(np.abs(ka.scores(q.split())[rows_a] - kb.scores(q.split())[rows_b]))) for q in queries
+        )
+        if same
+        else None,
     }
 
 
@@ -145,16 +168,23 @@ def measure_profile_step(store: Path, full_wall_s: float) -> dict:
     from rag.store.open import open_store
 
     opened = open_store(store)
-    documents = [Document.from_dict(orjson.loads(line)) for s in opened.segments
-                 for line in (s.folder / DOCUMENTS).read_bytes().splitlines()]
+    documents = [
+        Document.from_dict(orjson.loads(line))
+        for s in opened.segments
+        for line in (s.folder / DOCUMENTS).read_bytes().splitlines()
+    ]
     documents = [d for d in documents if not d.skipped]
     as_of = opened.manifest.profiles["as_of"]
     started = time.perf_counter()
     for doc in documents:
         build_profile(doc.pages, as_of, doc.head, doc.file_date)
     seconds = time.perf_counter() - started  # with the rule tables' first load, as in a build
-    return {"cvs": len(documents), "seconds": round(seconds, 2), "ms_per_cv": round(1000 * seconds / len(documents), 2),
-            "share_of_full_build": round(seconds / full_wall_s, 4)}
+    return {
+        "cvs": len(documents),
+        "seconds": round(seconds, 2),
+        "ms_per_cv": round(1000 * seconds / len(documents), 2),
+        "share_of_full_build": round(seconds / full_wall_s, 4),
+    }
 
 
 def measure_engines(cvs: Path, store: Path) -> dict:
@@ -163,8 +193,11 @@ def measure_engines(cvs: Path, store: Path) -> dict:
     equal the local one."""
     from rag.store.open import open_store
 
-    engines = {"local": [], "ray_1_worker": ["--engine", "ray", "--ray-workers", "1"],
-               "ray_2_workers": ["--engine", "ray", "--ray-workers", "2"]}
+    engines = {
+        "local": [],
+        "ray_1_worker": ["--engine", "ray", "--ray-workers", "1"],
+        "ray_2_workers": ["--engine", "ray", "--ray-workers", "2"],
+    }
     results: dict = {}
     reference = None
     for name, extra in engines.items():
@@ -229,10 +262,15 @@ def measure_match(store: Path, jobs: Path) -> dict:
         started = time.perf_counter()
         match(searcher, parse_jd(text), MatchSettings())
         inside.append(time.perf_counter() - started)
-    return {"jds": len(files), "process_wall_s_p50": round(statistics.median(process), 3),
-            "process_wall_s_max": round(max(process), 3), "process_cpu_s_p50": round(statistics.median(cpu), 3),
-            "process_cpu_s_max": round(max(cpu), 3), "in_process_ms_p50": round(statistics.median(inside) * 1000, 1),
-            "in_process_ms_max": round(max(inside) * 1000, 1)}
+    return {
+        "jds": len(files),
+        "process_wall_s_p50": round(statistics.median(process), 3),
+        "process_wall_s_max": round(max(process), 3),
+        "process_cpu_s_p50": round(statistics.median(cpu), 3),
+        "process_cpu_s_max": round(max(cpu), 3),
+        "in_process_ms_p50": round(statistics.median(inside) * 1000, 1),
+        "in_process_ms_max": round(max(inside) * 1000, 1),
+    }
 
 
 def measure_query_vectors(store: Path, queries: list[str]) -> dict:
@@ -271,11 +309,16 @@ def measure_bm25(store: Path, queries: list[str], size: int, checked: int, timed
         folder, ids = Path(tmp), TermIds(TermDictionary([]), 0)
         writer = KeywordWriter(folder / ".spool")
         for lo in range(0, size, 20_000):
-            batch = token_batch(corpus[lo:lo + 20_000])
+            batch = token_batch(corpus[lo : lo + 20_000])
             writer.add(batch, ids.ids(batch.vocab))
         writer.finish(folder, ids.next_id, DictionaryPart.build(ids.new), ids.terms_of)
-        index = KeywordIndex.load([folder], live_layout([size], [None]), [None],
-                                  TermDictionary([DictionaryPart.load(folder / "keyword.dictionary.npz")]), ids.next_id)
+        index = KeywordIndex.load(
+            [folder],
+            live_layout([size], [None]),
+            [None],
+            TermDictionary([DictionaryPart.load(folder / "keyword.dictionary.npz")]),
+            ids.next_id,
+        )
         vocab = sorted(okapi.idf)
         probes = [query_terms(q) for q in queries]
         while len(probes) < checked:
@@ -323,11 +366,11 @@ def measure_embedding(store: Path, queries: list[dict], sample: int) -> dict:
     and how far the int8 encoder's FAISS results move from fp32's."""
     import faiss
 
-    from rag.build.builder import BuildSettings
     from rag.eval.metrics import recall_at_k
     from rag.index.encoder import Encoder, available_cores
     from rag.index.export import quantize_int8, reference_model
     from rag.index.model_choice import resolve_model
+    from rag.pipeline.builder import BuildSettings
     from rag.store.open import open_store
 
     opened = open_store(store)
@@ -360,8 +403,14 @@ def measure_embedding(store: Path, queries: list[dict], sample: int) -> dict:
     chunk_agreement = float(np.mean([len(set(a[:10]) & set(b[:10])) / 10 for a, b in zip(top32, top8)]))
 
     def recall10(rows) -> float:
-        return float(np.mean([recall_at_k(list(dict.fromkeys(chunks[i].cv_id for i in row)), set(q["relevant"]), 10)
-                              for row, q in zip(rows, queries)]))
+        return float(
+            np.mean(
+                [
+                    recall_at_k(list(dict.fromkeys(chunks[i].cv_id for i in row)), set(q["relevant"]), 10)
+                    for row, q in zip(rows, queries)
+                ]
+            )
+        )
 
     return {
         "sample_chunks": len(texts),
@@ -377,8 +426,9 @@ def measure_embedding(store: Path, queries: list[dict], sample: int) -> dict:
     }
 
 
-def measure_scale(store: Path, queries_file: Path, sizes: list[int], mcp_sizes: set[int]
-                  ) -> tuple[dict, dict, dict, dict, dict]:
+def measure_scale(
+    store: Path, queries_file: Path, sizes: list[int], mcp_sizes: set[int]
+) -> tuple[dict, dict, dict, dict, dict]:
     """In-process search per store size, on stores built from synthetic CVs (bench/synthetic.py,
     about 43 chunks each); and, at mcp_sizes, search_candidates through the MCP server."""
     from bench.scale import CHUNKS_PER_CV, fresh_store
@@ -406,7 +456,7 @@ def measure_scale(store: Path, queries_file: Path, sizes: list[int], mcp_sizes: 
 def cpu_model() -> str:
     """The processor as /proc/cpuinfo names it (a virtual machine may name only the family)."""
     try:
-        line = next(l for l in Path("/proc/cpuinfo").read_text().splitlines() if l.startswith("model name"))
+        line = next(line for line in Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("model name"))
     except (OSError, StopIteration):
         return platform.processor() or "unknown"
     return line.split(":", 1)[1].strip()
@@ -431,13 +481,20 @@ def measure_web(store: Path, cvs: Path, truth: Path, size: int) -> dict:
         chunks = built.manifest.chunk_count
     log(f"the web pages through HTTP at {chunks:,} chunks")
     load_before = os.getloadavg()[0]
-    web = orjson.loads(wall([PY, "-m", "bench.web_probe", str(target), str(folder), str(truth / "queries.jsonl"),
-                             str(truth / "jobs")])[1])
+    web = orjson.loads(
+        wall(
+            [PY, "-m", "bench.web_probe", str(target), str(folder), str(truth / "queries.jsonl"), str(truth / "jobs")]
+        )[1]
+    )
     shutil.rmtree(target, ignore_errors=True)
     shutil.rmtree(folder, ignore_errors=True)
-    return web | {"chunks": chunks, "cpu": cpu_model(), "cores": os.cpu_count(),
-                  "load_average": [round(load_before, 1), round(os.getloadavg()[0], 1)],
-                  "measured_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    return web | {
+        "chunks": chunks,
+        "cpu": cpu_model(),
+        "cores": os.cpu_count(),
+        "load_average": [round(load_before, 1), round(os.getloadavg()[0], 1)],
+        "measured_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
 
 
 def measure_ocr(cvs: Path, full_build_s: float) -> dict:
@@ -452,21 +509,44 @@ def measure_ocr(cvs: Path, full_build_s: float) -> dict:
 
 @click.command()
 @click.option("--cvs", "n_cvs", type=int, default=1000, show_default=True, help="Size of the generated corpus.")
-@click.option("--sizes", default="1000,10000,100000,1000000", show_default=True,
-              help="Chunk counts for search at scale.")
+@click.option(
+    "--sizes", default="1000,10000,100000,1000000", show_default=True, help="Chunk counts for search at scale."
+)
 @click.option("--bm25-size", type=int, default=100_000, show_default=True)
-@click.option("--only-ocr", is_flag=True,
-              help="Only the OCR figures (and the full build they are compared with); writes bench/report-ocr.json.")
-@click.option("--mcp-sizes", default="10000", show_default=True,
-              help="Chunk counts (among --sizes) at which to time search_candidates through the MCP server.")
-@click.option("--engines-only", is_flag=True,
-              help="Only the engine comparison, merged into the existing report.json.")
-@click.option("--web-only", is_flag=True,
-              help="Only the web pages through HTTP (rag serve); writes bench/report-web.json and prints its table.")
-@click.option("--web-size", type=int, default=10_000, show_default=True,
-              help="Fewest chunks of the store the web pages are measured on.")
-def main(n_cvs: int, sizes: str, bm25_size: int, only_ocr: bool, mcp_sizes: str, engines_only: bool, web_only: bool,
-         web_size: int) -> None:
+@click.option(
+    "--only-ocr",
+    is_flag=True,
+    help="Only the OCR figures (and the full build they are compared with); writes bench/report-ocr.json.",
+)
+@click.option(
+    "--mcp-sizes",
+    default="10000",
+    show_default=True,
+    help="Chunk counts (among --sizes) at which to time search_candidates through the MCP server.",
+)
+@click.option("--engines-only", is_flag=True, help="Only the engine comparison, merged into the existing report.json.")
+@click.option(
+    "--web-only",
+    is_flag=True,
+    help="Only the web pages through HTTP (rag serve); writes bench/report-web.json and prints its table.",
+)
+@click.option(
+    "--web-size",
+    type=int,
+    default=10_000,
+    show_default=True,
+    help="Fewest chunks of the store the web pages are measured on.",
+)
+def main(
+    n_cvs: int,
+    sizes: str,
+    bm25_size: int,
+    only_ocr: bool,
+    mcp_sizes: str,
+    engines_only: bool,
+    web_only: bool,
+    web_size: int,
+) -> None:
     """Run every benchmark and write bench/report.json and bench/report.md."""
     # make exports these even when they are not set, as empty strings.
     for name, value in (("HF_HUB_OFFLINE", "1"), ("EMBEDDING_MODEL", "sentence-transformers/all-MiniLM-L6-v2")):
@@ -491,9 +571,11 @@ def main(n_cvs: int, sizes: str, bm25_size: int, only_ocr: bool, mcp_sizes: str,
         measure_scale_out(report, cvs, store)
         write_report(report)
         return
-    report: dict = {"machine": {"cores": os.cpu_count(), "python": platform.python_version(),
-                                "cpu_flags": cpu_flags()},
-                    "model": os.environ["EMBEDDING_MODEL"], "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    report: dict = {
+        "machine": {"cores": os.cpu_count(), "python": platform.python_version(), "cpu_flags": cpu_flags()},
+        "model": os.environ["EMBEDDING_MODEL"],
+        "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
     if not only_ocr:
         log("generation speed")
         report["generation"] = measure_generation(1000)
@@ -530,8 +612,9 @@ def main(n_cvs: int, sizes: str, bm25_size: int, only_ocr: bool, mcp_sizes: str,
     inc = report["incremental"]
     per_100k_cvs = round(inc["chunks"] / inc["cvs"] * 100_000)
     scale_sizes = sorted({int(s) for s in sizes.split(",")} | {per_100k_cvs})
-    warm, peak, loads, disk, mcp = measure_scale(store, queries_file, scale_sizes,
-                                                 {int(s) for s in mcp_sizes.split(",") if s.strip()})
+    warm, peak, loads, disk, mcp = measure_scale(
+        store, queries_file, scale_sizes, {int(s) for s in mcp_sizes.split(",") if s.strip()}
+    )
     report["search"] |= {"warm_ms": warm, "peak_mib": peak, "load_s": loads, "store_mib": disk, "mcp_ms": mcp}
     report["web"] = measure_web(store, cvs, WORK / "truth", web_size)
     report["per_100k_cvs"] = {
@@ -595,9 +678,12 @@ def markdown(r: dict) -> str:
         f"{m['process_cpu_s_max']:.2f} s) | matching alone, in one process: p50 {m['in_process_ms_p50']:.0f} ms, "
         f"max {m['in_process_ms_max']:.0f} ms | |",
         f"| generating 1,000 CVs | {g['wall_s']:.1f} s | | |",
-        *(f"| warm `search_candidates` through MCP (stdio), {int(size):,} chunks, p50 / p95 | "
-          f"{m['p50']:.1f} / {m['p95']:.1f} ms | the same search in process {s['warm_ms'][size][m['mode']]['p50']:.1f} ms "
-          f"| +{m['p50'] - s['warm_ms'][size][m['mode']]['p50']:.1f} ms |" for size, m in s["mcp_ms"].items()),
+        *(
+            f"| warm `search_candidates` through MCP (stdio), {int(size):,} chunks, p50 / p95 | "
+            f"{m['p50']:.1f} / {m['p95']:.1f} ms | the same search in process {s['warm_ms'][size][m['mode']]['p50']:.1f} ms "
+            f"| +{m['p50'] - s['warm_ms'][size][m['mode']]['p50']:.1f} ms |"
+            for size, m in s["mcp_ms"].items()
+        ),
         "",
         "## Equivalence",
         "",
@@ -620,9 +706,13 @@ def markdown(r: dict) -> str:
         "|---|---|---|---|---|---|---|---|",
     ]
     for size, modes in s["warm_ms"].items():
-        cells = " | ".join(f"{modes[m]['p50']:.1f} / {modes[m]['p95']:.1f}" for m in ("hybrid", "fused", "faiss", "bm25"))
-        lines.append(f"| {int(size):,} | {cells} | {s['peak_mib'][size]:,.0f} | {s['load_s'][size]:.2f} "
-                     f"| {s['store_mib'][size]:,.0f} |")
+        cells = " | ".join(
+            f"{modes[m]['p50']:.1f} / {modes[m]['p95']:.1f}" for m in ("hybrid", "fused", "faiss", "bm25")
+        )
+        lines.append(
+            f"| {int(size):,} | {cells} | {s['peak_mib'][size]:,.0f} | {s['load_s'][size]:.2f} "
+            f"| {s['store_mib'][size]:,.0f} |"
+        )
     lines += [
         "",
         "## Per 100,000 CVs",
@@ -710,11 +800,16 @@ def engines_markdown(engines: dict, measured_at: str) -> list[str]:
     ]
     for name in ("local", "ray_1_worker", "ray_2_workers"):
         e = engines[name]
-        lines.append(f"| {name.replace('_', ' ')} | {e['wall_s']:.1f} | {e['chunks_per_s']:.1f} | "
-                     f"{e['wall_s'] / local['wall_s']:.2f}x | {e['peak_mib']:,.0f} | {e['same_chunks_as_local']} | "
-                     f"{e['max_abs_vector_diff_to_local']:.1e} |")
-    lines += ["", "Building, searching and growing stores of millions of chunks: `make bench-scale`, "
-              "bench/report-scale.json, docs/scale.md."]
+        lines.append(
+            f"| {name.replace('_', ' ')} | {e['wall_s']:.1f} | {e['chunks_per_s']:.1f} | "
+            f"{e['wall_s'] / local['wall_s']:.2f}x | {e['peak_mib']:,.0f} | {e['same_chunks_as_local']} | "
+            f"{e['max_abs_vector_diff_to_local']:.1e} |"
+        )
+    lines += [
+        "",
+        "Building, searching and growing stores of millions of chunks: `make bench-scale`, "
+        "bench/report-scale.json, docs/scale.md.",
+    ]
     lines.append("")
     return lines
 

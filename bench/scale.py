@@ -29,11 +29,17 @@ REPORT = ROOT / "bench" / "report-scale.json"
 
 def cpu() -> dict:
     """The CPU as lscpu names it, its cores, and the vector extensions that matter here."""
-    fields = dict(line.split(":", 1) for line in subprocess.run(["lscpu"], capture_output=True, text=True,
-                                                                 check=True).stdout.splitlines() if ":" in line)
+    fields = dict(
+        line.split(":", 1)
+        for line in subprocess.run(["lscpu"], capture_output=True, text=True, check=True).stdout.splitlines()
+        if ":" in line
+    )
     flags = fields.get("Flags", "").split()
-    return {"model": fields.get("Model name", "").strip(), "cpus": os.cpu_count(),
-            "vector_flags": sorted(f for f in flags if f.startswith(("avx", "amx")) or "vnni" in f)}
+    return {
+        "model": fields.get("Model name", "").strip(),
+        "cpus": os.cpu_count(),
+        "vector_flags": sorted(f for f in flags if f.startswith(("avx", "amx")) or "vnni" in f),
+    }
 
 
 def step(name: str, *args: Path) -> tuple[dict, float, float]:
@@ -83,15 +89,28 @@ def measure(size: int, base: Path, queries: Path, jobs: Path, check_equal: bool,
     add1, add1_wall, add1_peak = step("build", cvs, store, base)
     write_cv_files(cvs, count + 2, 1000)
     add1000, add1000_wall, add1000_peak = step("build", cvs, store, base)
-    row = {"chunks": built["chunks"], "cvs": built["candidates"], "build_s": built["after_embedding_s"],
-           "build_peak_mib": build_peak, "store_mib": store_mib(store), "open_s": searched["open_s"],
-           "search_p50_ms": searched["search_p50_ms"], "search_p95_ms": searched["search_p95_ms"],
-           "search_peak_mib": searched["search_peak_mib"], "match_p50_ms": searched["match_p50_ms"],
-           "add1_s": round(add1_wall, 1), "add1000_s": round(add1000_wall, 1),
-           "recall_at_10": recalled["recall_at_10"],
-           "detail": {"build": built, "search": searched, "recall": recalled,
-                      "add1": add1 | {"wall_s": round(add1_wall, 1), "peak_mib": add1_peak},
-                      "add1000": add1000 | {"wall_s": round(add1000_wall, 1), "peak_mib": add1000_peak}}}
+    row = {
+        "chunks": built["chunks"],
+        "cvs": built["candidates"],
+        "build_s": built["after_embedding_s"],
+        "build_peak_mib": build_peak,
+        "store_mib": store_mib(store),
+        "open_s": searched["open_s"],
+        "search_p50_ms": searched["search_p50_ms"],
+        "search_p95_ms": searched["search_p95_ms"],
+        "search_peak_mib": searched["search_peak_mib"],
+        "match_p50_ms": searched["match_p50_ms"],
+        "add1_s": round(add1_wall, 1),
+        "add1000_s": round(add1000_wall, 1),
+        "recall_at_10": recalled["recall_at_10"],
+        "detail": {
+            "build": built,
+            "search": searched,
+            "recall": recalled,
+            "add1": add1 | {"wall_s": round(add1_wall, 1), "peak_mib": add1_peak},
+            "add1000": add1000 | {"wall_s": round(add1000_wall, 1), "peak_mib": add1000_peak},
+        },
+    }
     if check_equal:
         log(f"{size:,} chunks: a build from scratch of the same CVs, to compare BM25 scores")
         scratch = fresh_store(SCALE / f"scratch-{size}", base)
@@ -106,10 +125,19 @@ def measure(size: int, base: Path, queries: Path, jobs: Path, check_equal: bool,
 
 @click.command()
 @click.option("--sizes", default=SIZES, show_default=True, help="Chunk counts, comma-separated.")
-@click.option("--equal-at", type=int, default=4_300_000, show_default=True,
-              help="At this size, also build the grown store's CVs from scratch and compare BM25 scores.")
-@click.option("--jds", type=click.IntRange(1), default=None,
-              help="Time rag match on the first N generated JDs only (default: all 24).")
+@click.option(
+    "--equal-at",
+    type=int,
+    default=4_300_000,
+    show_default=True,
+    help="At this size, also build the grown store's CVs from scratch and compare BM25 scores.",
+)
+@click.option(
+    "--jds",
+    type=click.IntRange(1),
+    default=None,
+    help="Time rag match on the first N generated JDs only (default: all 24).",
+)
 def main(sizes: str, equal_at: int, jds: int | None) -> None:
     """Measure building, opening, searching and growing stores of millions of chunks.
 
@@ -123,11 +151,13 @@ def main(sizes: str, equal_at: int, jds: int | None) -> None:
     report = {"machine": cpu(), "model": os.environ["EMBEDDING_MODEL"], "sizes": earlier}
     for size in (int(s) for s in sizes.split(",")):
         started, load = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), os.getloadavg()
-        row = measure(size, base, WORK / "truth" / "queries.jsonl", WORK / "truth" / "jobs", size == equal_at,
-                      jds or 24)
+        row = measure(
+            size, base, WORK / "truth" / "queries.jsonl", WORK / "truth" / "jobs", size == equal_at, jds or 24
+        )
         row |= {"size": size, "started_at": started, "load_at_start": load, "load_at_end": os.getloadavg()}
-        report["sizes"] = sorted([r for r in report["sizes"] if r.get("size") != size] + [row],
-                                 key=lambda r: r["chunks"])
+        report["sizes"] = sorted(
+            [r for r in report["sizes"] if r.get("size") != size] + [row], key=lambda r: r["chunks"]
+        )
         REPORT.write_bytes(orjson.dumps(report, option=orjson.OPT_INDENT_2))  # each size as soon as it is done
     log(f"wrote {REPORT.relative_to(ROOT)}")
 

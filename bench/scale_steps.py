@@ -28,18 +28,24 @@ AS_OF = "2025-06"
 
 def build(cv_dir: Path, store: Path, base: Path) -> dict:
     from bench.synthetic import SyntheticEngine
-    from rag.build.builder import BuildSettings, build_store
+    from rag.pipeline.builder import BuildSettings, build_store
 
     engine = SyntheticEngine(base)
     started = time.perf_counter()
     result = build_store(cv_dir, store, BuildSettings(model=MODEL, as_of=AS_OF), engine=engine)
     seconds = time.perf_counter() - started
     m = result.manifest
-    return {"seconds": round(seconds, 1), "engine_s": round(engine.seconds, 1),
-            "after_embedding_s": round(seconds - engine.seconds, 1), "chunks": m.chunk_count,
-            "candidates": m.candidate_count, "extracted": result.extracted, "embedded": result.embedded,
-            "segments": [(s["name"], s["chunks"], s["approximate"]) for s in m.segments],
-            "peak_mib": round(peak_rss_mib(), 1)}
+    return {
+        "seconds": round(seconds, 1),
+        "engine_s": round(engine.seconds, 1),
+        "after_embedding_s": round(seconds - engine.seconds, 1),
+        "chunks": m.chunk_count,
+        "candidates": m.candidate_count,
+        "extracted": result.extracted,
+        "embedded": result.embedded,
+        "segments": [(s["name"], s["chunks"], s["approximate"]) for s in m.segments],
+        "peak_mib": round(peak_rss_mib(), 1),
+    }
 
 
 def queries_of(path: Path) -> list[str]:
@@ -80,11 +86,19 @@ def search(store: Path, queries_file: Path, jobs: Path, jds: int) -> dict:
         match(searcher, parse_jd(text), MatchSettings())
         matches.append(time.perf_counter() - t0)
     p50, p95 = percentiles(times)
-    return {"import_s": round(imported - started, 2), "open_s": round(opened - imported, 2),
-            "first_search_s": round(first - opened, 2), "queries": len(queries), "search_p50_ms": p50,
-            "search_p95_ms": p95, "search_peak_mib": round(search_peak, 1), "jds": len(texts),
-            "match_p50_ms": round(statistics.median(matches) * 1000, 1),
-            "match_max_ms": round(max(matches) * 1000, 1), "match_peak_mib": round(peak_rss_mib(), 1)}
+    return {
+        "import_s": round(imported - started, 2),
+        "open_s": round(opened - imported, 2),
+        "first_search_s": round(first - opened, 2),
+        "queries": len(queries),
+        "search_p50_ms": p50,
+        "search_p95_ms": p95,
+        "search_peak_mib": round(search_peak, 1),
+        "jds": len(texts),
+        "match_p50_ms": round(statistics.median(matches) * 1000, 1),
+        "match_max_ms": round(max(matches) * 1000, 1),
+        "match_peak_mib": round(peak_rss_mib(), 1),
+    }
 
 
 def recall(store: Path, queries_file: Path) -> dict:
@@ -104,8 +118,12 @@ def recall(store: Path, queries_file: Path) -> dict:
         got = dense.similarities(query)
         top = np.argpartition(-got, 10)[:10]
         hits.append(len(set(top.tolist()) & set(exact[i].tolist())) / 10)
-    return {"queries": len(q), "recall_at_10": round(float(np.mean(hits)), 4),
-            "min": round(float(np.min(hits)), 2), "exact": dense.exact}
+    return {
+        "queries": len(q),
+        "recall_at_10": round(float(np.mean(hits)), 4),
+        "min": round(float(np.min(hits)), 2),
+        "exact": dense.exact,
+    }
 
 
 def _exact_top(dense, q: np.ndarray, k: int) -> np.ndarray:
@@ -114,10 +132,13 @@ def _exact_top(dense, q: np.ndarray, k: int) -> np.ndarray:
     best_i = np.zeros((len(q), k), np.int64)
     for segment, live in zip(dense.segments, dense.live):
         for lo in range(0, live.count, 1 << 18):
-            rows = live.rows[lo:lo + (1 << 18)]
+            rows = live.rows[lo : lo + (1 << 18)]
             scores = q @ np.asarray(segment.vectors[rows]).T
-            top = np.argpartition(-scores, k, axis=1)[:, :k] if scores.shape[1] > k else \
-                np.tile(np.arange(scores.shape[1]), (len(q), 1))
+            top = (
+                np.argpartition(-scores, k, axis=1)[:, :k]
+                if scores.shape[1] > k
+                else np.tile(np.arange(scores.shape[1]), (len(q), 1))
+            )
             s = np.concatenate([best_s, np.take_along_axis(scores, top, 1)], 1)
             i = np.concatenate([best_i, top + live.offset + lo], 1)
             order = np.argsort(-s, axis=1, kind="stable")[:, :k]
@@ -133,17 +154,28 @@ def equal(store: Path, other: Path, queries_file: Path) -> dict:
 
     a, b = open_store(store), open_store(other)
     same_rows = a.manifest.chunk_count == b.manifest.chunk_count and [c.cv_id for c in a.candidates.all()] == [
-        c.cv_id for c in b.candidates.all()]
+        c.cv_id for c in b.candidates.all()
+    ]
     ka, kb = a.keyword_index(), b.keyword_index()
     queries = [query_terms(q) for q in queries_of(queries_file)]
     diff = max(float(np.abs(ka.scores(t) - kb.scores(t)).max()) for t in queries if t)
     reference_a, reference_b = a.okapi(), b.okapi()
     sample = [t for t in queries if t][:20]
-    pickled = max(max(float(np.abs(reference_a.get_scores(t) - ka.scores(t)).max()),
-                      float(np.abs(reference_b.get_scores(t) - kb.scores(t)).max())) for t in sample)
-    return {"same_cvs_in_same_order": same_rows, "segments": [len(a.manifest.segments), len(b.manifest.segments)],
-            "queries": len(queries), "max_abs_bm25_diff": diff, "pickled_queries": len(sample),
-            "max_abs_pickle_vs_index_diff": pickled}
+    pickled = max(
+        max(
+            float(np.abs(reference_a.get_scores(t) - ka.scores(t)).max()),
+            float(np.abs(reference_b.get_scores(t) - kb.scores(t)).max()),
+        )
+        for t in sample
+    )
+    return {
+        "same_cvs_in_same_order": same_rows,
+        "segments": [len(a.manifest.segments), len(b.manifest.segments)],
+        "queries": len(queries),
+        "max_abs_bm25_diff": diff,
+        "pickled_queries": len(sample),
+        "max_abs_pickle_vs_index_diff": pickled,
+    }
 
 
 if __name__ == "__main__":

@@ -48,21 +48,25 @@ def write_cv_files(folder: Path, first: int, count: int) -> None:
 
 
 class SyntheticEngine:
-    """The build's engine seam (rag/build/engines/local.py), fed from a real store; counts the
+    """The build's engine seam (rag/pipeline/engines/local.py), fed from a real store; counts the
     seconds spent in it, which a build of real CVs would spend extracting and embedding."""
 
     def __init__(self, base_store: Path):
         with open_store(base_store) as base:
-            self.documents = [Document.from_dict(orjson.loads(line)) for s in base.segments
-                              for line in (s.folder / DOCUMENTS).read_bytes().splitlines()]
+            self.documents = [
+                Document.from_dict(orjson.loads(line))
+                for s in base.segments
+                for line in (s.folder / DOCUMENTS).read_bytes().splitlines()
+            ]
             self.documents = [d for d in self.documents if d.pages and not d.skipped]
             self.vectors = base.dense_index().vectors()
         table = np.random.default_rng(0).normal(0, NOISE / np.sqrt(2), (NOISE_ROWS, self.vectors.shape[1]))
         self.noise = table.astype(np.float32)
         self.seconds = 0.0
 
-    def extract(self, files: list[CvFile], extractor: str, limits: Limits | None = None,
-                chunk_chars: int = 0) -> Iterator[Document]:
+    def extract(
+        self, files: list[CvFile], extractor: str, limits: Limits | None = None, chunk_chars: int = 0
+    ) -> Iterator[Document]:
         """As Engine.extract; the limits do not apply (the pages were read under them already)."""
         for f in files:
             started = time.perf_counter()
@@ -74,16 +78,23 @@ class SyntheticEngine:
         number = int(f.cv_id.rsplit("_", 1)[1])
         parts = [self.documents[(number * PAGES_FROM + i) % len(self.documents)] for i in range(PAGES_FROM)]
         mark = f" ref{number:06d}"
-        pages = [" ".join(w + mark if (i + 1) % MARK_EVERY == 0 else w for i, w in enumerate(page.split(" ")))
-                 for part in parts for page in part.pages]
+        pages = [
+            " ".join(w + mark if (i + 1) % MARK_EVERY == 0 else w for i, w in enumerate(page.split(" ")))
+            for part in parts
+            for page in part.pages
+        ]
         return Document(f.source, f.cv_id, f.size, f.mtime_ns, extractor, pages, head=parts[0].head)
 
-    def embed(self, texts: list[str], encoder_dir: Path, variant: str, batch_size: int,
-              advance: Callable[[int], None]) -> np.ndarray:
+    def embed(
+        self, texts: list[str], encoder_dir: Path, variant: str, batch_size: int, advance: Callable[[int], None]
+    ) -> np.ndarray:
         started = time.perf_counter()
         hashes = np.asarray([zlib.crc32(t.encode()) for t in texts], np.int64).reshape(-1)
-        vectors = (self.vectors[hashes % len(self.vectors)] + self.noise[hashes % NOISE_ROWS]
-                   + self.noise[(hashes >> 16) % NOISE_ROWS])
+        vectors = (
+            self.vectors[hashes % len(self.vectors)]
+            + self.noise[hashes % NOISE_ROWS]
+            + self.noise[(hashes >> 16) % NOISE_ROWS]
+        )
         vectors = (vectors / np.linalg.norm(vectors, axis=1, keepdims=True)).astype(np.float32)
         advance(len(texts))
         self.seconds += time.perf_counter() - started

@@ -50,8 +50,9 @@ class Client:
     def __init__(self, port: int):
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
 
-    def request(self, method: str, path: str, body: bytes | None = None, headers: dict | None = None
-                ) -> tuple[float, http.client.HTTPResponse, bytes]:
+    def request(
+        self, method: str, path: str, body: bytes | None = None, headers: dict | None = None
+    ) -> tuple[float, http.client.HTTPResponse, bytes]:
         t0 = time.perf_counter()
         self.connection.request(method, path, body, headers or {})
         response = self.connection.getresponse()
@@ -79,16 +80,22 @@ def wait_until_up(port: int, server: subprocess.Popen) -> None:
 
 
 def percentiles(times: list[float]) -> dict:
-    return {"p50": round(float(np.percentile(times, 50)), 2), "p95": round(float(np.percentile(times, 95)), 2),
-            "max": round(max(times), 2), "n": len(times)}
+    return {
+        "p50": round(float(np.percentile(times, 50)), 2),
+        "p95": round(float(np.percentile(times, 95)), 2),
+        "max": round(max(times), 2),
+        "n": len(times),
+    }
 
 
 def post_jd(client: Client, text: str) -> str:
     boundary = uuid.uuid4().hex
-    body = (f'--{boundary}\r\nContent-Disposition: form-data; name="jd_text"\r\n\r\n{text}\r\n--{boundary}--\r\n'
-            ).encode()
-    _, response, _ = client.request("POST", "/match", body,
-                                    {"Content-Type": f"multipart/form-data; boundary={boundary}"})
+    body = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="jd_text"\r\n\r\n{text}\r\n--{boundary}--\r\n'
+    ).encode()
+    _, response, _ = client.request(
+        "POST", "/match", body, {"Content-Type": f"multipart/form-data; boundary={boundary}"}
+    )
     return response.headers["location"]
 
 
@@ -119,8 +126,12 @@ class Phase:
 def measure(store: Path, cv_dir: Path, queries: list[str], jds: list[str]) -> dict:
     port = free_port()
     started = time.perf_counter()
-    server = subprocess.Popen([sys.executable, "-m", "rag", "serve", "--store", str(store), "--cv-dir", str(cv_dir),
-                               "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "rag", "serve", "--store", str(store), "--cv-dir", str(cv_dir), "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         wait_until_up(port, server)
         client = Client(port)
@@ -165,10 +176,17 @@ def measure(store: Path, cv_dir: Path, queries: list[str], jds: list[str]) -> di
     finally:
         server.terminate()
         server.wait(30)
-    return {"search_ms": search.report(), "search_in_process_ms": percentiles(alone), "match_ms": matching.report(),
-            "candidate_page_ms": candidate.report(), "page_png_drawn_ms": drawn.report(),
-            "page_png_cached_ms": cached.report(), "highlighted_page_ms": percentiles(highlighted),
-            "ready_s": round(ready_s, 2), "topk": TOPK}
+    return {
+        "search_ms": search.report(),
+        "search_in_process_ms": percentiles(alone),
+        "match_ms": matching.report(),
+        "candidate_page_ms": candidate.report(),
+        "page_png_drawn_ms": drawn.report(),
+        "page_png_cached_ms": cached.report(),
+        "highlighted_page_ms": percentiles(highlighted),
+        "ready_s": round(ready_s, 2),
+        "topk": TOPK,
+    }
 
 
 def main(store: Path, cv_dir: Path, queries_file: Path, jobs: Path) -> None:

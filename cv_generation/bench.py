@@ -27,8 +27,16 @@ def main(n: int, seed: int) -> None:
         generate_corpus(out, n, seed)
         wall = time.perf_counter() - started
         sizes = [path.stat().st_size for path in out.glob(f"*/{PDF_NAME}")]
-    click.echo(json.dumps({"n": n, "wall_s": round(wall, 2), "cvs_per_s": round(n / wall, 1),
-                           "mean_pdf_kb": round(sum(sizes) / len(sizes) / 1024, 1)}))
+    click.echo(
+        json.dumps(
+            {
+                "n": n,
+                "wall_s": round(wall, 2),
+                "cvs_per_s": round(n / wall, 1),
+                "mean_pdf_kb": round(sum(sizes) / len(sizes) / 1024, 1),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -13,7 +13,10 @@ from dataclasses import dataclass
 SENIORITIES: tuple[str, ...] = ("junior", "mid", "senior", "lead")
 SENIORITY_WEIGHTS: tuple[float, ...] = (0.25, 0.35, 0.28, 0.12)
 SENIORITY_YEARS: dict[str, tuple[int, int]] = {
-    "junior": (0, 2), "mid": (2, 5), "senior": (5, 10), "lead": (8, 20),
+    "junior": (0, 2),
+    "mid": (2, 5),
+    "senior": (5, 10),
+    "lead": (8, 20),
 }
 """Inclusive ranges of whole years of experience allowed for each seniority."""
 
@@ -22,7 +25,10 @@ REFERENCE_MONTH = 2025 * 12 + 5
 
 _MIN_JOB_MONTHS = 6
 _JOB_COUNTS: dict[str, tuple[int, int]] = {
-    "junior": (1, 2), "mid": (1, 3), "senior": (2, 4), "lead": (3, 5),
+    "junior": (1, 2),
+    "mid": (1, 3),
+    "senior": (2, 4),
+    "lead": (3, 5),
 }
 _LEVEL_THRESHOLDS: tuple[tuple[float, str], ...] = ((8, "lead"), (5, "senior"), (2, "mid"))
 

@@ -79,13 +79,21 @@ def pick_template(seed: int, index: int, templates: Sequence[str] = TEMPLATE_NAM
     return cv_random(seed, index, "template").choice(list(templates))
 
 
-def build_cv(seed: int, index: int, languages: Sequence[str], identifier: str,
-             templates: Sequence[str] = TEMPLATE_NAMES) -> tuple[CVRecord, bytes]:
+def build_cv(
+    seed: int, index: int, languages: Sequence[str], identifier: str, templates: Sequence[str] = TEMPLATE_NAMES
+) -> tuple[CVRecord, bytes]:
     """Ground truth and PDF bytes for CV `index`; pure apart from Faker's cached data."""
     profile = sample_profile(seed, index, languages)
     template = pick_template(seed, index, templates)
-    record = cv_record(profile, cv_id=identifier, template=template, seed=seed, index=index,
-                       languages=list(languages), templates=list(templates))
+    record = cv_record(
+        profile,
+        cv_id=identifier,
+        template=template,
+        seed=seed,
+        index=index,
+        languages=list(languages),
+        templates=list(templates),
+    )
     return record, render_pdf(profile, template)
 
 
@@ -155,10 +163,16 @@ def _run(tasks: list[_Task]) -> Iterator[CVRecord]:
         yield from pool.imap(_write_cv, tasks, chunksize=4)
 
 
-def generate_corpus(out: Path, n: int, seed: int, languages: Sequence[str] = LANGUAGES,
-                    templates: Sequence[str] = TEMPLATE_NAMES,
-                    force: bool = False, on_cv: Callable[[], None] | None = None,
-                    truth: Path | None = None) -> Summary:
+def generate_corpus(
+    out: Path,
+    n: int,
+    seed: int,
+    languages: Sequence[str] = LANGUAGES,
+    templates: Sequence[str] = TEMPLATE_NAMES,
+    force: bool = False,
+    on_cv: Callable[[], None] | None = None,
+    truth: Path | None = None,
+) -> Summary:
     """Write cv_001..cv_<n> under `out` and their truth under `truth` (default_truth(out)),
     keeping complete existing CVs unless `force`, and rebuild the queries, jobs and corpus.json.
     `on_cv` is called once per CV, kept or written (progress bars).
@@ -189,18 +203,36 @@ def generate_corpus(out: Path, n: int, seed: int, languages: Sequence[str] = LAN
             on_cv()
     corpus = [records[index] for index in range(1, n + 1)]
     queries = build_queries(corpus, seed)
-    write_atomic(truth / QUERIES_NAME, b"".join(
-        (json.dumps(q, ensure_ascii=False) + "\n").encode("utf-8") for q in queries))
+    write_atomic(
+        truth / QUERIES_NAME, b"".join((json.dumps(q, ensure_ascii=False) + "\n").encode("utf-8") for q in queries)
+    )
     jobs = job_files(corpus, seed)
     (truth / JOBS_DIR).mkdir(exist_ok=True)
     for name, data in jobs.items():
         write_atomic(truth / JOBS_DIR / name, data)
     expected = {"version": GENERATOR_VERSION, "seed": seed, "languages": list(chosen), "templates": list(layouts)}
-    write_atomic(truth / CORPUS_NAME, encode_json({"generator": expected | {"reference_month": month_label(REFERENCE_MONTH)}, "n": n,
-                                                   "skills": sorted(skill.name for skill in SKILLS)}))
-    foreign = sum(1 for record in records.values()
-                  if {k: (record.get("generator") or {}).get(k) for k in expected} != expected)
+    write_atomic(
+        truth / CORPUS_NAME,
+        encode_json(
+            {
+                "generator": expected | {"reference_month": month_label(REFERENCE_MONTH)},
+                "n": n,
+                "skills": sorted(skill.name for skill in SKILLS),
+            }
+        ),
+    )
+    foreign = sum(
+        1 for record in records.values() if {k: (record.get("generator") or {}).get(k) for k in expected} != expected
+    )
     names = {cv_id(index, n) for index in range(1, n + 1)}
     strays = sum(1 for pdf in out.glob(f"*/{PDF_NAME}") if pdf.parent.name not in names)
-    return Summary(out=out, truth=truth, written=len(tasks), kept=n - len(tasks), queries=len(queries),
-                   jobs=len(jobs) - 1, foreign=foreign, strays=strays)
+    return Summary(
+        out=out,
+        truth=truth,
+        written=len(tasks),
+        kept=n - len(tasks),
+        queries=len(queries),
+        jobs=len(jobs) - 1,
+        foreign=foreign,
+        strays=strays,
+    )

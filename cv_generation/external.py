@@ -128,8 +128,13 @@ def build_cv(resume: Resume, split: str) -> tuple[dict, bytes]:
     if lost:
         shown = ", ".join(f"{word!r}×{count}" for word, count in sorted(lost.items())[:10])
         raise LostWords(f"{resume.cv_id} ({layout} layout): words missing from the PDF: {shown}")
-    record = {"cv_id": resume.cv_id, "source_id": resume.source_id, "split": split, "layout": layout,
-              **asdict(resume_truth(resume.text))}
+    record = {
+        "cv_id": resume.cv_id,
+        "source_id": resume.source_id,
+        "split": split,
+        "layout": layout,
+        **asdict(resume_truth(resume.text)),
+    }
     return record, pdf
 
 
@@ -140,8 +145,11 @@ def select_postings(postings: Iterable[Posting], split: str) -> list[Posting]:
     for posting in postings:
         if split_of("job", str(posting.row)) == split and len(job_truth(posting.text, {}).skills) >= MIN_JOB_SKILLS:
             by_title.setdefault(posting.title, []).append(posting)
-    chosen = [p for group in by_title.values()
-              for p in sorted(group, key=lambda p: _hash("job-order", str(p.row)))[:JOBS_PER_TITLE]]
+    chosen = [
+        p
+        for group in by_title.values()
+        for p in sorted(group, key=lambda p: _hash("job-order", str(p.row)))[:JOBS_PER_TITLE]
+    ]
     return sorted(chosen, key=lambda p: p.row)
 
 
@@ -153,9 +161,19 @@ def job_files(postings: Sequence[Posting], held: dict[str, set[str]]) -> dict[st
         name = f"job_{number:03d}.txt"
         truth = job_truth(posting.text, held)
         files[name] = posting.text.encode("utf-8")
-        lines.append({"job_id": name.removesuffix(".txt"), "file": name, "title": posting.title, "language": "en",
-                      "layout": "posting", "skills": truth.skills, "grades": truth.grades,
-                      "meets_all": truth.meets_all, "source_row": posting.row})
+        lines.append(
+            {
+                "job_id": name.removesuffix(".txt"),
+                "file": name,
+                "title": posting.title,
+                "language": "en",
+                "layout": "posting",
+                "skills": truth.skills,
+                "grades": truth.grades,
+                "meets_all": truth.meets_all,
+                "source_row": posting.row,
+            }
+        )
     files[JOB_TRUTH_NAME] = _jsonl(lines)
     return files
 
@@ -175,8 +193,15 @@ def _prepare(out: Path, force: bool) -> None:
     (out / CVS_DIR).mkdir()
 
 
-def write_corpus(resumes: Sequence[Resume], postings: Sequence[Posting], split: str, out: Path,
-                 license_path: Path, spellings: frozenset[str], force: bool = False) -> Summary:
+def write_corpus(
+    resumes: Sequence[Resume],
+    postings: Sequence[Posting],
+    split: str,
+    out: Path,
+    license_path: Path,
+    spellings: frozenset[str],
+    force: bool = False,
+) -> Summary:
     """Write the split's corpus under `out`. Raises LostWords when a PDF loses a word of its text,
     FileExistsError when `out` already holds a corpus and not `force`, ValueError on bad IDs."""
     chosen = [r for r in resumes if split_of("resume", r.source_id) == split]
@@ -196,27 +221,62 @@ def write_corpus(resumes: Sequence[Resume], postings: Sequence[Posting], split: 
     for name, data in jobs.items():
         write_atomic(out / TRUTH_DIR / JOBS_DIR / name, data)
     write_atomic(out / LICENSE_NAME, license_path.read_bytes())
-    return Summary(out, split, len(chosen), dict(sorted(Counter(rec["layout"] for rec, _ in built).items())),
-                   dict(sorted(Counter(q["kind"] for q in queries).items())), len(jobs) - 1)
+    return Summary(
+        out,
+        split,
+        len(chosen),
+        dict(sorted(Counter(rec["layout"] for rec, _ in built).items())),
+        dict(sorted(Counter(q["kind"] for q in queries).items())),
+        len(jobs) - 1,
+    )
 
 
 @click.command(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--resumes", type=click.Path(dir_okay=False, exists=True, path_type=Path), required=True,
-              help="CSV with columns ID, Resume.")
-@click.option("--jobs", "jobs_csv", type=click.Path(dir_okay=False, exists=True, path_type=Path), required=True,
-              help="CSV with columns Job Title, Job Description.")
-@click.option("--split", type=click.Choice(SPLITS), required=True,
-              help="dev to tune on, test to report on.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
-              help="Output folder; its cvs/ and truth/ are replaced with --force.")
-@click.option("--license", "license_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help=f"The data's license notice, copied into OUT [default: {LICENSE_NAME} beside --resumes].")
-@click.option("--vocabulary", type=click.Path(dir_okay=False, path_type=Path), multiple=True,
-              default=DEFAULT_VOCABULARY, show_default=True,
-              help="The project's vocabulary files, searched as plain text to tag open_skill queries.")
+@click.option(
+    "--resumes",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    required=True,
+    help="CSV with columns ID, Resume.",
+)
+@click.option(
+    "--jobs",
+    "jobs_csv",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    required=True,
+    help="CSV with columns Job Title, Job Description.",
+)
+@click.option("--split", type=click.Choice(SPLITS), required=True, help="dev to tune on, test to report on.")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    required=True,
+    help="Output folder; its cvs/ and truth/ are replaced with --force.",
+)
+@click.option(
+    "--license",
+    "license_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help=f"The data's license notice, copied into OUT [default: {LICENSE_NAME} beside --resumes].",
+)
+@click.option(
+    "--vocabulary",
+    type=click.Path(dir_okay=False, path_type=Path),
+    multiple=True,
+    default=DEFAULT_VOCABULARY,
+    show_default=True,
+    help="The project's vocabulary files, searched as plain text to tag open_skill queries.",
+)
 @click.option("--force", is_flag=True, help="Replace OUT/cvs and OUT/truth when they exist.")
-def main(resumes: Path, jobs_csv: Path, split: str, out: Path, license_path: Path | None,
-         vocabulary: tuple[Path, ...], force: bool) -> None:
+def main(
+    resumes: Path,
+    jobs_csv: Path,
+    split: str,
+    out: Path,
+    license_path: Path | None,
+    vocabulary: tuple[Path, ...],
+    force: bool,
+) -> None:
     """Render one split of the external résumés to PDF, with truth, queries and jobs.
 
     \b
@@ -227,17 +287,26 @@ def main(resumes: Path, jobs_csv: Path, split: str, out: Path, license_path: Pat
     license_path = license_path or resumes.parent / LICENSE_NAME
     for path in (license_path, *vocabulary):
         if not path.is_file():
-            raise click.UsageError(f"{path} not found" + (" (the data's license must travel with it; pass --license)"
-                                                          if path == license_path else " (pass --vocabulary)"))
+            raise click.UsageError(
+                f"{path} not found"
+                + (
+                    " (the data's license must travel with it; pass --license)"
+                    if path == license_path
+                    else " (pass --vocabulary)"
+                )
+            )
     try:
-        summary = write_corpus(read_resumes(resumes), read_postings(jobs_csv), split, out, license_path,
-                               read_spellings(vocabulary), force)
+        summary = write_corpus(
+            read_resumes(resumes), read_postings(jobs_csv), split, out, license_path, read_spellings(vocabulary), force
+        )
     except (LostWords, FileExistsError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
     queries = ", ".join(f"{count} {kind}" for kind, count in summary.queries.items())
     layouts = ", ".join(f"{count} {name}" for name, count in summary.layouts.items())
-    click.echo(f"{summary.split}: {summary.resumes} résumés ({layouts}), queries: {queries}, "
-               f"{summary.jobs} jobs in {summary.out}")
+    click.echo(
+        f"{summary.split}: {summary.resumes} résumés ({layouts}), queries: {queries}, "
+        f"{summary.jobs} jobs in {summary.out}"
+    )
 
 
 if __name__ == "__main__":

@@ -47,8 +47,9 @@ def _name_style(color: RGB, size: float) -> Style:
     return Style(size, "bold", color, 1.3)
 
 
-def _runs(line: Line, theme: Theme, *, name: Style | None = None, label: Style | None = None,
-          body: Style | None = None) -> list[Run]:
+def _runs(
+    line: Line, theme: Theme, *, name: Style | None = None, label: Style | None = None, body: Style | None = None
+) -> list[Run]:
     """A field as its label and value (the value of a name field in `name`), other lines whole."""
     body = body or theme.body
     if line.kind == "field":
@@ -72,8 +73,11 @@ def _draw(col: Column, theme: Theme, lines: Iterable[Line], **styles: Style) -> 
         blank = False
         if line.kind == "bullet":
             hang = width_of(theme.bullet.text + "  ", theme.bullet.style) + 4
-            col.paragraph(_fitted([Run(line.text, styles.get("body", theme.body))], col.width - hang),
-                          indent=4, bullet=theme.bullet)
+            col.paragraph(
+                _fitted([Run(line.text, styles.get("body", theme.body))], col.width - hang),
+                indent=4,
+                bullet=theme.bullet,
+            )
         else:
             col.paragraph(_fitted(_runs(line, theme, **styles), col.width))
 
@@ -90,8 +94,11 @@ def _heading(col: Column, theme: Theme, section: Section, rule: bool) -> None:
 def _section(col: Column, theme: Theme, section: Section, *, rule: bool = True, tags: RGB | None = None) -> None:
     _heading(col, theme, section, rule)
     items = [line.text for line in section.lines if line.kind != "blank"]
-    short_list = (len(items) >= 3 and all(line.kind in ("bullet", "blank") for line in section.lines)
-                  and all(len(item) <= _TAG_MAX_CHARS for item in items))
+    short_list = (
+        len(items) >= 3
+        and all(line.kind in ("bullet", "blank") for line in section.lines)
+        and all(len(item) <= _TAG_MAX_CHARS for item in items)
+    )
     if tags is not None and short_list and "skill" in section.key:
         col.tags(items, theme.body, tags)
     else:
@@ -115,8 +122,13 @@ def _sidebar(canvas: Canvas, resume: ParsedResume) -> None:
     main = Column(canvas, MAIN_LEFT, PAGE_WIDTH - 40, 48, PAGE_HEIGHT - 40)
     contact = [line for line in resume.header if line.kind == "field" and line.label.lower() not in _NAME_LABELS]
     _draw(side, SIDEBAR, contact)
-    _draw(main, SIDEBAR, [line for line in resume.header if line not in contact],
-          name=_name_style(SIDEBAR.accent, 20), label=SIDEBAR.meta)
+    _draw(
+        main,
+        SIDEBAR,
+        [line for line in resume.header if line not in contact],
+        name=_name_style(SIDEBAR.accent, 20),
+        label=SIDEBAR.meta,
+    )
     for section in resume.sections:
         _section(side if _in_sidebar(section) else main, SIDEBAR, section, rule=False)
     for page in range(side.page + 1):
@@ -127,8 +139,14 @@ def _modern(canvas: Canvas, resume: ParsedResume) -> None:
     band = Column(canvas, 48, PAGE_WIDTH - 48, 24, PAGE_HEIGHT)
     in_band = [line for line in resume.header if line.kind == "field"]
     white = Style(MODERN.body.size, "regular", WHITE, MODERN.body.leading)
-    _draw(band, MODERN, in_band, name=_name_style(WHITE, 24),
-          label=Style(MODERN.meta.size, "bold", WHITE, MODERN.meta.leading), body=white)
+    _draw(
+        band,
+        MODERN,
+        in_band,
+        name=_name_style(WHITE, 24),
+        label=Style(MODERN.meta.size, "bold", WHITE, MODERN.meta.leading),
+        body=white,
+    )
     bottom = max(band.y + 12, 56.0)
     canvas.rect(0, 0, 0, PAGE_WIDTH, bottom, MODERN.accent)
     col = Column(canvas, 48, PAGE_WIDTH - 48, bottom + 12, PAGE_HEIGHT - 44, next_top=44)
@@ -138,7 +156,9 @@ def _modern(canvas: Canvas, resume: ParsedResume) -> None:
 
 
 _DRAWERS: dict[str, Callable[[Canvas, ParsedResume], None]] = {
-    "plain": _plain, "sidebar": _sidebar, "modern": _modern,
+    "plain": _plain,
+    "sidebar": _sidebar,
+    "modern": _modern,
 }
 
 

@@ -17,23 +17,70 @@ import regex
 
 LineKind = Literal["blank", "text", "field", "bullet"]
 
-CONTACT_LABELS = frozenset({
-    "name", "candidate name", "email", "e-mail", "phone", "phone number", "mobile", "contact",
-    "contact number", "contact no.", "contact no", "contact information", "contact info",
-    "contact details", "location", "address", "residence", "linkedin", "github", "github id",
-    "portfolio", "portfolio/website urls", "website",
-})
+CONTACT_LABELS = frozenset(
+    {
+        "name",
+        "candidate name",
+        "email",
+        "e-mail",
+        "phone",
+        "phone number",
+        "mobile",
+        "contact",
+        "contact number",
+        "contact no.",
+        "contact no",
+        "contact information",
+        "contact info",
+        "contact details",
+        "location",
+        "address",
+        "residence",
+        "linkedin",
+        "github",
+        "github id",
+        "portfolio",
+        "portfolio/website urls",
+        "website",
+    }
+)
 """Labels of the contact block: such lines stay fields of the header, never section headings."""
 
-SECTION_NAMES = frozenset({
-    "summary", "professional summary", "profile", "objective", "career objective", "about me",
-    "skills", "technical skills", "key skills", "skills and qualifications", "core competencies",
-    "work experience", "experience", "professional experience", "project experience",
-    "project work experience", "industry/project work experience", "employment history",
-    "education", "education and certifications", "education/certifications", "certifications",
-    "certification", "projects", "achievements", "key achievements", "kpis", "key performance indicators",
-    "languages", "interests", "references",
-})
+SECTION_NAMES = frozenset(
+    {
+        "summary",
+        "professional summary",
+        "profile",
+        "objective",
+        "career objective",
+        "about me",
+        "skills",
+        "technical skills",
+        "key skills",
+        "skills and qualifications",
+        "core competencies",
+        "work experience",
+        "experience",
+        "professional experience",
+        "project experience",
+        "project work experience",
+        "industry/project work experience",
+        "employment history",
+        "education",
+        "education and certifications",
+        "education/certifications",
+        "certifications",
+        "certification",
+        "projects",
+        "achievements",
+        "key achievements",
+        "kpis",
+        "key performance indicators",
+        "languages",
+        "interests",
+        "references",
+    }
+)
 """Headings recognised even with text after the colon ("Summary: Experienced ...") or with no
 colon at all ("SUMMARY")."""
 

@@ -150,72 +150,132 @@ SKILL_QUERIES: tuple[SkillQuery, ...] = (
 )
 
 DESCRIPTIVE_QUERIES: tuple[DescriptiveQuery, ...] = (
-    DescriptiveQuery("Who builds native iPhone apps?",
-                     ("iOS", "Swift", "Objective-C", "Xcode", "Cocoa", "Core Data")),
-    DescriptiveQuery("Who looks after routers and switches?",
-                     ("Cisco", "CCNA", "CCNP", "OSPF", "BGP", "MPLS", "VLAN", "LAN/WAN", "Subnetting"),
-                     r"rout(?:ing|ers?)(?: and | & |/)switch(?:ing|es)"),
-    DescriptiveQuery("Someone to automate server configuration",
-                     ("Ansible", "Puppet", "Chef", "SaltStack", "Terraform")),
-    DescriptiveQuery("Who can package apps into containers and run them at scale?",
-                     ("Docker", "Kubernetes", "Helm"), r"OpenShift|containeri[sz]ation"),
-    DescriptiveQuery("Who can train predictive models on data?",
-                     ("Machine Learning", "Deep Learning", "TensorFlow", "PyTorch", "Keras", "scikit-learn",
-                      "Neural networks")),
-    DescriptiveQuery("Who builds online shops?", ("WooCommerce", "Magento", "Payment gateways", "Stripe"),
-                     r"e-?commerce|Shopify|OpenCart|PrestaShop"),
-    DescriptiveQuery("Who writes one codebase for phones of both major platforms?",
-                     ("Flutter", "React Native", "Ionic", "Dart"), r"Xamarin|cross[- ]platform"),
-    DescriptiveQuery("Who keeps an eye on servers and raises alerts when something breaks?",
-                     ("Nagios", "Zabbix", "Prometheus", "Grafana", "CloudWatch", "ELK Stack"),
-                     r"Splunk|New Relic|Datadog"),
-    DescriptiveQuery("Who can write automated browser tests?",
-                     ("Selenium", "Jasmine", "Mocha", "Jest", "TestNG"), r"Cypress|Protractor|Karma|Appium|Cucumber"),
-    DescriptiveQuery("Who can build and customise sites on a content management system?",
-                     ("WordPress", "Drupal", "Joomla"), r"CMS|Content Management Systems?"),
-    DescriptiveQuery("Who sets up pipelines that build and ship code automatically?",
-                     ("Jenkins", "CI/CD"), r"GitLab CI|Travis|CircleCI|Bamboo|GitHub Actions"),
-    DescriptiveQuery("Who designs graphics and mock-ups in Adobe tools?", ("Photoshop", "Illustrator"),
-                     r"Adobe XD|Figma|Sketch"),
-    DescriptiveQuery("Who processes huge datasets on a cluster?", ("Hadoop", "Spark", "Hive", "HBase"),
-                     r"Big Data"),
-    DescriptiveQuery("Who builds dashboards and reports for business users?",
-                     ("Tableau", "Power BI", "SSRS", "D3.js", "Data visualization")),
-    DescriptiveQuery("Who manages user accounts and permissions on a Windows network?",
-                     ("Active Directory", "Windows Server", "Office 365"),
-                     r"Group Polic(?:y|ies)|LDAP|domain controllers?"),
-    DescriptiveQuery("Who runs virtual machines on a hypervisor?", ("VMware",),
-                     r"Hyper-?V|Citrix|VirtualBox|virtuali[sz]ation|virtual machines?"),
-    DescriptiveQuery("Who writes stored procedures and database triggers?", ("PL/SQL", "T-SQL"),
-                     r"stored procedures?|triggers"),
-    DescriptiveQuery("Who protects the network from intruders?",
-                     ("Firewalls", "Fortinet", "VPN", "Network security"), r"IDS|IPS|intrusion"),
-    DescriptiveQuery("Who can make computers understand human language?", ("NLP",),
-                     r"NLTK|spaCy|text (?:mining|classification)|sentiment analysis|chatbots?"),
-    DescriptiveQuery("Who can teach computers to see?", ("Computer Vision",),
-                     r"OpenCV|image (?:recognition|processing|classification)|object detection"),
-    DescriptiveQuery("Who makes websites look right on phones and tablets?", ("Responsive design", "Bootstrap"),
-                     r"media queries|mobile[- ]friendly"),
-    DescriptiveQuery("Who has put apps on the Apple and Google stores?", ("App Store", "Google Play"),
-                     r"TestFlight|Play Console"),
-    DescriptiveQuery("Who sends alerts to users' phones?", ("Push notifications",),
-                     r"APNs|Firebase Cloud Messaging|FCM"),
-    DescriptiveQuery("Who serves web apps from their own servers?",
-                     ("Nginx", "Apache HTTP Server", "Apache Tomcat", "JBoss", "WebLogic"), r"IIS|WebSphere"),
-    DescriptiveQuery("Who passes messages between services through queues?", ("Kafka", "RabbitMQ"),
-                     r"JMS|ActiveMQ|SQS|message (?:queues?|brokers?)"),
-    DescriptiveQuery("Who writes low-level code close to the hardware?", ("C", "C++"),
-                     r"embedded|firmware|micro-?controllers?|Assembly"),
+    DescriptiveQuery("Who builds native iPhone apps?", ("iOS", "Swift", "Objective-C", "Xcode", "Cocoa", "Core Data")),
+    DescriptiveQuery(
+        "Who looks after routers and switches?",
+        ("Cisco", "CCNA", "CCNP", "OSPF", "BGP", "MPLS", "VLAN", "LAN/WAN", "Subnetting"),
+        r"rout(?:ing|ers?)(?: and | & |/)switch(?:ing|es)",
+    ),
+    DescriptiveQuery(
+        "Someone to automate server configuration", ("Ansible", "Puppet", "Chef", "SaltStack", "Terraform")
+    ),
+    DescriptiveQuery(
+        "Who can package apps into containers and run them at scale?",
+        ("Docker", "Kubernetes", "Helm"),
+        r"OpenShift|containeri[sz]ation",
+    ),
+    DescriptiveQuery(
+        "Who can train predictive models on data?",
+        ("Machine Learning", "Deep Learning", "TensorFlow", "PyTorch", "Keras", "scikit-learn", "Neural networks"),
+    ),
+    DescriptiveQuery(
+        "Who builds online shops?",
+        ("WooCommerce", "Magento", "Payment gateways", "Stripe"),
+        r"e-?commerce|Shopify|OpenCart|PrestaShop",
+    ),
+    DescriptiveQuery(
+        "Who writes one codebase for phones of both major platforms?",
+        ("Flutter", "React Native", "Ionic", "Dart"),
+        r"Xamarin|cross[- ]platform",
+    ),
+    DescriptiveQuery(
+        "Who keeps an eye on servers and raises alerts when something breaks?",
+        ("Nagios", "Zabbix", "Prometheus", "Grafana", "CloudWatch", "ELK Stack"),
+        r"Splunk|New Relic|Datadog",
+    ),
+    DescriptiveQuery(
+        "Who can write automated browser tests?",
+        ("Selenium", "Jasmine", "Mocha", "Jest", "TestNG"),
+        r"Cypress|Protractor|Karma|Appium|Cucumber",
+    ),
+    DescriptiveQuery(
+        "Who can build and customise sites on a content management system?",
+        ("WordPress", "Drupal", "Joomla"),
+        r"CMS|Content Management Systems?",
+    ),
+    DescriptiveQuery(
+        "Who sets up pipelines that build and ship code automatically?",
+        ("Jenkins", "CI/CD"),
+        r"GitLab CI|Travis|CircleCI|Bamboo|GitHub Actions",
+    ),
+    DescriptiveQuery(
+        "Who designs graphics and mock-ups in Adobe tools?", ("Photoshop", "Illustrator"), r"Adobe XD|Figma|Sketch"
+    ),
+    DescriptiveQuery("Who processes huge datasets on a cluster?", ("Hadoop", "Spark", "Hive", "HBase"), r"Big Data"),
+    DescriptiveQuery(
+        "Who builds dashboards and reports for business users?",
+        ("Tableau", "Power BI", "SSRS", "D3.js", "Data visualization"),
+    ),
+    DescriptiveQuery(
+        "Who manages user accounts and permissions on a Windows network?",
+        ("Active Directory", "Windows Server", "Office 365"),
+        r"Group Polic(?:y|ies)|LDAP|domain controllers?",
+    ),
+    DescriptiveQuery(
+        "Who runs virtual machines on a hypervisor?",
+        ("VMware",),
+        r"Hyper-?V|Citrix|VirtualBox|virtuali[sz]ation|virtual machines?",
+    ),
+    DescriptiveQuery(
+        "Who writes stored procedures and database triggers?", ("PL/SQL", "T-SQL"), r"stored procedures?|triggers"
+    ),
+    DescriptiveQuery(
+        "Who protects the network from intruders?",
+        ("Firewalls", "Fortinet", "VPN", "Network security"),
+        r"IDS|IPS|intrusion",
+    ),
+    DescriptiveQuery(
+        "Who can make computers understand human language?",
+        ("NLP",),
+        r"NLTK|spaCy|text (?:mining|classification)|sentiment analysis|chatbots?",
+    ),
+    DescriptiveQuery(
+        "Who can teach computers to see?",
+        ("Computer Vision",),
+        r"OpenCV|image (?:recognition|processing|classification)|object detection",
+    ),
+    DescriptiveQuery(
+        "Who makes websites look right on phones and tablets?",
+        ("Responsive design", "Bootstrap"),
+        r"media queries|mobile[- ]friendly",
+    ),
+    DescriptiveQuery(
+        "Who has put apps on the Apple and Google stores?", ("App Store", "Google Play"), r"TestFlight|Play Console"
+    ),
+    DescriptiveQuery(
+        "Who sends alerts to users' phones?", ("Push notifications",), r"APNs|Firebase Cloud Messaging|FCM"
+    ),
+    DescriptiveQuery(
+        "Who serves web apps from their own servers?",
+        ("Nginx", "Apache HTTP Server", "Apache Tomcat", "JBoss", "WebLogic"),
+        r"IIS|WebSphere",
+    ),
+    DescriptiveQuery(
+        "Who passes messages between services through queues?",
+        ("Kafka", "RabbitMQ"),
+        r"JMS|ActiveMQ|SQS|message (?:queues?|brokers?)",
+    ),
+    DescriptiveQuery(
+        "Who writes low-level code close to the hardware?",
+        ("C", "C++"),
+        r"embedded|firmware|micro-?controllers?|Assembly",
+    ),
     DescriptiveQuery("Who automates chores on servers with small scripts?", ("Bash", "PowerShell", "Perl")),
-    DescriptiveQuery("Who designs data models for document stores?",
-                     ("MongoDB", "Cassandra", "NoSQL", "Redis", "Elasticsearch"),
-                     r"DynamoDB|CouchDB|Couchbase|document (?:stores?|databases?)"),
+    DescriptiveQuery(
+        "Who designs data models for document stores?",
+        ("MongoDB", "Cassandra", "NoSQL", "Redis", "Elasticsearch"),
+        r"DynamoDB|CouchDB|Couchbase|document (?:stores?|databases?)",
+    ),
     DescriptiveQuery("Who holds a networking certification?", ("CCNA", "CCNP"), r"Network\+|CCIE|JNCIA|JNCIP"),
-    DescriptiveQuery("Who runs workloads on Amazon's cloud?",
-                     ("AWS", "EC2", "S3", "AWS Lambda", "Amazon RDS", "Amazon VPC", "AWS IAM", "CloudWatch",
-                      "CloudFormation")),
-    DescriptiveQuery("Who builds interactive single-page front ends?",
-                     ("React", "Angular", "Vue.js", "Backbone.js", "Ember.js"), r"single[- ]page"),
+    DescriptiveQuery(
+        "Who runs workloads on Amazon's cloud?",
+        ("AWS", "EC2", "S3", "AWS Lambda", "Amazon RDS", "Amazon VPC", "AWS IAM", "CloudWatch", "CloudFormation"),
+    ),
+    DescriptiveQuery(
+        "Who builds interactive single-page front ends?",
+        ("React", "Angular", "Vue.js", "Backbone.js", "Ember.js"),
+        r"single[- ]page",
+    ),
 )
 
 Query = SkillQuery | DescriptiveQuery
@@ -244,8 +304,9 @@ def _skill_groups(queries: Sequence[SkillQuery]) -> list[list[int]]:
     return list(groups.values())
 
 
-def assign_sides(skill_queries: Sequence[SkillQuery] = SKILL_QUERIES,
-                 descriptive: Sequence[DescriptiveQuery] = DESCRIPTIVE_QUERIES) -> dict[Query, str]:
+def assign_sides(
+    skill_queries: Sequence[SkillQuery] = SKILL_QUERIES, descriptive: Sequence[DescriptiveQuery] = DESCRIPTIVE_QUERIES
+) -> dict[Query, str]:
     """Split of each query. Skill groups, in a salted-hash order, go to the side that has fewer
     queries so far; descriptive queries alternate in a salted-hash order."""
     side: dict[Query, str] = {}
@@ -301,9 +362,13 @@ def keep(count: int, corpus_size: int) -> bool:
     return MIN_RELEVANT <= count <= MAX_RELEVANT_SHARE * corpus_size
 
 
-def build_queries(split: str, texts: Mapping[str, str], spellings: frozenset[str],
-                  skill_queries: Sequence[SkillQuery] = SKILL_QUERIES,
-                  descriptive: Sequence[DescriptiveQuery] = DESCRIPTIVE_QUERIES) -> list[dict]:
+def build_queries(
+    split: str,
+    texts: Mapping[str, str],
+    spellings: frozenset[str],
+    skill_queries: Sequence[SkillQuery] = SKILL_QUERIES,
+    descriptive: Sequence[DescriptiveQuery] = DESCRIPTIVE_QUERIES,
+) -> list[dict]:
     """The query records of one split (texts: cv_id -> résumé text of that split), in pool order,
     numbered per kind."""
     sides = assign_sides(skill_queries, descriptive)
@@ -317,11 +382,17 @@ def build_queries(split: str, texts: Mapping[str, str], spellings: frozenset[str
             continue
         kind = query_kind(query, spellings)
         numbers[kind] += 1
-        records.append({
-            "qid": f"{kind}_{numbers[kind]:03d}", "query": query.text, "language": "en", "kind": kind,
-            "relevant": ids, "skills": list(query.skills),
-            "match": "any" if kind == "descriptive" else "all",
-            "pattern": [p.pattern for p in _patterns(query)],
-            "in_rag_vocabulary": {name: name.lower() in spellings for name in query.skills},
-        })
+        records.append(
+            {
+                "qid": f"{kind}_{numbers[kind]:03d}",
+                "query": query.text,
+                "language": "en",
+                "kind": kind,
+                "relevant": ids,
+                "skills": list(query.skills),
+                "match": "any" if kind == "descriptive" else "all",
+                "pattern": [p.pattern for p in _patterns(query)],
+                "in_rag_vocabulary": {name: name.lower() in spellings for name in query.skills},
+            }
+        )
     return records

@@ -29,8 +29,10 @@ _RIGHT = r"(?![\w+#])"
 _LIST_BEFORE = r"(?:(?<=^\s*(?:[-•●*]\s*)?)|(?<=[,:;(/|&]\s*)|(?<=\b(?:and|or|in|with|using|like)\s+))"
 """A single-letter or common-word language counts only in a list: after a separator or a
 bullet, or after "and", "in", "with", ..."""
-_LIST_AFTER = (r"(?=\s*(?:[,;)/|]|\.(?!\w)|$)|\s+(?:and|or)\s|\s+(?:programming|language|languages|developer|"
-               r"code|development)\b)")
+_LIST_AFTER = (
+    r"(?=\s*(?:[,;)/|]|\.(?!\w)|$)|\s+(?:and|or)\s|\s+(?:programming|language|languages|developer|"
+    r"code|development)\b)"
+)
 
 
 @dataclass(frozen=True)
@@ -102,8 +104,11 @@ SKILLS: tuple[Skill, ...] = (
     Skill("Zend", r"Zend(?: Framework)?", open=True),
     Skill("Yii", r"Yii\s?2?", open=True),
     Skill("Spring Boot", r"Spring[- ]?Boot"),
-    Skill("Spring", r"Spring(?:\s(?:MVC|Framework|Security|Cloud|Data|Batch|Core))|Spring(?=,| and | or |/)",
-          exact_case=True),
+    Skill(
+        "Spring",
+        r"Spring(?:\s(?:MVC|Framework|Security|Cloud|Data|Batch|Core))|Spring(?=,| and | or |/)",
+        exact_case=True,
+    ),
     Skill("Hibernate", r"Hibernate"),
     Skill("JSP", r"JSP|Servlets?", exact_case=True),
     Skill("Java EE", r"J2EE|Java EE|JEE|Jakarta EE"),
@@ -162,8 +167,12 @@ SKILLS: tuple[Skill, ...] = (
     Skill("PostgreSQL", r"PostgreSQL|Postgres|Postgre SQL"),
     Skill("MongoDB", r"Mongo ?DB|Mongo(?!ose)"),
     Skill("Redis", r"Redis"),
-    Skill("Oracle Database", r"(?<!from )Oracle(?! Certified| Corporation| Cloud| Data Guard)"
-          r"(?:\s(?:Database|DB|DBA|\d+[cgi]?))?", exact_case=True),
+    Skill(
+        "Oracle Database",
+        r"(?<!from )Oracle(?! Certified| Corporation| Cloud| Data Guard)"
+        r"(?:\s(?:Database|DB|DBA|\d+[cgi]?))?",
+        exact_case=True,
+    ),
     Skill("SQL Server", r"(?:MS |Microsoft )?SQL Server|MSSQL|MS SQL"),
     Skill("SSIS", r"SSIS", open=True),
     Skill("SSRS", r"SSRS", open=True),
@@ -172,8 +181,12 @@ SKILLS: tuple[Skill, ...] = (
     Skill("HBase", r"HBase", open=True),
     Skill("Elasticsearch", r"Elastic ?Search"),
     Skill("NoSQL", r"NoSQL"),
-    Skill("Database tuning", r"(?:database|DB|query|queries|SQL)(?: performance)? (?:tuning|optimi[sz]ation)"
-          r"|(?:tun|optimi[sz])(?:e|es|ed|ing) (?:the )?(?:database|SQL|queries)", open=True),
+    Skill(
+        "Database tuning",
+        r"(?:database|DB|query|queries|SQL)(?: performance)? (?:tuning|optimi[sz]ation)"
+        r"|(?:tun|optimi[sz])(?:e|es|ed|ing) (?:the )?(?:database|SQL|queries)",
+        open=True,
+    ),
     Skill("ETL", r"ETL", exact_case=True),
     # Cloud.
     Skill("AWS", r"AWS|Amazon Web Services"),
@@ -205,8 +218,12 @@ SKILLS: tuple[Skill, ...] = (
     Skill("Zabbix", r"Zabbix", open=True),
     Skill("ELK Stack", r"ELK(?: Stack)?|Logstash|Kibana"),
     Skill("Nginx", r"Nginx"),
-    Skill("Apache HTTP Server", r"Apache(?!\s(?:Kafka|Spark|Tomcat|Hadoop|Cassandra|Maven|Ant|Cordova|Struts|"
-          r"Camel|Airflow|Hive|Solr|Lucene|JMeter))(?:\s(?:HTTP|Web)(?:\sServer)?)?", open=True),
+    Skill(
+        "Apache HTTP Server",
+        r"Apache(?!\s(?:Kafka|Spark|Tomcat|Hadoop|Cassandra|Maven|Ant|Cordova|Struts|"
+        r"Camel|Airflow|Hive|Solr|Lucene|JMeter))(?:\s(?:HTTP|Web)(?:\sServer)?)?",
+        open=True,
+    ),
     Skill("Apache Tomcat", r"Tomcat", open=True),
     Skill("JBoss", r"JBoss|WildFly", open=True),
     Skill("WebLogic", r"Web ?Logic", open=True),
@@ -286,8 +303,12 @@ SKILLS: tuple[Skill, ...] = (
     Skill("Tableau", r"Tableau"),
     Skill("Power BI", r"Power ?BI"),
     Skill("Data visualization", r"Data Visuali[sz]ation"),
-    Skill("Microsoft Excel", r"(?:MS |Microsoft )?Excel(?=\s*(?:[,/)]|and |or |spreadsheets?|macros|VBA|$))"
-          r"|Advanced Excel", exact_case=True),
+    Skill(
+        "Microsoft Excel",
+        r"(?:MS |Microsoft )?Excel(?=\s*(?:[,/)]|and |or |spreadsheets?|macros|VBA|$))"
+        r"|Advanced Excel",
+        exact_case=True,
+    ),
     Skill("PowerPoint", r"Power ?Point"),
     Skill("Microsoft Office", r"(?:MS|Microsoft) Office(?: Suite)?|Office Suite"),
     Skill("Photoshop", r"Photoshop"),
@@ -333,19 +354,39 @@ def skills_in(text: str, table: Iterable[Skill] = SKILLS) -> list[str]:
 _EMAIL = regex.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _PHONE = regex.compile(r"(?<![\w])\+?\(?\d[\d ().-]{6,}\d(?![\w])")
 _PLACE_LINE = regex.compile(r"^[A-Z][A-Za-z .'-]+(?:, [A-Z][A-Za-z .'-]+)+$")
-_NUMBER = (r"(?P<n>\d{1,2}(?:\.\d)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
-           r"fifteen|twenty)")
+_NUMBER = (
+    r"(?P<n>\d{1,2}(?:\.\d)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"fifteen|twenty)"
+)
 _YEARS_FIELD = regex.compile(
-    r"(?:^|[ \t]{2,})[ \t]*(?:(?:Total[ \t]+)?Years?[ \t]+of[ \t]+Experience[ \t]*:[ \t]*" + _NUMBER
-    + r"(?:[ \t]*\+)?(?:[ \t]*(?:years?|yrs))?|Experience[ \t]*:[ \t]*" + _NUMBER
+    r"(?:^|[ \t]{2,})[ \t]*(?:(?:Total[ \t]+)?Years?[ \t]+of[ \t]+Experience[ \t]*:[ \t]*"
+    + _NUMBER
+    + r"(?:[ \t]*\+)?(?:[ \t]*(?:years?|yrs))?|Experience[ \t]*:[ \t]*"
+    + _NUMBER
     + r"(?:[ \t]*\+)?[ \t]*(?:years?|yrs))\b",
-    regex.IGNORECASE | regex.MULTILINE)
+    regex.IGNORECASE | regex.MULTILINE,
+)
 _YEARS_STATED = regex.compile(
     r"(?<![\w.])" + _NUMBER + r"(?:(?P<plus>\s*\+)\s*(?:years?|yrs)(?:\s+of(?:\s+[\w-]+){0,2}?\s+experience)?"
     r"|\s*(?:years?|yrs)\s+of(?:\s+[\w-]+){0,2}?\s+experience)\b",
-    regex.IGNORECASE)
-_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20}
+    regex.IGNORECASE,
+)
+_NUMBER_WORDS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "fifteen": 15,
+    "twenty": 20,
+}
 _SUMMARY_SECTIONS = ("summary", "objective", "profile", "about")
 
 
@@ -392,8 +433,9 @@ def stated_years(resume: ParsedResume, text: str) -> YearsStated | None:
     if field:
         return YearsStated(_number(field.group("n")), field.group(0).strip())
     prose = [line.text for line in resume.header if line.kind == "text"]
-    prose += [line.text for section in resume.sections if section.key.startswith(_SUMMARY_SECTIONS)
-              for line in section.lines]
+    prose += [
+        line.text for section in resume.sections if section.key.startswith(_SUMMARY_SECTIONS) for line in section.lines
+    ]
     for line in prose:
         match = _YEARS_STATED.search(line)
         if match:
@@ -411,14 +453,27 @@ def _location(resume: ParsedResume) -> str | None:
     address = _first_value(resume.field("address", "residence"))
     if address:
         return address
-    places = (line.text for line in resume.header
-              if line.kind == "text" and _PLACE_LINE.match(line.text) and len(line.text.split()) <= 5)
+    places = (
+        line.text
+        for line in resume.header
+        if line.kind == "text" and _PLACE_LINE.match(line.text) and len(line.text.split()) <= 5
+    )
     return next(places, None)
 
 
 def _phone(resume: ParsedResume, text: str) -> str | None:
-    for label in ("phone", "phone number", "mobile", "contact number", "contact no.", "contact no", "contact",
-                  "contact info", "contact information", "contact details"):
+    for label in (
+        "phone",
+        "phone number",
+        "mobile",
+        "contact number",
+        "contact no.",
+        "contact no",
+        "contact",
+        "contact info",
+        "contact information",
+        "contact details",
+    ):
         value = resume.field(label)
         match = _PHONE.search(value) if value else None
         if match:
@@ -441,6 +496,7 @@ def resume_truth(text: str) -> ResumeTruth:
 
 
 # Job postings.
+
 
 @dataclass(frozen=True)
 class JobTruth:

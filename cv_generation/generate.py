@@ -33,34 +33,68 @@ class OneLineErrors(click.Command):
 
 def _comma_list(normalize: Callable[[Sequence[str]], Sequence[str]]):
     """A click callback: the comma-separated option value through `normalize`, or a usage error."""
+
     def callback(_ctx: click.Context, _param: click.Parameter, value: str) -> Sequence[str]:
         try:
             return normalize([part.strip().lower() for part in value.split(",") if part.strip()])
         except ValueError as exc:
             raise click.BadParameter(str(exc)) from None
+
     return callback
 
 
 @click.command(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--n", "n", type=click.IntRange(min=1), default=30, show_default=True,
-              help="Number of CVs: folders cv_001 .. cv_<n> (wider numbers past 999).")
-@click.option("--seed", type=int, default=42, show_default=True,
-              help="Corpus seed. CV i depends only on (seed, i, languages).")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_OUT,
-              show_default=True, help="The CV folder: CVs only.")
-@click.option("--truth", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="The truth folder: each CV's truth, queries.jsonl, jobs/ and corpus.json [default: a "
-                   "sibling of --out named truth].")
-@click.option("--languages", default=",".join(LANGUAGES), show_default=True,
-              callback=_comma_list(normalize_languages),
-              help="Comma-separated CV languages to draw from.")
-@click.option("--templates", default=",".join(TEMPLATE_NAMES), show_default=True,
-              callback=_comma_list(normalize_templates),
-              help="Comma-separated layouts to draw from (a different mix makes a second evaluation corpus).")
+@click.option(
+    "--n",
+    "n",
+    type=click.IntRange(min=1),
+    default=30,
+    show_default=True,
+    help="Number of CVs: folders cv_001 .. cv_<n> (wider numbers past 999).",
+)
+@click.option(
+    "--seed", type=int, default=42, show_default=True, help="Corpus seed. CV i depends only on (seed, i, languages)."
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=DEFAULT_OUT,
+    show_default=True,
+    help="The CV folder: CVs only.",
+)
+@click.option(
+    "--truth",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="The truth folder: each CV's truth, queries.jsonl, jobs/ and corpus.json [default: a "
+    "sibling of --out named truth].",
+)
+@click.option(
+    "--languages",
+    default=",".join(LANGUAGES),
+    show_default=True,
+    callback=_comma_list(normalize_languages),
+    help="Comma-separated CV languages to draw from.",
+)
+@click.option(
+    "--templates",
+    default=",".join(TEMPLATE_NAMES),
+    show_default=True,
+    callback=_comma_list(normalize_templates),
+    help="Comma-separated layouts to draw from (a different mix makes a second evaluation corpus).",
+)
 @click.option("--force", is_flag=True, help="Rewrite CV folders that already exist.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def main(n: int, seed: int, out: Path, truth: Path | None, languages: list[str], templates: tuple[str, ...], force: bool,
-         quiet: bool) -> None:
+def main(
+    n: int,
+    seed: int,
+    out: Path,
+    truth: Path | None,
+    languages: list[str],
+    templates: tuple[str, ...],
+    force: bool,
+    quiet: bool,
+) -> None:
     """Generate synthetic CV PDFs with ground truth, and a labelled query set.
 
     Writes OUT/cv_001/cv.pdf for each CV and, in the truth folder, cv_001.json (its ground
@@ -82,8 +116,10 @@ def main(n: int, seed: int, out: Path, truth: Path | None, languages: list[str],
         sys.exit(1)
     finally:
         bar.close()
-    lines = [f"{summary.written} CVs written, {summary.kept} kept, {summary.queries} queries, "
-             f"{summary.jobs} jobs in {out} (truth in {summary.truth})"]
+    lines = [
+        f"{summary.written} CVs written, {summary.kept} kept, {summary.queries} queries, "
+        f"{summary.jobs} jobs in {out} (truth in {summary.truth})"
+    ]
     if summary.foreign:
         lines.append(f"{summary.foreign} kept CVs came from other settings (use --force to rebuild)")
     if summary.strays:

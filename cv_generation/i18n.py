@@ -13,42 +13,130 @@ from typing import NamedTuple
 LANGUAGES: tuple[str, ...] = ("en", "es", "de", "fr")
 
 HEADINGS: dict[str, dict[str, str]] = {
-    "en": {"profile": "Profile", "experience": "Professional Experience", "education": "Education",
-           "skills": "Skills", "languages": "Languages", "contact": "Contact",
-           "code": "Programming", "platform": "Platforms & infrastructure", "tool": "Tools",
-           "practice": "Methods & expertise", "page": "Page"},
-    "es": {"profile": "Perfil", "experience": "Experiencia profesional", "education": "Formación",
-           "skills": "Competencias", "languages": "Idiomas", "contact": "Contacto",
-           "code": "Programación", "platform": "Plataformas e infraestructura", "tool": "Herramientas",
-           "practice": "Métodos y especialidades", "page": "Página"},
-    "de": {"profile": "Profil", "experience": "Berufserfahrung", "education": "Ausbildung",
-           "skills": "Kenntnisse", "languages": "Sprachen", "contact": "Kontakt",
-           "code": "Programmierung", "platform": "Plattformen & Infrastruktur", "tool": "Werkzeuge",
-           "practice": "Methoden & Fachwissen", "page": "Seite"},
-    "fr": {"profile": "Profil", "experience": "Expérience professionnelle", "education": "Formation",
-           "skills": "Compétences", "languages": "Langues", "contact": "Contact",
-           "code": "Programmation", "platform": "Plateformes et infrastructure",
-           "tool": "Outils", "practice": "Méthodes et expertise", "page": "Page"},
+    "en": {
+        "profile": "Profile",
+        "experience": "Professional Experience",
+        "education": "Education",
+        "skills": "Skills",
+        "languages": "Languages",
+        "contact": "Contact",
+        "code": "Programming",
+        "platform": "Platforms & infrastructure",
+        "tool": "Tools",
+        "practice": "Methods & expertise",
+        "page": "Page",
+    },
+    "es": {
+        "profile": "Perfil",
+        "experience": "Experiencia profesional",
+        "education": "Formación",
+        "skills": "Competencias",
+        "languages": "Idiomas",
+        "contact": "Contacto",
+        "code": "Programación",
+        "platform": "Plataformas e infraestructura",
+        "tool": "Herramientas",
+        "practice": "Métodos y especialidades",
+        "page": "Página",
+    },
+    "de": {
+        "profile": "Profil",
+        "experience": "Berufserfahrung",
+        "education": "Ausbildung",
+        "skills": "Kenntnisse",
+        "languages": "Sprachen",
+        "contact": "Kontakt",
+        "code": "Programmierung",
+        "platform": "Plattformen & Infrastruktur",
+        "tool": "Werkzeuge",
+        "practice": "Methoden & Fachwissen",
+        "page": "Seite",
+    },
+    "fr": {
+        "profile": "Profil",
+        "experience": "Expérience professionnelle",
+        "education": "Formation",
+        "skills": "Compétences",
+        "languages": "Langues",
+        "contact": "Contact",
+        "code": "Programmation",
+        "platform": "Plateformes et infrastructure",
+        "tool": "Outils",
+        "practice": "Méthodes et expertise",
+        "page": "Page",
+    },
 }
 
 _MONTHS: dict[str, dict[str, tuple[str, ...]]] = {
-    "en": {"short": ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
-           "dotted": ("Jan.", "Feb.", "Mar.", "Apr.", "May", "June", "July", "Aug.", "Sept.", "Oct.",
-                      "Nov.", "Dec."),
-           "long": ("January", "February", "March", "April", "May", "June", "July", "August",
-                    "September", "October", "November", "December")},
-    "es": {"short": ("ene.", "feb.", "mar.", "abr.", "may.", "jun.", "jul.", "ago.", "sept.", "oct.",
-                     "nov.", "dic."),
-           "long": ("enero de", "febrero de", "marzo de", "abril de", "mayo de", "junio de", "julio de",
-                    "agosto de", "septiembre de", "octubre de", "noviembre de", "diciembre de")},
-    "de": {"short": ("Jan.", "Feb.", "März", "Apr.", "Mai", "Juni", "Juli", "Aug.", "Sept.", "Okt.",
-                     "Nov.", "Dez."),
-           "long": ("Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September",
-                    "Oktober", "November", "Dezember")},
-    "fr": {"short": ("janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.",
-                     "nov.", "déc."),
-           "long": ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre",
-                    "octobre", "novembre", "décembre")},
+    "en": {
+        "short": ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
+        "dotted": ("Jan.", "Feb.", "Mar.", "Apr.", "May", "June", "July", "Aug.", "Sept.", "Oct.", "Nov.", "Dec."),
+        "long": (
+            "January",
+            "February",
+            "March",
+            "April",
+            "May",
+            "June",
+            "July",
+            "August",
+            "September",
+            "October",
+            "November",
+            "December",
+        ),
+    },
+    "es": {
+        "short": ("ene.", "feb.", "mar.", "abr.", "may.", "jun.", "jul.", "ago.", "sept.", "oct.", "nov.", "dic."),
+        "long": (
+            "enero de",
+            "febrero de",
+            "marzo de",
+            "abril de",
+            "mayo de",
+            "junio de",
+            "julio de",
+            "agosto de",
+            "septiembre de",
+            "octubre de",
+            "noviembre de",
+            "diciembre de",
+        ),
+    },
+    "de": {
+        "short": ("Jan.", "Feb.", "März", "Apr.", "Mai", "Juni", "Juli", "Aug.", "Sept.", "Okt.", "Nov.", "Dez."),
+        "long": (
+            "Januar",
+            "Februar",
+            "März",
+            "April",
+            "Mai",
+            "Juni",
+            "Juli",
+            "August",
+            "September",
+            "Oktober",
+            "November",
+            "Dezember",
+        ),
+    },
+    "fr": {
+        "short": ("janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.", "nov.", "déc."),
+        "long": (
+            "janvier",
+            "février",
+            "mars",
+            "avril",
+            "mai",
+            "juin",
+            "juillet",
+            "août",
+            "septembre",
+            "octobre",
+            "novembre",
+            "décembre",
+        ),
+    },
 }
 """Month names by style; "long" Spanish keeps its "de" ("enero de 2019")."""
 
@@ -70,28 +158,49 @@ class DateStyle(NamedTuple):
 
 
 DATE_STYLES: dict[str, tuple[DateStyle, ...]] = {
-    "en": (DateStyle("short", present="Present"), DateStyle("dotted", " – ", "Present"),
-           DateStyle("long", " - ", "Current"), DateStyle("numeric", " – ", "Present"),
-           DateStyle("iso", " – ", "present"), DateStyle("year", "–", "Present"),
-           DateStyle("long", " to ", "present"), DateStyle("short", " – ", "", since="Since ")),
-    "es": (DateStyle("short", present="actualidad"), DateStyle("long", " – ", "la actualidad"),
-           DateStyle("numeric", " - ", "actualidad"), DateStyle("year", " – ", "", since="desde "),
-           DateStyle("numeric", " a ", "hoy", opening="de "), DateStyle("short", " – ", "", since="Desde "),
-           DateStyle("iso", " – ", "actualidad")),
-    "de": (DateStyle("numeric", present="heute"), DateStyle("numeric", " – ", "", since="seit "),
-           DateStyle("long", " – ", "heute"), DateStyle("dotted_numeric", " - ", "dato"),
-           DateStyle("year", " – ", "", since="seit "), DateStyle("numeric", " bis ", "heute", opening="von "),
-           DateStyle("short", " – ", "", since="seit ")),
-    "fr": (DateStyle("short", present="aujourd'hui"), DateStyle("long", " – ", "", since="depuis "),
-           DateStyle("numeric", " – ", "aujourd'hui"), DateStyle("year", " – ", "", since="depuis "),
-           DateStyle("long", " à ", "ce jour", opening="de "), DateStyle("year", " à ", "aujourd'hui", opening="de "),
-           DateStyle("iso", " – ", "à ce jour")),
+    "en": (
+        DateStyle("short", present="Present"),
+        DateStyle("dotted", " – ", "Present"),
+        DateStyle("long", " - ", "Current"),
+        DateStyle("numeric", " – ", "Present"),
+        DateStyle("iso", " – ", "present"),
+        DateStyle("year", "–", "Present"),
+        DateStyle("long", " to ", "present"),
+        DateStyle("short", " – ", "", since="Since "),
+    ),
+    "es": (
+        DateStyle("short", present="actualidad"),
+        DateStyle("long", " – ", "la actualidad"),
+        DateStyle("numeric", " - ", "actualidad"),
+        DateStyle("year", " – ", "", since="desde "),
+        DateStyle("numeric", " a ", "hoy", opening="de "),
+        DateStyle("short", " – ", "", since="Desde "),
+        DateStyle("iso", " – ", "actualidad"),
+    ),
+    "de": (
+        DateStyle("numeric", present="heute"),
+        DateStyle("numeric", " – ", "", since="seit "),
+        DateStyle("long", " – ", "heute"),
+        DateStyle("dotted_numeric", " - ", "dato"),
+        DateStyle("year", " – ", "", since="seit "),
+        DateStyle("numeric", " bis ", "heute", opening="von "),
+        DateStyle("short", " – ", "", since="seit "),
+    ),
+    "fr": (
+        DateStyle("short", present="aujourd'hui"),
+        DateStyle("long", " – ", "", since="depuis "),
+        DateStyle("numeric", " – ", "aujourd'hui"),
+        DateStyle("year", " – ", "", since="depuis "),
+        DateStyle("long", " à ", "ce jour", opening="de "),
+        DateStyle("year", " à ", "aujourd'hui", opening="de "),
+        DateStyle("iso", " – ", "à ce jour"),
+    ),
 }
 """The date styles each language picks from, one per CV (the first is the version-1 style)."""
 
 
 def format_month(language: str, style: DateStyle, year_month: str) -> str:
-    """"2019-03" as a CV in `language` writes it in `style`."""
+    """ "2019-03" as a CV in `language` writes it in `style`."""
     year, month = year_month.split("-")
     if style.month == "year":
         return year
@@ -120,14 +229,20 @@ def format_count(language: str, value: int) -> str:
 
 
 SENIORITY_TITLE: dict[str, dict[str, str]] = {
-    "en": {"junior": "Junior {title}", "mid": "{title}", "senior": "Senior {title}",
-           "lead": "Lead {title}"},
-    "es": {"junior": "{title} Junior", "mid": "{title}", "senior": "{title} Sénior",
-           "lead": "{title} — Líder de equipo"},
-    "de": {"junior": "Junior {title}", "mid": "{title}", "senior": "Senior {title}",
-           "lead": "{title} — Teamleitung"},
-    "fr": {"junior": "{title} junior", "mid": "{title}", "senior": "{title} senior",
-           "lead": "{title} — Responsable d'équipe"},
+    "en": {"junior": "Junior {title}", "mid": "{title}", "senior": "Senior {title}", "lead": "Lead {title}"},
+    "es": {
+        "junior": "{title} Junior",
+        "mid": "{title}",
+        "senior": "{title} Sénior",
+        "lead": "{title} — Líder de equipo",
+    },
+    "de": {"junior": "Junior {title}", "mid": "{title}", "senior": "Senior {title}", "lead": "{title} — Teamleitung"},
+    "fr": {
+        "junior": "{title} junior",
+        "mid": "{title}",
+        "senior": "{title} senior",
+        "lead": "{title} — Responsable d'équipe",
+    },
 }
 """The word each language adds to a title for a seniority (tests look for it)."""
 
@@ -157,15 +272,38 @@ LANGUAGE_NAMES: dict[str, dict[str, str]] = {
 }
 
 LEVEL_NAMES: dict[str, dict[str, str]] = {
-    "en": {"native": "native", "C2": "C2 (proficient)", "C1": "C1 (advanced)",
-           "B2": "B2 (upper intermediate)", "B1": "B1 (intermediate)", "A2": "A2 (elementary)"},
-    "es": {"native": "nativo", "C2": "C2 (maestría)", "C1": "C1 (avanzado)",
-           "B2": "B2 (intermedio alto)", "B1": "B1 (intermedio)", "A2": "A2 (básico)"},
-    "de": {"native": "Muttersprache", "C2": "C2 (muttersprachliches Niveau)",
-           "C1": "C1 (verhandlungssicher)", "B2": "B2 (fließend)", "B1": "B1 (gute Kenntnisse)",
-           "A2": "A2 (Grundkenntnisse)"},
-    "fr": {"native": "langue maternelle", "C2": "C2 (bilingue)", "C1": "C1 (courant)",
-           "B2": "B2 (avancé)", "B1": "B1 (intermédiaire)", "A2": "A2 (notions)"},
+    "en": {
+        "native": "native",
+        "C2": "C2 (proficient)",
+        "C1": "C1 (advanced)",
+        "B2": "B2 (upper intermediate)",
+        "B1": "B1 (intermediate)",
+        "A2": "A2 (elementary)",
+    },
+    "es": {
+        "native": "nativo",
+        "C2": "C2 (maestría)",
+        "C1": "C1 (avanzado)",
+        "B2": "B2 (intermedio alto)",
+        "B1": "B1 (intermedio)",
+        "A2": "A2 (básico)",
+    },
+    "de": {
+        "native": "Muttersprache",
+        "C2": "C2 (muttersprachliches Niveau)",
+        "C1": "C1 (verhandlungssicher)",
+        "B2": "B2 (fließend)",
+        "B1": "B1 (gute Kenntnisse)",
+        "A2": "A2 (Grundkenntnisse)",
+    },
+    "fr": {
+        "native": "langue maternelle",
+        "C2": "C2 (bilingue)",
+        "C1": "C1 (courant)",
+        "B2": "B2 (avancé)",
+        "B1": "B1 (intermédiaire)",
+        "A2": "A2 (notions)",
+    },
 }
 
 LANGUAGE_OF_LANG: dict[str, str] = {"en": "English", "es": "Spanish", "de": "German", "fr": "French"}
@@ -181,76 +319,167 @@ class Place(NamedTuple):
 
 
 PLACES: dict[str, tuple[Place, ...]] = {
-    "en": (Place("London", "United Kingdom", "en_GB", "GB"), Place("Manchester", "United Kingdom", "en_GB", "GB"),
-           Place("Edinburgh", "United Kingdom", "en_GB", "GB"), Place("Bristol", "United Kingdom", "en_GB", "GB"),
-           Place("Leeds", "United Kingdom", "en_GB", "GB"), Place("Dublin", "Ireland", "en_IE", "IE"),
-           Place("New York", "United States", "en_US", "US"), Place("Boston", "United States", "en_US", "US"),
-           Place("Chicago", "United States", "en_US", "US"), Place("Seattle", "United States", "en_US", "US")),
-    "es": (Place("Madrid", "España", "es_ES", "ES"), Place("Barcelona", "España", "es_ES", "ES"),
-           Place("Valencia", "España", "es_ES", "ES"), Place("Sevilla", "España", "es_ES", "ES"),
-           Place("Bilbao", "España", "es_ES", "ES"), Place("Málaga", "España", "es_ES", "ES"),
-           Place("Zaragoza", "España", "es_ES", "ES"), Place("A Coruña", "España", "es_ES", "ES"),
-           Place("Ciudad de México", "México", "es_MX", "MX"), Place("Guadalajara", "México", "es_MX", "MX")),
-    "de": (Place("Berlin", "Deutschland", "de_DE", "DE"), Place("München", "Deutschland", "de_DE", "DE"),
-           Place("Hamburg", "Deutschland", "de_DE", "DE"), Place("Köln", "Deutschland", "de_DE", "DE"),
-           Place("Frankfurt am Main", "Deutschland", "de_DE", "DE"), Place("Stuttgart", "Deutschland", "de_DE", "DE"),
-           Place("Düsseldorf", "Deutschland", "de_DE", "DE"), Place("Leipzig", "Deutschland", "de_DE", "DE"),
-           Place("Wien", "Österreich", "de_AT", "AT"), Place("Zürich", "Schweiz", "de_CH", "CH")),
-    "fr": (Place("Paris", "France", "fr_FR", "FR"), Place("Lyon", "France", "fr_FR", "FR"),
-           Place("Marseille", "France", "fr_FR", "FR"), Place("Toulouse", "France", "fr_FR", "FR"),
-           Place("Bordeaux", "France", "fr_FR", "FR"), Place("Lille", "France", "fr_FR", "FR"),
-           Place("Nantes", "France", "fr_FR", "FR"), Place("Strasbourg", "France", "fr_FR", "FR"),
-           Place("Genève", "Suisse", "fr_CH", "CH"), Place("Lausanne", "Suisse", "fr_CH", "CH")),
+    "en": (
+        Place("London", "United Kingdom", "en_GB", "GB"),
+        Place("Manchester", "United Kingdom", "en_GB", "GB"),
+        Place("Edinburgh", "United Kingdom", "en_GB", "GB"),
+        Place("Bristol", "United Kingdom", "en_GB", "GB"),
+        Place("Leeds", "United Kingdom", "en_GB", "GB"),
+        Place("Dublin", "Ireland", "en_IE", "IE"),
+        Place("New York", "United States", "en_US", "US"),
+        Place("Boston", "United States", "en_US", "US"),
+        Place("Chicago", "United States", "en_US", "US"),
+        Place("Seattle", "United States", "en_US", "US"),
+    ),
+    "es": (
+        Place("Madrid", "España", "es_ES", "ES"),
+        Place("Barcelona", "España", "es_ES", "ES"),
+        Place("Valencia", "España", "es_ES", "ES"),
+        Place("Sevilla", "España", "es_ES", "ES"),
+        Place("Bilbao", "España", "es_ES", "ES"),
+        Place("Málaga", "España", "es_ES", "ES"),
+        Place("Zaragoza", "España", "es_ES", "ES"),
+        Place("A Coruña", "España", "es_ES", "ES"),
+        Place("Ciudad de México", "México", "es_MX", "MX"),
+        Place("Guadalajara", "México", "es_MX", "MX"),
+    ),
+    "de": (
+        Place("Berlin", "Deutschland", "de_DE", "DE"),
+        Place("München", "Deutschland", "de_DE", "DE"),
+        Place("Hamburg", "Deutschland", "de_DE", "DE"),
+        Place("Köln", "Deutschland", "de_DE", "DE"),
+        Place("Frankfurt am Main", "Deutschland", "de_DE", "DE"),
+        Place("Stuttgart", "Deutschland", "de_DE", "DE"),
+        Place("Düsseldorf", "Deutschland", "de_DE", "DE"),
+        Place("Leipzig", "Deutschland", "de_DE", "DE"),
+        Place("Wien", "Österreich", "de_AT", "AT"),
+        Place("Zürich", "Schweiz", "de_CH", "CH"),
+    ),
+    "fr": (
+        Place("Paris", "France", "fr_FR", "FR"),
+        Place("Lyon", "France", "fr_FR", "FR"),
+        Place("Marseille", "France", "fr_FR", "FR"),
+        Place("Toulouse", "France", "fr_FR", "FR"),
+        Place("Bordeaux", "France", "fr_FR", "FR"),
+        Place("Lille", "France", "fr_FR", "FR"),
+        Place("Nantes", "France", "fr_FR", "FR"),
+        Place("Strasbourg", "France", "fr_FR", "FR"),
+        Place("Genève", "Suisse", "fr_CH", "CH"),
+        Place("Lausanne", "Suisse", "fr_CH", "CH"),
+    ),
 }
 
 ABROAD: dict[str, tuple[Place, ...]] = {
-    "en": (Place("Berlin", "Germany", "de_DE", "DE"), Place("Amsterdam", "Netherlands", "nl_NL", "NL"),
-           Place("Toronto", "Canada", "en_CA", "CA"), Place("Sydney", "Australia", "en_AU", "AU")),
-    "es": (Place("Londres", "Reino Unido", "en_GB", "GB"), Place("Lisboa", "Portugal", "pt_PT", "PT"),
-           Place("Buenos Aires", "Argentina", "es_AR", "AR"), Place("Bogotá", "Colombia", "es_CO", "CO")),
-    "de": (Place("London", "Vereinigtes Königreich", "en_GB", "GB"),
-           Place("Amsterdam", "Niederlande", "nl_NL", "NL"), Place("Paris", "Frankreich", "fr_FR", "FR"),
-           Place("Brüssel", "Belgien", "nl_BE", "BE")),
-    "fr": (Place("Bruxelles", "Belgique", "nl_BE", "BE"), Place("Montréal", "Canada", "fr_CA", "CA"),
-           Place("Londres", "Royaume-Uni", "en_GB", "GB"), Place("Barcelone", "Espagne", "es_ES", "ES")),
+    "en": (
+        Place("Berlin", "Germany", "de_DE", "DE"),
+        Place("Amsterdam", "Netherlands", "nl_NL", "NL"),
+        Place("Toronto", "Canada", "en_CA", "CA"),
+        Place("Sydney", "Australia", "en_AU", "AU"),
+    ),
+    "es": (
+        Place("Londres", "Reino Unido", "en_GB", "GB"),
+        Place("Lisboa", "Portugal", "pt_PT", "PT"),
+        Place("Buenos Aires", "Argentina", "es_AR", "AR"),
+        Place("Bogotá", "Colombia", "es_CO", "CO"),
+    ),
+    "de": (
+        Place("London", "Vereinigtes Königreich", "en_GB", "GB"),
+        Place("Amsterdam", "Niederlande", "nl_NL", "NL"),
+        Place("Paris", "Frankreich", "fr_FR", "FR"),
+        Place("Brüssel", "Belgien", "nl_BE", "BE"),
+    ),
+    "fr": (
+        Place("Bruxelles", "Belgique", "nl_BE", "BE"),
+        Place("Montréal", "Canada", "fr_CA", "CA"),
+        Place("Londres", "Royaume-Uni", "en_GB", "GB"),
+        Place("Barcelone", "Espagne", "es_ES", "ES"),
+    ),
 }
 """Where some people live who write their CV in a language not spoken there."""
 
 COUNTRY_IN_ENGLISH: dict[str, str] = {
-    "GB": "United Kingdom", "IE": "Ireland", "US": "United States", "ES": "Spain", "MX": "Mexico",
-    "DE": "Germany", "AT": "Austria", "CH": "Switzerland", "FR": "France", "NL": "Netherlands",
-    "CA": "Canada", "AU": "Australia", "PT": "Portugal", "AR": "Argentina", "CO": "Colombia",
+    "GB": "United Kingdom",
+    "IE": "Ireland",
+    "US": "United States",
+    "ES": "Spain",
+    "MX": "Mexico",
+    "DE": "Germany",
+    "AT": "Austria",
+    "CH": "Switzerland",
+    "FR": "France",
+    "NL": "Netherlands",
+    "CA": "Canada",
+    "AU": "Australia",
+    "PT": "Portugal",
+    "AR": "Argentina",
+    "CO": "Colombia",
     "BE": "Belgium",
 }
 """International CVs often name the country in English whatever their language."""
 
 FOREIGN_NAME_LOCALES: tuple[str, ...] = (
-    "pl_PL", "da_DK", "no_NO", "el_GR", "cs_CZ", "tr_TR", "sv_SE", "hu_HU", "pt_PT", "it_IT",
-    "nl_NL", "fi_FI", "ro_RO", "en_GB", "es_ES", "de_DE", "fr_FR",
+    "pl_PL",
+    "da_DK",
+    "no_NO",
+    "el_GR",
+    "cs_CZ",
+    "tr_TR",
+    "sv_SE",
+    "hu_HU",
+    "pt_PT",
+    "it_IT",
+    "nl_NL",
+    "fi_FI",
+    "ro_RO",
+    "en_GB",
+    "es_ES",
+    "de_DE",
+    "fr_FR",
 )
 """Where people who moved come from; mostly non-ASCII alphabets and diacritics."""
 
 LOCALE_LANGUAGE: dict[str, str] = {
-    "en": "English", "es": "Spanish", "de": "German", "fr": "French", "pl": "Polish", "da": "Danish",
-    "no": "Norwegian", "el": "Greek", "cs": "Czech", "tr": "Turkish", "sv": "Swedish",
-    "hu": "Hungarian", "pt": "Portuguese", "it": "Italian", "nl": "Dutch", "fi": "Finnish",
+    "en": "English",
+    "es": "Spanish",
+    "de": "German",
+    "fr": "French",
+    "pl": "Polish",
+    "da": "Danish",
+    "no": "Norwegian",
+    "el": "Greek",
+    "cs": "Czech",
+    "tr": "Turkish",
+    "sv": "Swedish",
+    "hu": "Hungarian",
+    "pt": "Portuguese",
+    "it": "Italian",
+    "nl": "Dutch",
+    "fi": "Finnish",
     "ro": "Romanian",
 }
 """Native language of a person named from a Faker locale (keyed by the locale's language code)."""
 
 DEGREES: dict[str, dict[str, tuple[str, ...]]] = {
-    "en": {"bachelor": ("BSc in {field}", "Bachelor of Science in {field}", "BA (Hons) {field}"),
-           "master": ("MSc in {field}", "Master of Science in {field}", "MA in {field}"),
-           "doctorate": ("PhD in {field}",)},
-    "es": {"bachelor": ("Grado en {field}", "Licenciatura en {field}"),
-           "master": ("Máster en {field}", "Máster Universitario en {field}"),
-           "doctorate": ("Doctorado en {field}",)},
-    "de": {"bachelor": ("Bachelor of Science, {field}", "B.Sc. {field}"),
-           "master": ("Master of Science, {field}", "M.Sc. {field}", "Diplom {field}"),
-           "doctorate": ("Promotion (Dr.), {field}",)},
-    "fr": {"bachelor": ("Licence en {field}", "Licence {field}"),
-           "master": ("Master en {field}", "Master {field}"),
-           "doctorate": ("Doctorat en {field}",)},
+    "en": {
+        "bachelor": ("BSc in {field}", "Bachelor of Science in {field}", "BA (Hons) {field}"),
+        "master": ("MSc in {field}", "Master of Science in {field}", "MA in {field}"),
+        "doctorate": ("PhD in {field}",),
+    },
+    "es": {
+        "bachelor": ("Grado en {field}", "Licenciatura en {field}"),
+        "master": ("Máster en {field}", "Máster Universitario en {field}"),
+        "doctorate": ("Doctorado en {field}",),
+    },
+    "de": {
+        "bachelor": ("Bachelor of Science, {field}", "B.Sc. {field}"),
+        "master": ("Master of Science, {field}", "M.Sc. {field}", "Diplom {field}"),
+        "doctorate": ("Promotion (Dr.), {field}",),
+    },
+    "fr": {
+        "bachelor": ("Licence en {field}", "Licence {field}"),
+        "master": ("Master en {field}", "Master {field}"),
+        "doctorate": ("Doctorat en {field}",),
+    },
 }
 """Degree names per level; a CV picks one spelling per level."""
 
@@ -262,28 +491,43 @@ INSTITUTIONS: dict[str, tuple[str, ...]] = {
 }
 
 EMPLOYERS: dict[str, dict[str, tuple[str, ...]]] = {
-    "en": {"hospital": ("{city} General Hospital", "St {surname}'s Hospital", "{city} Royal Infirmary"),
-           "school": ("{surname} Academy", "{city} High School", "{surname} Primary School")},
-    "es": {"hospital": ("Hospital Universitario de {city}", "Hospital General de {city}",
-                        "Clínica {surname}"),
-           "school": ("Colegio {surname}", "IES {surname}", "CEIP {surname}")},
-    "de": {"hospital": ("Klinikum {city}", "Universitätsklinikum {city}", "{surname}-Klinik"),
-           "school": ("{surname}-Gymnasium", "{surname}-Grundschule", "Gesamtschule {city}")},
-    "fr": {"hospital": ("CHU de {city}", "Centre hospitalier de {city}", "Clinique {surname}"),
-           "school": ("Lycée {surname}", "École {surname}", "Collège {surname}")},
+    "en": {
+        "hospital": ("{city} General Hospital", "St {surname}'s Hospital", "{city} Royal Infirmary"),
+        "school": ("{surname} Academy", "{city} High School", "{surname} Primary School"),
+    },
+    "es": {
+        "hospital": ("Hospital Universitario de {city}", "Hospital General de {city}", "Clínica {surname}"),
+        "school": ("Colegio {surname}", "IES {surname}", "CEIP {surname}"),
+    },
+    "de": {
+        "hospital": ("Klinikum {city}", "Universitätsklinikum {city}", "{surname}-Klinik"),
+        "school": ("{surname}-Gymnasium", "{surname}-Grundschule", "Gesamtschule {city}"),
+    },
+    "fr": {
+        "hospital": ("CHU de {city}", "Centre hospitalier de {city}", "Clinique {surname}"),
+        "school": ("Lycée {surname}", "École {surname}", "Collège {surname}"),
+    },
 }
 """Employer name patterns for families that do not work in companies (universities reuse
 INSTITUTIONS)."""
 
 SUMMARIES: dict[str, tuple[str, ...]] = {
-    "en": ("{title} with {years} of experience in {domain}. Strong background in {skills}.",
-           "{title} focused on {domain}, with {years} of hands-on experience. Core strengths: {skills}."),
-    "es": ("{title} con {years} de experiencia en {domain}. Amplio conocimiento de {skills}.",
-           "{title} con {years} de trayectoria en {domain}. Puntos fuertes: {skills}."),
-    "de": ("{title} mit {years} Berufserfahrung im Bereich {domain}. Schwerpunkte: {skills}.",
-           "{title} mit {years} Praxis im Bereich {domain}. Fundierte Kenntnisse in {skills}."),
-    "fr": ("{title} avec {years} d'expérience en {domain}. Solides compétences en {skills}.",
-           "{title} cumulant {years} d'expérience en {domain}. Points forts : {skills}."),
+    "en": (
+        "{title} with {years} of experience in {domain}. Strong background in {skills}.",
+        "{title} focused on {domain}, with {years} of hands-on experience. Core strengths: {skills}.",
+    ),
+    "es": (
+        "{title} con {years} de experiencia en {domain}. Amplio conocimiento de {skills}.",
+        "{title} con {years} de trayectoria en {domain}. Puntos fuertes: {skills}.",
+    ),
+    "de": (
+        "{title} mit {years} Berufserfahrung im Bereich {domain}. Schwerpunkte: {skills}.",
+        "{title} mit {years} Praxis im Bereich {domain}. Fundierte Kenntnisse in {skills}.",
+    ),
+    "fr": (
+        "{title} avec {years} d'expérience en {domain}. Solides compétences en {skills}.",
+        "{title} cumulant {years} d'expérience en {domain}. Points forts : {skills}.",
+    ),
 }
 
 _CONJUNCTION = {"en": "and", "es": "y", "de": "und", "fr": "et"}

@@ -39,127 +39,242 @@ TRUTH_NAME = "truth.jsonl"
 # Paraphrases that name a skill of rag's vocabulary ("business intelligence dashboards" holds
 # "Business Intelligence"): a reader would take them for that skill, so jobs do not use them.
 # tests/test_jobs.py checks the rest name none.
-_NAMES_A_SKILL = frozenset({
-    "Unix command-line automation", "business intelligence dashboards", "generative AI for text",
-    "forecasting sequential measurements", "infrastructure as code", "schema-less NoSQL databases",
-    "browser test automation", "unit testing frameworks", "load and performance testing",
-    "mobile app test automation", "test case management", "EU privacy law compliance",
-    "vector illustration software", "marketing automation platforms",
-    "customer relationship management software", "prospect sourcing", "building valuation spreadsheets",
-    "global accounting rules", "HR information systems", "bedside nursing", "cardiopulmonary resuscitation",
-    "dispensing drugs on the ward", "rehabilitation exercises", "help desk ticketing",
-    "IT service management framework", "managing and coaching staff",
-})
+_NAMES_A_SKILL = frozenset(
+    {
+        "Unix command-line automation",
+        "business intelligence dashboards",
+        "generative AI for text",
+        "forecasting sequential measurements",
+        "infrastructure as code",
+        "schema-less NoSQL databases",
+        "browser test automation",
+        "unit testing frameworks",
+        "load and performance testing",
+        "mobile app test automation",
+        "test case management",
+        "EU privacy law compliance",
+        "vector illustration software",
+        "marketing automation platforms",
+        "customer relationship management software",
+        "prospect sourcing",
+        "building valuation spreadsheets",
+        "global accounting rules",
+        "HR information systems",
+        "bedside nursing",
+        "cardiopulmonary resuscitation",
+        "dispensing drugs on the ward",
+        "rehabilitation exercises",
+        "help desk ticketing",
+        "IT service management framework",
+        "managing and coaching staff",
+    }
+)
 
 _TEXT: dict[str, dict] = {
     "en": {
         "must_heads": ("Requirements", "What we're looking for", "Your profile", "Must have"),
         "nice_heads": ("Nice to have", "Bonus points", "Preferred qualifications"),
-        "about_head": "About us", "tasks_head": "What you'll do", "offer_head": "What we offer",
+        "about_head": "About us",
+        "tasks_head": "What you'll do",
+        "offer_head": "What we offer",
         "similar_head": "Similar jobs",
-        "skill": ("Solid experience with {s}", "Hands-on experience with {s}", "Strong knowledge of {s}",
-                  "Proficiency in {s}"),
+        "skill": (
+            "Solid experience with {s}",
+            "Hands-on experience with {s}",
+            "Strong knowledge of {s}",
+            "Proficiency in {s}",
+        ),
         "either": "Experience with {a} or {b}",
         "years": ("{n}+ years of professional experience", "At least {n} years of experience in a similar role"),
         "nice": ("Experience with {s}", "Familiarity with {s}", "Exposure to {s}"),
-        "plus": "{s} is a plus", "phrase": "Experience with {p}", "phrase_plus": "Experience with {p} is a plus",
+        "plus": "{s} is a plus",
+        "phrase": "Experience with {p}",
+        "phrase_plus": "Experience with {p} is a plus",
         "about": "{company} builds products for {audience} and is growing fast. We are hiring a {title} in {city}.",
-        "tasks": ("Work closely with colleagues across teams", "Take ownership of projects from idea to delivery",
-                  "Help us evaluate {noise} for future projects"),
+        "tasks": (
+            "Work closely with colleagues across teams",
+            "Take ownership of projects from idea to delivery",
+            "Help us evaluate {noise} for future projects",
+        ),
         "offer": ("Flexible working hours", "30 days of holiday", "A yearly learning budget"),
-        "prose": ("{company} is hiring in {city} and would like to hear from you.",
-                  "You bring at least {n} years of experience.", "You have solid experience with {list}.",
-                  "Experience with {a} or {b} is required.", "Knowledge of {list} is a plus.",
-                  "Experience with {p} would be nice to have.", "We offer flexible hours and a friendly team."),
-        "web": ("Home › Jobs › {family}", "Sign in | Post a job", "{company} · {city} · Full-time · Posted {d} days ago",
-                "Apply now", "Save job", "Report this job",
-                "We use cookies to improve your experience. Accept all | Settings", "© 2025 JobBoard · Imprint · Privacy"),
+        "prose": (
+            "{company} is hiring in {city} and would like to hear from you.",
+            "You bring at least {n} years of experience.",
+            "You have solid experience with {list}.",
+            "Experience with {a} or {b} is required.",
+            "Knowledge of {list} is a plus.",
+            "Experience with {p} would be nice to have.",
+            "We offer flexible hours and a friendly team.",
+        ),
+        "web": (
+            "Home › Jobs › {family}",
+            "Sign in | Post a job",
+            "{company} · {city} · Full-time · Posted {d} days ago",
+            "Apply now",
+            "Save job",
+            "Report this job",
+            "We use cookies to improve your experience. Accept all | Settings",
+            "© 2025 JobBoard · Imprint · Privacy",
+        ),
         "similar": ("{s} Developer – {city}", "{s} Engineer (Remote)"),
-        "and": "and", "gender": "",
+        "and": "and",
+        "gender": "",
     },
     "es": {
         "must_heads": ("Requisitos", "Lo que buscamos", "Tu perfil", "Imprescindible"),
         "nice_heads": ("Deseable", "Se valorará", "Valorable"),
-        "about_head": "Sobre nosotros", "tasks_head": "Tus funciones", "offer_head": "Qué ofrecemos",
+        "about_head": "Sobre nosotros",
+        "tasks_head": "Tus funciones",
+        "offer_head": "Qué ofrecemos",
         "similar_head": "Ofertas similares",
-        "skill": ("Experiencia sólida con {s}", "Conocimientos avanzados de {s}", "Dominio de {s}",
-                  "Experiencia demostrable en {s}"),
+        "skill": (
+            "Experiencia sólida con {s}",
+            "Conocimientos avanzados de {s}",
+            "Dominio de {s}",
+            "Experiencia demostrable en {s}",
+        ),
         "either": "Experiencia con {a} o {b}",
-        "years": ("Al menos {n} años de experiencia profesional", "Mínimo {n} años de experiencia en un puesto similar",
-                  "{n}+ años de experiencia"),
+        "years": (
+            "Al menos {n} años de experiencia profesional",
+            "Mínimo {n} años de experiencia en un puesto similar",
+            "{n}+ años de experiencia",
+        ),
         "nice": ("Experiencia con {s}", "Conocimientos de {s}"),
-        "plus": "Se valorará experiencia con {s}", "phrase": "Experiencia con {p}",
+        "plus": "Se valorará experiencia con {s}",
+        "phrase": "Experiencia con {p}",
         "phrase_plus": "Será un plus la experiencia con {p}",
         "about": "{company} desarrolla soluciones para {audience} y sigue creciendo. Buscamos {title} en {city}.",
-        "tasks": ("Colaborar con equipos de distintas áreas", "Liderar proyectos de principio a fin",
-                  "Ayudarnos a evaluar {noise} para futuros proyectos"),
+        "tasks": (
+            "Colaborar con equipos de distintas áreas",
+            "Liderar proyectos de principio a fin",
+            "Ayudarnos a evaluar {noise} para futuros proyectos",
+        ),
         "offer": ("Horario flexible", "Formación continua", "Teletrabajo parcial"),
-        "prose": ("{company} amplía su equipo en {city}.",
-                  "Aportas al menos {n} años de experiencia.", "Tienes experiencia sólida con {list}.",
-                  "Se requiere experiencia con {a} o {b}.", "Se valorarán conocimientos de {list}.",
-                  "Será un plus la experiencia con {p}.", "Ofrecemos horario flexible y un buen ambiente."),
-        "web": ("Inicio › Empleos › {family}", "Acceder | Publicar oferta",
-                "{company} · {city} · Jornada completa · Publicada hace {d} días", "Inscribirme", "Guardar oferta",
-                "Denunciar oferta", "Usamos cookies para mejorar tu experiencia. Aceptar todas | Configurar",
-                "© 2025 EmpleoPortal · Aviso legal · Privacidad"),
+        "prose": (
+            "{company} amplía su equipo en {city}.",
+            "Aportas al menos {n} años de experiencia.",
+            "Tienes experiencia sólida con {list}.",
+            "Se requiere experiencia con {a} o {b}.",
+            "Se valorarán conocimientos de {list}.",
+            "Será un plus la experiencia con {p}.",
+            "Ofrecemos horario flexible y un buen ambiente.",
+        ),
+        "web": (
+            "Inicio › Empleos › {family}",
+            "Acceder | Publicar oferta",
+            "{company} · {city} · Jornada completa · Publicada hace {d} días",
+            "Inscribirme",
+            "Guardar oferta",
+            "Denunciar oferta",
+            "Usamos cookies para mejorar tu experiencia. Aceptar todas | Configurar",
+            "© 2025 EmpleoPortal · Aviso legal · Privacidad",
+        ),
         "similar": ("Desarrollador {s} – {city}", "Ingeniero/a {s} (remoto)"),
-        "and": "y", "gender": " (h/m)",
+        "and": "y",
+        "gender": " (h/m)",
     },
     "de": {
         "must_heads": ("Anforderungen", "Ihr Profil", "Das bringst du mit", "Voraussetzungen"),
         "nice_heads": ("Wünschenswert", "Von Vorteil", "Pluspunkte"),
-        "about_head": "Über uns", "tasks_head": "Deine Aufgaben", "offer_head": "Wir bieten",
+        "about_head": "Über uns",
+        "tasks_head": "Deine Aufgaben",
+        "offer_head": "Wir bieten",
         "similar_head": "Ähnliche Jobs",
-        "skill": ("Fundierte Erfahrung mit {s}", "Sehr gute Kenntnisse in {s}", "Praktische Erfahrung mit {s}",
-                  "Sicherer Umgang mit {s}"),
+        "skill": (
+            "Fundierte Erfahrung mit {s}",
+            "Sehr gute Kenntnisse in {s}",
+            "Praktische Erfahrung mit {s}",
+            "Sicherer Umgang mit {s}",
+        ),
         "either": "Erfahrung mit {a} oder {b}",
         "years": ("Mindestens {n} Jahre Berufserfahrung", "{n}+ Jahre Erfahrung in einer vergleichbaren Position"),
         "nice": ("Erfahrung mit {s}", "Kenntnisse in {s}"),
-        "plus": "Kenntnisse in {s} sind von Vorteil", "phrase": "Erfahrung mit {p}",
+        "plus": "Kenntnisse in {s} sind von Vorteil",
+        "phrase": "Erfahrung mit {p}",
         "phrase_plus": "Erfahrung mit {p} ist wünschenswert",
         "about": "{company} entwickelt Lösungen für {audience} und wächst stetig. Wir suchen {title} in {city}.",
-        "tasks": ("Enge Zusammenarbeit mit anderen Teams", "Verantwortung für Projekte von der Idee bis zur Umsetzung",
-                  "Evaluierung von {noise} für künftige Projekte"),
+        "tasks": (
+            "Enge Zusammenarbeit mit anderen Teams",
+            "Verantwortung für Projekte von der Idee bis zur Umsetzung",
+            "Evaluierung von {noise} für künftige Projekte",
+        ),
         "offer": ("Flexible Arbeitszeiten", "30 Tage Urlaub", "Weiterbildungsbudget"),
-        "prose": ("{company} verstärkt sein Team in {city}.",
-                  "Du bringst mindestens {n} Jahre Berufserfahrung mit.", "Du hast fundierte Erfahrung mit {list}.",
-                  "Erfahrung mit {a} oder {b} ist erforderlich.", "Kenntnisse in {list} sind von Vorteil.",
-                  "Erfahrung mit {p} ist wünschenswert.", "Wir bieten flexible Arbeitszeiten und ein tolles Team."),
-        "web": ("Startseite › Jobs › {family}", "Anmelden | Job inserieren",
-                "{company} · {city} · Vollzeit · vor {d} Tagen veröffentlicht", "Jetzt bewerben", "Job merken",
-                "Job melden", "Wir verwenden Cookies, um dein Erlebnis zu verbessern. Alle akzeptieren | Einstellungen",
-                "© 2025 JobPortal · Impressum · Datenschutz"),
+        "prose": (
+            "{company} verstärkt sein Team in {city}.",
+            "Du bringst mindestens {n} Jahre Berufserfahrung mit.",
+            "Du hast fundierte Erfahrung mit {list}.",
+            "Erfahrung mit {a} oder {b} ist erforderlich.",
+            "Kenntnisse in {list} sind von Vorteil.",
+            "Erfahrung mit {p} ist wünschenswert.",
+            "Wir bieten flexible Arbeitszeiten und ein tolles Team.",
+        ),
+        "web": (
+            "Startseite › Jobs › {family}",
+            "Anmelden | Job inserieren",
+            "{company} · {city} · Vollzeit · vor {d} Tagen veröffentlicht",
+            "Jetzt bewerben",
+            "Job merken",
+            "Job melden",
+            "Wir verwenden Cookies, um dein Erlebnis zu verbessern. Alle akzeptieren | Einstellungen",
+            "© 2025 JobPortal · Impressum · Datenschutz",
+        ),
         "similar": ("{s}-Entwickler (m/w/d) – {city}", "{s} Engineer – Remote"),
-        "and": "und", "gender": " (m/w/d)",
+        "and": "und",
+        "gender": " (m/w/d)",
     },
     "fr": {
         "must_heads": ("Profil recherché", "Compétences requises", "Votre profil", "Prérequis"),
         "nice_heads": ("Atouts", "Un plus", "Serait un plus"),
-        "about_head": "Qui sommes-nous ?", "tasks_head": "Vos missions", "offer_head": "Ce que nous offrons",
+        "about_head": "Qui sommes-nous ?",
+        "tasks_head": "Vos missions",
+        "offer_head": "Ce que nous offrons",
         "similar_head": "Offres similaires",
-        "skill": ("Solide expérience avec {s}", "Très bonne maîtrise de {s}", "Expérience significative en {s}",
-                  "Bonne connaissance de {s}"),
+        "skill": (
+            "Solide expérience avec {s}",
+            "Très bonne maîtrise de {s}",
+            "Expérience significative en {s}",
+            "Bonne connaissance de {s}",
+        ),
         "either": "Expérience avec {a} ou {b}",
-        "years": ("{n} ans d'expérience minimum", "Au moins {n} ans d'expérience sur un poste similaire",
-                  "Minimum {n} ans d'expérience professionnelle"),
+        "years": (
+            "{n} ans d'expérience minimum",
+            "Au moins {n} ans d'expérience sur un poste similaire",
+            "Minimum {n} ans d'expérience professionnelle",
+        ),
         "nice": ("Expérience avec {s}", "Connaissance de {s}"),
-        "plus": "La maîtrise de {s} est un plus", "phrase": "Expérience en {p}",
+        "plus": "La maîtrise de {s} est un plus",
+        "phrase": "Expérience en {p}",
         "phrase_plus": "Une expérience en {p} serait appréciée",
         "about": "{company} conçoit des solutions pour ses {audience} et poursuit sa croissance. "
-                 "Nous recrutons {title} à {city}.",
-        "tasks": ("Travailler en étroite collaboration avec les autres équipes", "Piloter des projets de bout en bout",
-                  "Nous aider à évaluer {noise} pour de futurs projets"),
+        "Nous recrutons {title} à {city}.",
+        "tasks": (
+            "Travailler en étroite collaboration avec les autres équipes",
+            "Piloter des projets de bout en bout",
+            "Nous aider à évaluer {noise} pour de futurs projets",
+        ),
         "offer": ("Horaires flexibles", "Télétravail partiel", "Budget formation"),
-        "prose": ("{company} renforce son équipe à {city}.",
-                  "Vous justifiez d'au moins {n} ans d'expérience.", "Vous avez une solide expérience avec {list}.",
-                  "Une expérience avec {a} ou {b} est indispensable.", "La connaissance de {list} serait un plus.",
-                  "Une expérience en {p} serait appréciée.", "Nous offrons des horaires flexibles et une équipe soudée."),
-        "web": ("Accueil › Emplois › {family}", "Connexion | Publier une offre",
-                "{company} · {city} · CDI · Publiée il y a {d} jours", "Postuler", "Sauvegarder", "Signaler l'offre",
-                "Nous utilisons des cookies pour améliorer votre expérience. Tout accepter | Paramètres",
-                "© 2025 EmploiPortail · Mentions légales · Confidentialité"),
+        "prose": (
+            "{company} renforce son équipe à {city}.",
+            "Vous justifiez d'au moins {n} ans d'expérience.",
+            "Vous avez une solide expérience avec {list}.",
+            "Une expérience avec {a} ou {b} est indispensable.",
+            "La connaissance de {list} serait un plus.",
+            "Une expérience en {p} serait appréciée.",
+            "Nous offrons des horaires flexibles et une équipe soudée.",
+        ),
+        "web": (
+            "Accueil › Emplois › {family}",
+            "Connexion | Publier une offre",
+            "{company} · {city} · CDI · Publiée il y a {d} jours",
+            "Postuler",
+            "Sauvegarder",
+            "Signaler l'offre",
+            "Nous utilisons des cookies pour améliorer votre expérience. Tout accepter | Paramètres",
+            "© 2025 EmploiPortail · Mentions légales · Confidentialité",
+        ),
         "similar": ("Développeur {s} – {city}", "Ingénieur {s} (télétravail)"),
-        "and": "et", "gender": " (H/F)",
+        "and": "et",
+        "gender": " (H/F)",
     },
 }
 _FRENCH_ELISION = re.compile(r"\bde (?=[AEIOUYÉaeiouyé])")
@@ -209,12 +324,20 @@ class Job:
     def truth(self, cvs: Sequence[CVRecord]) -> dict:
         grades = {cv["cv_id"]: self.grade(cv) for cv in cvs}
         top = len(self.must) * (len(self.nice) + 1)
-        return {"job_id": self.job_id, "file": f"{self.job_id}.txt", "language": self.language,
-                "layout": self.layout, "role": self.role, "anchor": self.anchor,
-                "reference_month": REFERENCE_MONTH,
-                "must": [i.to_dict() for i in self.must], "nice": [i.to_dict() for i in self.nice],
-                "meets_all": sorted(cv_id for cv_id, g in grades.items() if g >= top),  # every must-have met
-                "grades": {cv_id: g for cv_id, g in sorted(grades.items()) if g > 0}, "max_grade": top + len(self.nice)}
+        return {
+            "job_id": self.job_id,
+            "file": f"{self.job_id}.txt",
+            "language": self.language,
+            "layout": self.layout,
+            "role": self.role,
+            "anchor": self.anchor,
+            "reference_month": REFERENCE_MONTH,
+            "must": [i.to_dict() for i in self.must],
+            "nice": [i.to_dict() for i in self.nice],
+            "meets_all": sorted(cv_id for cv_id, g in grades.items() if g >= top),  # every must-have met
+            "grades": {cv_id: g for cv_id, g in sorted(grades.items()) if g > 0},
+            "max_grade": top + len(self.nice),
+        }
 
 
 def build_jobs(cvs: Sequence[CVRecord], seed: int, count: int = JOB_COUNT) -> list[Job]:
@@ -273,35 +396,55 @@ def _must_skills(rng: random.Random, anchor: CVRecord, role: Role, holders: dict
 def _phrase(rng: random.Random, role: Role, taken: set[str]) -> Item | None:
     """A paraphrase of skills of the role that the job names in no other way."""
     role_skills = {*role.core, *role.common, *role.extra}
-    usable = [(text, skills) for text, skills in paraphrase_groups().items()
-              if text not in _NAMES_A_SKILL and role_skills & set(skills) and not taken & set(skills)]
+    usable = [
+        (text, skills)
+        for text, skills in paraphrase_groups().items()
+        if text not in _NAMES_A_SKILL and role_skills & set(skills) and not taken & set(skills)
+    ]
     if not usable:
         return None
     text, skills = rng.choice(usable)
     return Item("phrase", skills, phrase=text)
 
 
-def _write(rng: random.Random, language: str, layout: str, role: Role, seniority: str, must: list[Item],
-           nice: list[Item], noise: list[str]) -> str:
+def _write(
+    rng: random.Random,
+    language: str,
+    layout: str,
+    role: Role,
+    seniority: str,
+    must: list[Item],
+    nice: list[Item],
+    noise: list[str],
+) -> str:
     t = _TEXT[language]
     place = rng.choice(PLACES[language])
     facts = {
         "title": SENIORITY_TITLE[language][seniority].format(title=role_title(role, language, False)) + t["gender"],
-        "company": seeded_faker(rng, place.locale).company(), "city": place.city,
-        "audience": FAMILIES[role.family].audience[language], "family": FAMILIES[role.family].domain[language],
-        "d": rng.randint(2, 28), "noise": noise[0],
+        "company": seeded_faker(rng, place.locale).company(),
+        "city": place.city,
+        "audience": FAMILIES[role.family].audience[language],
+        "family": FAMILIES[role.family].domain[language],
+        "d": rng.randint(2, 28),
+        "noise": noise[0],
     }
     if layout == "prose":
         return _prose(rng, t, facts, must, nice, language)
     must_lines = [_must_line(rng, t, item, language) for item in must]
     nice_lines = [_nice_line(rng, t, item, language) for item in nice]
     if layout == "web" and nice_lines:  # a page often puts the extras among the requirements
-        must_lines += [_elide(t["plus"].format(s=_spell(rng, item.skills[0])), language) if item.kind == "skill"
-                       else _elide(t["phrase_plus"].format(p=item.phrase), language) for item in nice]
+        must_lines += [
+            _elide(t["plus"].format(s=_spell(rng, item.skills[0])), language)
+            if item.kind == "skill"
+            else _elide(t["phrase_plus"].format(p=item.phrase), language)
+            for item in nice
+        ]
         nice_lines = []
-    sections = [(t["about_head"], [t["about"].format(**facts)], False),
-                (t["tasks_head"], [line.format(**facts) for line in t["tasks"]], True),
-                (rng.choice(t["must_heads"]), must_lines, True)]
+    sections = [
+        (t["about_head"], [t["about"].format(**facts)], False),
+        (t["tasks_head"], [line.format(**facts) for line in t["tasks"]], True),
+        (rng.choice(t["must_heads"]), must_lines, True),
+    ]
     if nice_lines:
         sections.append((rng.choice(t["nice_heads"]), nice_lines, True))
     sections.append((t["offer_head"], list(t["offer"]), True))
@@ -309,9 +452,14 @@ def _write(rng: random.Random, language: str, layout: str, role: Role, seniority
         return _markdown(facts, sections)
     if layout == "web":
         return _web(t, facts, sections, noise)
-    return "\n".join([facts["title"], f"{facts['company']} – {facts['city']}", ""]
-                     + [line for head, lines, bullets in sections
-                        for line in [head + ":", *(f"- {x}" if bullets else x for x in lines), ""]])
+    return "\n".join(
+        [facts["title"], f"{facts['company']} – {facts['city']}", ""]
+        + [
+            line
+            for head, lines, bullets in sections
+            for line in [head + ":", *(f"- {x}" if bullets else x for x in lines), ""]
+        ]
+    )
 
 
 def _spell(rng: random.Random, skill: str) -> str:
@@ -383,6 +531,7 @@ def job_files(cvs: Sequence[CVRecord], seed: int) -> dict[str, bytes]:
     """File name -> contents of the jobs folder: the job texts and truth.jsonl."""
     jobs = build_jobs(cvs, seed)
     files = {f"{job.job_id}.txt": job.text.encode("utf-8") for job in jobs}
-    files[TRUTH_NAME] = b"".join((json.dumps(job.truth(cvs), ensure_ascii=False) + "\n").encode("utf-8")
-                                 for job in jobs)
+    files[TRUTH_NAME] = b"".join(
+        (json.dumps(job.truth(cvs), ensure_ascii=False) + "\n").encode("utf-8") for job in jobs
+    )
     return files

@@ -18,11 +18,18 @@ PRODUCER = "cv_generation (PyMuPDF)"
 def pdf_bytes(canvas: Canvas, title: str, author: str, subject: str) -> bytes:
     """The canvas as a reproducible PDF (also for the external corpus's layouts)."""
     doc = canvas.document()
-    doc.set_metadata({
-        "title": title, "author": author, "subject": subject,
-        "keywords": "", "creator": PRODUCER, "producer": PRODUCER,
-        "creationDate": PDF_DATE, "modDate": PDF_DATE,
-    })
+    doc.set_metadata(
+        {
+            "title": title,
+            "author": author,
+            "subject": subject,
+            "keywords": "",
+            "creator": PRODUCER,
+            "producer": PRODUCER,
+            "creationDate": PDF_DATE,
+            "modDate": PDF_DATE,
+        }
+    )
     doc.subset_fonts()
     data = doc.tobytes(garbage=3, deflate=True, use_objstms=1, no_new_id=True)
     doc.close()

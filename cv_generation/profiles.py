@@ -50,8 +50,9 @@ LOCATION_STYLES = (("city_country", 0.45), ("city", 0.25), ("address", 0.30))
 """How a CV writes where its owner lives: "Berlin, Deutschland", "Berlin", or a postal address."""
 _ENGLISH_COUNTRY_RATE = 0.2
 _DOCTORATE_RATE = 0.12
-_ASCII_FOLD = str.maketrans({"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "æ": "ae", "Æ": "Ae",
-                             "ß": "ss", "đ": "d", "ı": "i", "ð": "d", "þ": "th"})
+_ASCII_FOLD = str.maketrans(
+    {"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "æ": "ae", "Æ": "Ae", "ß": "ss", "đ": "d", "ı": "i", "ð": "d", "þ": "th"}
+)
 
 
 @dataclass(frozen=True)
@@ -152,8 +153,14 @@ def _identity(rng: random.Random, place: Place, feminine: bool) -> tuple[str, st
     first_slug, last_slug = _ascii_slug(first), _ascii_slug(last)
     if not (first_slug and last_slug):
         first_slug, last_slug = person.user_name(), ""
-    local = rng.choice((f"{first_slug}.{last_slug}", f"{first_slug[:1]}{last_slug}",
-                        f"{first_slug}_{last_slug}", f"{first_slug}{last_slug}{rng.randint(1, 99)}"))
+    local = rng.choice(
+        (
+            f"{first_slug}.{last_slug}",
+            f"{first_slug[:1]}{last_slug}",
+            f"{first_slug}_{last_slug}",
+            f"{first_slug}{last_slug}{rng.randint(1, 99)}",
+        )
+    )
     residence = seeded_faker(rng, place.locale)
     email = f"{local.strip('._')}@{residence.free_email_domain()}"
     linkedin = f"linkedin.com/in/{'-'.join(filter(None, (first_slug, last_slug)))}-{rng.randint(100, 999)}"
@@ -170,8 +177,9 @@ def _employer(rng: random.Random, role: Role, language: str, place: Place) -> st
     return rng.choice(patterns).format(city=city, surname=fake.last_name())
 
 
-def _jobs(rng: random.Random, role: Role, language: str, place: Place, feminine: bool,
-          stints: list[Stint], skills: list[str]) -> tuple[Job, ...]:
+def _jobs(
+    rng: random.Random, role: Role, language: str, place: Place, feminine: bool, stints: list[Stint], skills: list[str]
+) -> tuple[Job, ...]:
     jobs: list[Job] = []
     companies: set[str] = set()
     for position, stint in enumerate(stints):
@@ -181,12 +189,18 @@ def _jobs(rng: random.Random, role: Role, language: str, place: Place, feminine:
         companies.add(company)
         count = rng.randint(*_BULLET_COUNTS[min(position, 2)])
         featured = rng.sample(skills, min(len(skills), count + 1))
-        title = SENIORITY_TITLE[language][stint.seniority].format(
-            title=role_title(role, language, feminine))
+        title = SENIORITY_TITLE[language][stint.seniority].format(title=role_title(role, language, feminine))
         senior = SENIORITIES.index(stint.seniority) >= SENIORITIES.index("senior")
-        jobs.append(Job(company, title, month_label(stint.start),
-                        None if stint.current else month_label(stint.end), stint.seniority,
-                        tuple(prose.bullets(rng, language, role.family, featured, count, senior))))
+        jobs.append(
+            Job(
+                company,
+                title,
+                month_label(stint.start),
+                None if stint.current else month_label(stint.end),
+                stint.seniority,
+                tuple(prose.bullets(rng, language, role.family, featured, count, senior)),
+            )
+        )
     return tuple(jobs)
 
 
@@ -264,11 +278,21 @@ def sample_profile(seed: int, index: int, languages: Sequence[str]) -> Profile:
     look = cv_random(seed, index, "presentation")
     location_style, location_written = _written_location(look, language, place)
     return Profile(
-        name=name, name_locale=name_locale, language=language, role=role, seniority=seniority,
-        years_experience=years, title=title, location=f"{place.city}, {place.country}", place=place,
-        location_style=location_style, location_written=location_written,
+        name=name,
+        name_locale=name_locale,
+        language=language,
+        role=role,
+        seniority=seniority,
+        years_experience=years,
+        title=title,
+        location=f"{place.city}, {place.country}",
+        place=place,
+        location_style=location_style,
+        location_written=location_written,
         date_style=look.choice(DATE_STYLES[language]),
-        email=email, phone=phone, linkedin=linkedin,
+        email=email,
+        phone=phone,
+        linkedin=linkedin,
         summary=prose.summary(rng, language, title, years, role.family, skills),
         skills=tuple(skills),
         jobs=_jobs(rng, role, language, place, feminine, stints, skills),

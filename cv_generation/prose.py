@@ -34,12 +34,14 @@ def as_written(rng: random.Random, name: str) -> str:
     return unbreakable(name)
 
 
-def summary(rng: random.Random, language: str, title: str, years: int, family: str,
-            skills: list[str]) -> str:
+def summary(rng: random.Random, language: str, title: str, years: int, family: str, skills: list[str]) -> str:
     pattern = rng.choice(SUMMARIES[language])
-    return pattern.format(title=title, years=years_phrase(language, years),
-                          domain=FAMILIES[family].domain[language],
-                          skills=join_list(language, [unbreakable(s) for s in skills[:3]]))
+    return pattern.format(
+        title=title,
+        years=years_phrase(language, years),
+        domain=FAMILIES[family].domain[language],
+        skills=join_list(language, [unbreakable(s) for s in skills[:3]]),
+    )
 
 
 def _audience_count(rng: random.Random, family: Family) -> int:
@@ -50,18 +52,20 @@ def _audience_count(rng: random.Random, family: Family) -> int:
     return int(round(value, -digits))
 
 
-def _fill(rng: random.Random, language: str, family: Family, pattern: str, skill: str = "",
-          skill2: str = "") -> str:
-    text = pattern.format(skill=skill, skill2=skill2, n=rng.randint(2, 12),
-                          pct=rng.randrange(10, 75, 5),
-                          k=format_count(language, _audience_count(rng, family)),
-                          audience=family.audience[language])
+def _fill(rng: random.Random, language: str, family: Family, pattern: str, skill: str = "", skill2: str = "") -> str:
+    text = pattern.format(
+        skill=skill,
+        skill2=skill2,
+        n=rng.randint(2, 12),
+        pct=rng.randrange(10, 75, 5),
+        k=format_count(language, _audience_count(rng, family)),
+        audience=family.audience[language],
+    )
     text = text.replace(" %", NBSP + "%")
     return _FRENCH_ELISION.sub("d'", text) if language == "fr" else text
 
 
-def bullets(rng: random.Random, language: str, family: str, featured: list[str], count: int,
-            senior: bool) -> list[str]:
+def bullets(rng: random.Random, language: str, family: str, featured: list[str], count: int, senior: bool) -> list[str]:
     """`count` bullets for one job, using the `featured` skills (all held by the person) in order;
     once they run out, bullets about collaboration or leadership fill the rest."""
     patterns = BULLETS[language]
@@ -77,6 +81,7 @@ def bullets(rng: random.Random, language: str, family: str, featured: list[str],
         options = [p for p in patterns[SKILL_BY_NAME[skill].kind] if queue or "{skill2}" not in p]
         pattern = rng.choice(options)
         second = queue.pop(0) if "{skill2}" in pattern else ""
-        lines.append(_fill(rng, language, fam, pattern, as_written(rng, skill),
-                           as_written(rng, second) if second else ""))
+        lines.append(
+            _fill(rng, language, fam, pattern, as_written(rng, skill), as_written(rng, second) if second else "")
+        )
     return lines

@@ -15,28 +15,45 @@ from typing import NamedTuple
 from cv_generation.skills import SKILL_BY_NAME, paraphrase_groups, words
 from cv_generation.truth import CVRecord, QueryRecord
 
-QUERY_KINDS: tuple[str, ...] = ("skill", "two_skill", "role_seniority", "multilingual",
-                                "paraphrase", "alias")
+QUERY_KINDS: tuple[str, ...] = ("skill", "two_skill", "role_seniority", "multilingual", "paraphrase", "alias")
 ANCHOR_SKILL = "Jenkins"
 """Always asked about (in English and in every other language) when any CV holds it."""
 
 _SKILL_QUESTIONS: dict[str, tuple[str, ...]] = {
-    "en": ("Who has experience with {skill}?", "Which candidates know {skill}?",
-           "Looking for someone who has worked with {skill}.", "Candidates skilled in {skill}"),
-    "es": ("¿Quién tiene experiencia con {skill}?", "¿Qué candidatos conocen {skill}?",
-           "Busco a alguien que haya trabajado con {skill}."),
-    "de": ("Wer hat Erfahrung mit {skill}?", "Welche Kandidaten kennen sich mit {skill} aus?",
-           "Gesucht: jemand mit Erfahrung in {skill}."),
-    "fr": ("Qui a de l'expérience avec {skill} ?", "Quels candidats maîtrisent {skill} ?",
-           "Je cherche quelqu'un qui a travaillé avec {skill}."),
+    "en": (
+        "Who has experience with {skill}?",
+        "Which candidates know {skill}?",
+        "Looking for someone who has worked with {skill}.",
+        "Candidates skilled in {skill}",
+    ),
+    "es": (
+        "¿Quién tiene experiencia con {skill}?",
+        "¿Qué candidatos conocen {skill}?",
+        "Busco a alguien que haya trabajado con {skill}.",
+    ),
+    "de": (
+        "Wer hat Erfahrung mit {skill}?",
+        "Welche Kandidaten kennen sich mit {skill} aus?",
+        "Gesucht: jemand mit Erfahrung in {skill}.",
+    ),
+    "fr": (
+        "Qui a de l'expérience avec {skill} ?",
+        "Quels candidats maîtrisent {skill} ?",
+        "Je cherche quelqu'un qui a travaillé avec {skill}.",
+    ),
 }
-_PAIR_QUESTIONS = ("Who knows both {a} and {b}?", "Which candidates have experience with {a} and {b}?",
-                   "Find someone skilled in both {a} and {b}.")
+_PAIR_QUESTIONS = (
+    "Who knows both {a} and {b}?",
+    "Which candidates have experience with {a} and {b}?",
+    "Find someone skilled in both {a} and {b}.",
+)
 _ROLE_QUESTIONS = ("{Level} {role}", "Looking for a {level} {role}", "{Level} {role} candidates")
-_PARAPHRASE_QUESTIONS = ("Who has experience with {p}?",
-                         "Which candidates have worked on {p}?", "Find people skilled in {p}.")
-_ALIAS_QUESTIONS = ("Who has worked with {alias}?", "Who knows {alias}?",
-                    "Any candidates with {alias} experience?")
+_PARAPHRASE_QUESTIONS = (
+    "Who has experience with {p}?",
+    "Which candidates have worked on {p}?",
+    "Find people skilled in {p}.",
+)
+_ALIAS_QUESTIONS = ("Who has worked with {alias}?", "Who knows {alias}?", "Any candidates with {alias} experience?")
 _LEVEL_WORDS = {"junior": "junior", "mid": "mid-level", "senior": "senior", "lead": "lead"}
 
 
@@ -79,25 +96,23 @@ def _phrase(rng: random.Random, language: str, skill: str) -> str:
     return pattern.format(skill=skill)
 
 
-def _multilingual_queries(rng: random.Random, holders: dict[str, list[str]], n: int,
-                          limit: int) -> list[_Draft]:
+def _multilingual_queries(rng: random.Random, holders: dict[str, list[str]], n: int, limit: int) -> list[_Draft]:
     languages = ("es", "de", "fr")
     ordered = _anchor_first(_few_holders_first(rng, holders, n))
     pairs = [(ANCHOR_SKILL, lang) for lang in languages] if ANCHOR_SKILL in holders else []
     others = [s for s in ordered if s != ANCHOR_SKILL]
     pairs += [(skill, languages[i % 3]) for i, skill in enumerate(others)]
-    return [_draft(lang, _phrase(rng, lang, skill), holders[skill])
-            for skill, lang in pairs[:limit]]
+    return [_draft(lang, _phrase(rng, lang, skill), holders[skill]) for skill, lang in pairs[:limit]]
 
 
-def _two_skill_queries(rng: random.Random, cvs: Sequence[CVRecord], holders: dict[str, list[str]],
-                       n: int, limit: int) -> list[_Draft]:
+def _two_skill_queries(
+    rng: random.Random, cvs: Sequence[CVRecord], holders: dict[str, list[str]], n: int, limit: int
+) -> list[_Draft]:
     both: dict[str, list[str]] = defaultdict(list)
     for cv in cvs:
         for a, b in itertools.combinations(sorted(cv["skills"]), 2):
             both[f"{a}\t{b}"].append(cv["cv_id"])
-    narrowing = {key: ids for key, ids in both.items()
-                 if any(len(holders[s]) > len(ids) for s in key.split("\t"))}
+    narrowing = {key: ids for key, ids in both.items() if any(len(holders[s]) > len(ids) for s in key.split("\t"))}
     uses: dict[str, int] = defaultdict(int)
     queries: list[_Draft] = []
     for key in _few_holders_first(rng, narrowing, n):
@@ -109,8 +124,7 @@ def _two_skill_queries(rng: random.Random, cvs: Sequence[CVRecord], holders: dic
         uses[a] += 1
         uses[b] += 1
         first, second = (a, b) if rng.random() < 0.5 else (b, a)
-        queries.append(_draft("en", rng.choice(_PAIR_QUESTIONS).format(a=first, b=second),
-                              narrowing[key]))
+        queries.append(_draft("en", rng.choice(_PAIR_QUESTIONS).format(a=first, b=second), narrowing[key]))
     return queries
 
 
@@ -127,8 +141,9 @@ def _role_queries(rng: random.Random, cvs: Sequence[CVRecord], n: int, limit: in
     return queries
 
 
-def _wording_avoiding(pattern_choices: Sequence[str], forbidden: set[str], rng: random.Random,
-                    render: Callable[[str], str]) -> str | None:
+def _wording_avoiding(
+    pattern_choices: Sequence[str], forbidden: set[str], rng: random.Random, render: Callable[[str], str]
+) -> str | None:
     """A rendering whose words avoid `forbidden`, trying the patterns in random order."""
     for pattern in rng.sample(list(pattern_choices), len(pattern_choices)):
         text = render(pattern)
@@ -144,16 +159,15 @@ def _names_and_aliases(skills: Iterable[str]) -> set[str]:
     return found
 
 
-def _paraphrase_queries(rng: random.Random, holders: dict[str, list[str]], n: int,
-                        limit: int) -> list[_Draft]:
+def _paraphrase_queries(rng: random.Random, holders: dict[str, list[str]], n: int, limit: int) -> list[_Draft]:
     groups = paraphrase_groups()
-    covered = {text: sorted({cv for s in skills for cv in holders.get(s, [])})
-               for text, skills in groups.items()}
+    covered = {text: sorted({cv for s in skills for cv in holders.get(s, [])}) for text, skills in groups.items()}
     covered = {text: ids for text, ids in covered.items() if ids}
     queries = []
     for text in _few_holders_first(rng, covered, n):
-        question = _wording_avoiding(_PARAPHRASE_QUESTIONS, _names_and_aliases(groups[text]), rng,
-                                   lambda p, t=text: p.format(p=t))
+        question = _wording_avoiding(
+            _PARAPHRASE_QUESTIONS, _names_and_aliases(groups[text]), rng, lambda p, t=text: p.format(p=t)
+        )
         if question:
             queries.append(_draft("en", question, covered[text]))
     return queries[:limit]
@@ -164,8 +178,7 @@ def _alias_queries(rng: random.Random, holders: dict[str, list[str]], n: int, li
     queries = []
     for skill in _few_holders_first(rng, with_alias, n):
         alias = rng.choice(SKILL_BY_NAME[skill].aliases)
-        question = _wording_avoiding(_ALIAS_QUESTIONS, words(skill), rng,
-                                   lambda p, a=alias: p.format(alias=a))
+        question = _wording_avoiding(_ALIAS_QUESTIONS, words(skill), rng, lambda p, a=alias: p.format(alias=a))
         if question:
             queries.append(_draft("en", question, with_alias[skill]))
     return queries[:limit]
@@ -188,6 +201,8 @@ def build_queries(cvs: Sequence[CVRecord], seed: int) -> list[QueryRecord]:
         "paraphrase": _paraphrase_queries(rng, holders, n, limit),
         "alias": _alias_queries(rng, holders, n, limit),
     }
-    return [QueryRecord(qid=f"{kind}_{number:03d}", query=d.text, language=d.language, kind=kind,
-                        relevant=d.relevant)
-            for kind in QUERY_KINDS for number, d in enumerate(by_kind[kind], start=1)]
+    return [
+        QueryRecord(qid=f"{kind}_{number:03d}", query=d.text, language=d.language, kind=kind, relevant=d.relevant)
+        for kind in QUERY_KINDS
+        for number, d in enumerate(by_kind[kind], start=1)
+    ]

@@ -442,9 +442,11 @@ def _contains_name(text: str, name: str) -> bool:
 
 
 IMPLIED: dict[str, tuple[str, ...]] = {
-    skill.name: tuple(other.name for other in SKILLS
-                      if other is not skill and any(_contains_name(surface, other.name)
-                                                    for surface in (skill.name, *skill.aliases)))
+    skill.name: tuple(
+        other.name
+        for other in SKILLS
+        if other is not skill and any(_contains_name(surface, other.name) for surface in (skill.name, *skill.aliases))
+    )
     for skill in SKILLS
 }
 """Skills whose name is written inside another's ("React" in "React Native"): whoever holds the

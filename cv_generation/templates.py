@@ -44,8 +44,16 @@ class Theme:
         return Run("•", Style(self.body.size, "bold", self.body.color, self.body.leading))
 
 
-def _theme(accent: RGB, size: float, heading_size: float, *, leading: float = 1.35,
-           uppercase: bool = False, rule: RGB | None = None, heading_color: RGB | None = None) -> Theme:
+def _theme(
+    accent: RGB,
+    size: float,
+    heading_size: float,
+    *,
+    leading: float = 1.35,
+    uppercase: bool = False,
+    rule: RGB | None = None,
+    heading_color: RGB | None = None,
+) -> Theme:
     grey = (0.35, 0.35, 0.4)
     return Theme(
         accent=accent,
@@ -66,6 +74,7 @@ TWO_PAGE = _theme((0.1, 0.2, 0.4), 10.5, 13, leading=1.55, rule=(0.1, 0.2, 0.4))
 
 # Section drawers shared by the templates.
 
+
 def _heading(col: Column, theme: Theme, key: str, language: str) -> None:
     text = HEADINGS[language][key]
     col.keep(theme.heading.line_height + 3 * theme.body.line_height)
@@ -76,8 +85,17 @@ def _heading(col: Column, theme: Theme, key: str, language: str) -> None:
     col.gap(2)
 
 
-def _header(col: Column, theme: Theme, cv: Profile, *, align: Align = "left", name_size: float = 22,
-            name_color: RGB = INK, headline_color: RGB | None = None, contact: bool = True) -> None:
+def _header(
+    col: Column,
+    theme: Theme,
+    cv: Profile,
+    *,
+    align: Align = "left",
+    name_size: float = 22,
+    name_color: RGB = INK,
+    headline_color: RGB | None = None,
+    contact: bool = True,
+) -> None:
     name_style = fit(cv.name, Style(name_size, "bold", name_color, 1.4), col.width)
     col.paragraph([Run(cv.name, name_style)], align=align)
     headline = Style(theme.body.size + 2, "regular", headline_color or theme.accent)
@@ -99,8 +117,9 @@ def _profile(col: Column, theme: Theme, cv: Profile) -> None:
     col.paragraph([Run(cv.summary, theme.body)])
 
 
-def _experience(col: Column, theme: Theme, cv: Profile, *, dates_right: bool,
-                limits: tuple[int, ...] | None = None) -> None:
+def _experience(
+    col: Column, theme: Theme, cv: Profile, *, dates_right: bool, limits: tuple[int, ...] | None = None
+) -> None:
     """`limits`: most bullets shown for the newest job, the next, ... (last value repeats);
     None shows them all."""
     _heading(col, theme, "experience", cv.language)
@@ -113,7 +132,7 @@ def _experience(col: Column, theme: Theme, cv: Profile, *, dates_right: bool,
         else:
             col.paragraph([Run(job.title, theme.strong)])
             col.paragraph([Run(f"{job.company} · {period}", theme.meta)])
-        shown = job.bullets if limits is None else job.bullets[:limits[min(position, len(limits) - 1)]]
+        shown = job.bullets if limits is None else job.bullets[: limits[min(position, len(limits) - 1)]]
         for line in shown:
             col.paragraph([Run(line, theme.body)], indent=4, bullet=theme.bullet)
         col.gap(theme.body.size * 0.6)
@@ -132,8 +151,7 @@ def _skills_grouped(col: Column, theme: Theme, cv: Profile) -> None:
     for group in _SKILL_GROUPS:
         names = [unbreakable(s) for s in cv.skills if SKILL_BY_NAME[s].kind == group]
         if names:
-            col.paragraph([Run(f"{HEADINGS[cv.language][group]}: ", theme.strong),
-                           Run(", ".join(names), theme.body)])
+            col.paragraph([Run(f"{HEADINGS[cv.language][group]}: ", theme.strong), Run(", ".join(names), theme.body)])
 
 
 def _skills_stacked(col: Column, theme: Theme, cv: Profile) -> None:
@@ -149,8 +167,9 @@ def _skills_tags(col: Column, theme: Theme, cv: Profile, fill: RGB) -> None:
 
 def _languages(col: Column, theme: Theme, cv: Profile, *, stacked: bool) -> None:
     _heading(col, theme, "languages", cv.language)
-    items = [f"{LANGUAGE_NAMES[s.language][cv.language]} — {LEVEL_NAMES[cv.language][s.level]}"
-             for s in cv.spoken_languages]
+    items = [
+        f"{LANGUAGE_NAMES[s.language][cv.language]} — {LEVEL_NAMES[cv.language][s.level]}" for s in cv.spoken_languages
+    ]
     if stacked:
         for item in items:
             col.paragraph([Run(item, theme.body)])
@@ -166,6 +185,7 @@ def _contact(col: Column, theme: Theme, cv: Profile) -> None:
 
 
 # Templates.
+
 
 def _classic(canvas: Canvas, cv: Profile) -> None:
     col = Column(canvas, 56, PAGE_WIDTH - 56, 48, PAGE_HEIGHT - 48)

@@ -93,8 +93,9 @@ def date_format(style: DateStyle) -> str:
     return style.month + (" · since" if style.since else "")
 
 
-def cv_record(profile: Profile, *, cv_id: str, template: str, seed: int, index: int,
-              languages: list[str], templates: list[str]) -> CVRecord:
+def cv_record(
+    profile: Profile, *, cv_id: str, template: str, seed: int, index: int, languages: list[str], templates: list[str]
+) -> CVRecord:
     return CVRecord(
         cv_id=cv_id,
         name=profile.name,
@@ -114,13 +115,18 @@ def cv_record(profile: Profile, *, cv_id: str, template: str, seed: int, index: 
         email=profile.email,
         phone=profile.phone,
         skills=list(profile.skills),
-        employers=[EmployerRecord(company=j.company, title=j.title, start=j.start, end=j.end)
-                   for j in profile.jobs],
-        education=[EducationRecord(institution=d.institution, degree=d.degree, year=d.year, level=d.level)
-                   for d in profile.education],
-        spoken_languages=[SpokenLanguageRecord(language=s.language, level=s.level)
-                          for s in profile.spoken_languages],
-        generator=GeneratorRecord(version=GENERATOR_VERSION, seed=seed, index=index,
-                                  languages=list(languages), templates=list(templates),
-                                  reference_month=month_label(REFERENCE_MONTH)),
+        employers=[EmployerRecord(company=j.company, title=j.title, start=j.start, end=j.end) for j in profile.jobs],
+        education=[
+            EducationRecord(institution=d.institution, degree=d.degree, year=d.year, level=d.level)
+            for d in profile.education
+        ],
+        spoken_languages=[SpokenLanguageRecord(language=s.language, level=s.level) for s in profile.spoken_languages],
+        generator=GeneratorRecord(
+            version=GENERATOR_VERSION,
+            seed=seed,
+            index=index,
+            languages=list(languages),
+            templates=list(templates),
+            reference_month=month_label(REFERENCE_MONTH),
+        ),
     )

@@ -64,6 +64,7 @@ def fit(text: str, style: Style, width: float) -> Style:
 @dataclass(frozen=True)
 class Run:
     """A piece of text in one style; a paragraph is a sequence of runs."""
+
     text: str
     style: Style
 
@@ -147,6 +148,7 @@ class Canvas:
     top to bottom, then left to right, as generators that emit table rows do. Recording first also
     lets text come after every background shape, whatever order a template draws in.
     """
+
     size: tuple[float, float] = A4
     pages: int = 1
     row_order: frozenset[int] = frozenset()
@@ -160,8 +162,7 @@ class Canvas:
     def rect(self, page: int, x0: float, y0: float, x1: float, y1: float, fill: RGB) -> None:
         self._shapes.append(_ShapeOp(page, "rect", (x0, y0, x1, y1), fill, 0.0))
 
-    def line(self, page: int, x0: float, y0: float, x1: float, y1: float, color: RGB,
-             width: float = 0.6) -> None:
+    def line(self, page: int, x0: float, y0: float, x1: float, y1: float, color: RGB, width: float = 0.6) -> None:
         self._shapes.append(_ShapeOp(page, "line", (x0, y0, x1, y1), color, width))
 
     def document(self) -> pymupdf.Document:
@@ -207,6 +208,7 @@ _ALIGN_SHARE: dict[Align, float] = {"left": 0.0, "center": 0.5, "right": 1.0}
 class Column:
     """A text column with a cursor; content that does not fit continues on the next page, at
     `next_top` and in the same horizontal band."""
+
     canvas: Canvas
     x0: float
     x1: float
@@ -236,8 +238,9 @@ class Column:
     def gap(self, height: float) -> None:
         self.y += height
 
-    def paragraph(self, runs: Sequence[Run], *, indent: float = 0.0, bullet: Run | None = None,
-                  align: Align = "left") -> None:
+    def paragraph(
+        self, runs: Sequence[Run], *, indent: float = 0.0, bullet: Run | None = None, align: Align = "left"
+    ) -> None:
         hang = width_of(bullet.text + "  ", bullet.style) if bullet else 0.0
         left = self.x0 + indent + hang
         for number, line in enumerate(wrap(runs, self.x1 - left)):
@@ -260,8 +263,9 @@ class Column:
         baseline = self.y + right.style.size
         self.canvas.text(self.page, self.x1 - right_width, baseline, right.text, right.style)
         first_line = self.y
-        column = Column(self.canvas, self.x0, self.x1 - right_width - 12, self.top, self.bottom,
-                        self.page, self.next_top)
+        column = Column(
+            self.canvas, self.x0, self.x1 - right_width - 12, self.top, self.bottom, self.page, self.next_top
+        )
         column.y = first_line
         column.paragraph(left)
         same_page = column.page == self.page

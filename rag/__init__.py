@@ -22,8 +22,8 @@ import importlib
 __version__ = "0.1.0"
 
 _WHERE = {
-    "BuildSettings": "rag.build.builder",
-    "build_store": "rag.build.builder",
+    "BuildSettings": "rag.pipeline.builder",
+    "build_store": "rag.pipeline.builder",
     "open_store": "rag.store.open",
     "Searcher": "rag.search.retrieval",
     "FusionSettings": "rag.search.fusion",

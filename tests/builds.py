@@ -8,8 +8,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from rag.build.builder import BuildSettings
-from rag.build.builder import build_store as library_build_store
+from rag.pipeline.builder import BuildSettings
+from rag.pipeline.builder import build_store as library_build_store
 
 
 def build_store(cv_dir, out_dir, settings: BuildSettings, **kwargs):
@@ -23,6 +23,7 @@ QUERIES = (["jenkins"], ["rust", "kafka"], ["autosar", "python"], ["ifrs"], ["en
 def assert_same_store(a, b) -> None:
     """Two open stores hold the same CVs, chunks, vectors and BM25 scores (the search path's and
     the pickled reference's), whatever their segments and the order of their CVs."""
+
     def by_cv(store):
         chunks = store.chunks.all()
         order = sorted(range(len(chunks)), key=lambda i: (chunks[i].source, chunks[i].chunk_index))
@@ -56,6 +57,7 @@ def persons(store) -> set[frozenset[str]]:
 
 def assert_same_profiles(a, b) -> None:
     """The same profile and filter columns for each candidate (by source), across segments."""
+
     def by_source(store):
         people = store.candidates.all()
         profiles = store.profiles()
@@ -64,12 +66,19 @@ def assert_same_profiles(a, b) -> None:
         records = profiles.table.all()
         out = {}
         for row, person in enumerate(people):
-            cells = {name: sorted(column.values[i] for i in column.indices[column.indptr[row]:column.indptr[row + 1]])
-                     for name, column in sets.items()}
+            cells = {
+                name: sorted(column.values[i] for i in column.indices[column.indptr[row] : column.indptr[row + 1]])
+                for name, column in sets.items()
+            }
             indptr, terms = columns.arrays["roles.indptr"], columns.set("role_terms")
-            roles = [(int(columns.arrays["roles.start"][r]), int(columns.arrays["roles.end"][r]),
-                      sorted(terms.values[i] for i in terms.indices[terms.indptr[r]:terms.indptr[r + 1]]))
-                     for r in range(indptr[row], indptr[row + 1])]
+            roles = [
+                (
+                    int(columns.arrays["roles.start"][r]),
+                    int(columns.arrays["roles.end"][r]),
+                    sorted(terms.values[i] for i in terms.indices[terms.indptr[r] : terms.indptr[r + 1]]),
+                )
+                for r in range(indptr[row], indptr[row + 1])
+            ]
             out[person.source] = (records[row], int(columns.years[row]), int(columns.education[row]), cells, roles)
         return out
 

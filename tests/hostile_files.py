@@ -39,21 +39,38 @@ def stream(body: bytes, extra: bytes = b"", compress: bool = False) -> bytes:
 
 
 def _one_page(content: bytes, resources: bytes = b"<< /Font << /F1 5 0 R >> >>", more: list[bytes] = ()) -> bytes:
-    return raw_pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-                    b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 800] /Contents 4 0 R /Resources %s >>"
-                    % resources, content, _FONT, *more])
+    return raw_pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 800] /Contents 4 0 R /Resources %s >>" % resources,
+            content,
+            _FONT,
+            *more,
+        ]
+    )
 
 
 def page_tree_cycle() -> bytes:
     """The page tree lists itself among its kids."""
-    return raw_pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R 2 0 R] /Count 2 >>",
-                    b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>"])
+    return raw_pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R 2 0 R] /Count 2 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>",
+        ]
+    )
 
 
 def wrong_page_count() -> bytes:
     """One page, and a page tree that claims a billion."""
-    return raw_pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1000000000 >>",
-                    b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>"])
+    return raw_pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1000000000 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>",
+        ]
+    )
 
 
 def nested_pages(depth: int = 30) -> bytes:
@@ -73,11 +90,20 @@ def drawing_bomb(depth: int = 7) -> bytes:
     for level in range(depth):
         number = 6 + level
         if level == depth - 1:
-            forms.append(stream(b"BT /F1 10 Tf 20 20 Td (Kubernetes and Jenkins) Tj ET",
-                                b" /Type /XObject /Subtype /Form /BBox [0 0 600 800] /Resources << /Font << /F1 5 0 R >> >>"))
+            forms.append(
+                stream(
+                    b"BT /F1 10 Tf 20 20 Td (Kubernetes and Jenkins) Tj ET",
+                    b" /Type /XObject /Subtype /Form /BBox [0 0 600 800] /Resources << /Font << /F1 5 0 R >> >>",
+                )
+            )
         else:
-            forms.append(stream(b"/X Do " * 10, b" /Type /XObject /Subtype /Form /BBox [0 0 600 800] "
-                                                b"/Resources << /XObject << /X %d 0 R >> >>" % (number + 1)))
+            forms.append(
+                stream(
+                    b"/X Do " * 10,
+                    b" /Type /XObject /Subtype /Form /BBox [0 0 600 800] "
+                    b"/Resources << /XObject << /X %d 0 R >> >>" % (number + 1),
+                )
+            )
     return _one_page(stream(b"/X Do " * 10), b"<< /XObject << /X 6 0 R >> /Font << /F1 5 0 R >> >>", forms)
 
 
@@ -90,13 +116,18 @@ def compressed_text(lines: int = 20_000) -> bytes:
 def pages_sharing_one_image(pages: int = 2000) -> bytes:
     """Thousands of pages, each only the same picture: every page would go to OCR."""
     image = bytes(range(256)) * 4
-    objects = [b"<< /Type /Catalog /Pages 2 0 R >>",
-               b"<< /Type /Pages /Kids [%s] /Count %d >>" % (b" ".join(b"%d 0 R" % (5 + p) for p in range(pages)), pages),
-               stream(image, b" /Type /XObject /Subtype /Image /Width 32 /Height 32 /ColorSpace /DeviceGray "
-                             b"/BitsPerComponent 8"),
-               stream(b"q 600 0 0 800 0 0 cm /Im Do Q")]
-    objects += [b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 800] /Contents 4 0 R "
-                b"/Resources << /XObject << /Im 3 0 R >> >> >>"] * pages
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [%s] /Count %d >>" % (b" ".join(b"%d 0 R" % (5 + p) for p in range(pages)), pages),
+        stream(
+            image, b" /Type /XObject /Subtype /Image /Width 32 /Height 32 /ColorSpace /DeviceGray /BitsPerComponent 8"
+        ),
+        stream(b"q 600 0 0 800 0 0 cm /Im Do Q"),
+    ]
+    objects += [
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 800] /Contents 4 0 R "
+        b"/Resources << /XObject << /Im 3 0 R >> >> >>"
+    ] * pages
     return raw_pdf(objects)
 
 
@@ -112,14 +143,19 @@ def much_text(pages: int, lines: int = 60) -> bytes:
 
 def png(width: int, height: int, rows: int | None = None) -> bytes:
     """A grey PNG of that size whose data holds `rows` rows of zeros (all of them by default)."""
+
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
     packer = zlib.compressobj(9)
     row = b"\0" * (width + 1)
     data = b"".join(packer.compress(row) for _ in range(height if rows is None else rows)) + packer.flush()
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
-            + chunk(b"IDAT", data) + chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
+        + chunk(b"IDAT", data)
+        + chunk(b"IEND", b"")
+    )
 
 
 def half_png() -> bytes:
@@ -131,12 +167,16 @@ def half_png() -> bytes:
 def paragraphs_docx(unpacked_bytes: int) -> bytes:
     """A Word file that unpacks to `unpacked_bytes` of empty paragraphs (0.9 MB held 4 GiB of them)."""
     body = b"<w:p/>" * (unpacked_bytes // 6)
-    document = (b'<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/'
-                b'wordprocessingml/2006/main"><w:body>' + body + b"</w:body></w:document>")
+    document = (
+        b'<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/'
+        b'wordprocessingml/2006/main"><w:body>' + body + b"</w:body></w:document>"
+    )
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
-        z.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/'
-                   'package/2006/content-types"/>')
+        z.writestr(
+            "[Content_Types].xml",
+            '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
+        )
         z.writestr("word/document.xml", document)
     return out.getvalue()
 

@@ -23,7 +23,7 @@ def write_segments(folder: Path, segments: list[list[str]]) -> tuple[list[Path],
         before = dict(term_ids.new)
         writer = KeywordWriter(target / ".spool")
         for lo in range(0, len(texts), 700):  # several batches, as a build sends them
-            batch = tokenise(texts[lo:lo + 700])
+            batch = tokenise(texts[lo : lo + 700])
             writer.add(batch, term_ids.ids(batch.vocab))
         introduced = {t: i for t, i in term_ids.new.items() if t not in before}
         writer.finish(target, term_ids.next_id, DictionaryPart.build(introduced), term_ids.terms_of)
@@ -31,8 +31,9 @@ def write_segments(folder: Path, segments: list[list[str]]) -> tuple[list[Path],
     return folders, term_ids
 
 
-def load_index(folders: list[Path], segments: list[list[str]], deleted: list[np.ndarray | None],
-               term_ids: TermIds) -> KeywordIndex:
+def load_index(
+    folders: list[Path], segments: list[list[str]], deleted: list[np.ndarray | None], term_ids: TermIds
+) -> KeywordIndex:
     """The store-wide view of the segments, with some chunks of each deleted (bool per chunk)."""
     gone = []
     for texts, mask in zip(segments, deleted):

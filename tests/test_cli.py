@@ -52,8 +52,12 @@ def test_the_old_folder_options_still_work_hidden_and_say_so(runner, cv_dir, tmp
 
 @pytest.mark.parametrize(
     "args",
-    [["--chunk-chars", "100", "--overlap-chars", "100"], ["--chunk_chars", "0"], ["--overlap-chars", "-3"],
-     ["--batch-size", "0"]],
+    [
+        ["--chunk-chars", "100", "--overlap-chars", "100"],
+        ["--chunk_chars", "0"],
+        ["--overlap-chars", "-3"],
+        ["--batch-size", "0"],
+    ],
 )
 def test_invalid_build_settings_are_refused_before_any_work(runner, cv_dir, tmp_path, args):
     code, output = run(runner, "index", "--cv-dir", cv_dir, "--store", tmp_path / "s", *args)
@@ -94,8 +98,12 @@ def test_json_is_one_documented_record_per_candidate(runner, store):
     assert set(doc["lists"]) == {"faiss", "bm25", "fused"} and len(doc["lists"]["faiss"]) == 2
     top = doc["lists"]["fused"][0]
     assert {k: top[k] for k in ("cv_id", "name", "name_source", "source", "matched_terms")} == {
-        "cv_id": "alice", "name": "Alice Smith", "name_source": "cv", "source": "alice/cv.pdf",
-        "matched_terms": ["jenkins"]}
+        "cv_id": "alice",
+        "name": "Alice Smith",
+        "name_source": "cv",
+        "source": "alice/cv.pdf",
+        "matched_terms": ["jenkins"],
+    }
     assert top["ranks"] == {"faiss": 1, "bm25": 1, "fused": 1} and set(top["scores"]) == {"faiss", "bm25", "fused"}
     assert top["evidence"][0]["page"] == 1 and "Jenkins" in top["evidence"][0]["text"]
     assert doc["concepts"] == {"jenkins": 1} and doc["fusion"]["rule"] == "rrf"
@@ -116,13 +124,18 @@ def test_modes_and_fusion_switches(runner, store):
     assert "RRF  (" in output and "BM25 (keywords)" not in output
     assert "FAISS #1 · BM25 #1" in output  # a fused hit still says where each retriever ranked it
     code, output = run(runner, "search", "Jenkins", "--store", store, "--json")
-    assert orjson.loads(output)["fusion"] == {"rule": "rrf", "weights": {"bm25": 1.0, "faiss": 1.0}, "rrf_k": 10,
-                                              "coverage": True, "described": 0.25}
-    code, output = run(runner, "search", "Jenkins", "--store", store, "--fusion", "convex", "--weights", "bm25=1",
-                       "--no-coverage")
+    assert orjson.loads(output)["fusion"] == {
+        "rule": "rrf",
+        "weights": {"bm25": 1.0, "faiss": 1.0},
+        "rrf_k": 10,
+        "coverage": True,
+        "described": 0.25,
+    }
+    code, output = run(
+        runner, "search", "Jenkins", "--store", store, "--fusion", "convex", "--weights", "bm25=1", "--no-coverage"
+    )
     assert "Fused (convex)  (convex: 1·bm25 + 0·faiss" in output
-    code, output = run(runner, "search", "Jenkins", "--store", store, "--weights", "bm25=1", "--no-coverage",
-                       "--json")
+    code, output = run(runner, "search", "Jenkins", "--store", store, "--weights", "bm25=1", "--no-coverage", "--json")
     assert orjson.loads(output)["fusion"]["weights"] == {"bm25": 1.0, "faiss": 0.0}
 
 
@@ -131,8 +144,15 @@ def test_the_query_can_come_from_standard_input(runner, store):
     assert code == 0 and orjson.loads(output)["lists"]["bm25"][0]["cv_id"] == "alice"
 
 
-@pytest.mark.parametrize("args", [["-q", "   "], ["-q", "Jenkins", "--topk", "0"], ["Jenkins", "--weights", "bm25=x"],
-                                  ["Jenkins", "--mode", "reranked"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["-q", "   "],
+        ["-q", "Jenkins", "--topk", "0"],
+        ["Jenkins", "--weights", "bm25=x"],
+        ["Jenkins", "--mode", "reranked"],
+    ],
+)
 def test_bad_search_requests_fail_with_a_message(runner, store, args):
     code, output = run(runner, "search", *args, "--store", store)
     assert code != 0 and "Traceback" not in output and "rror" in output

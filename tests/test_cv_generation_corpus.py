@@ -51,10 +51,27 @@ def test_layout_of_the_output_folder(small: Path) -> None:
     assert corpus["generator"]["seed"] == 7 and corpus["n"] == 4 and "Jenkins" in corpus["skills"]
     record = json.loads((small / "truth" / "cv_002.json").read_text(encoding="utf-8"))
     assert record["cv_id"] == "cv_002"
-    assert set(record) >= {"cv_id", "name", "language", "template", "role", "role_family",
-                           "seniority", "years_experience", "location", "city", "country_code",
-                           "location_written", "date_format", "email", "phone", "skills",
-                           "employers", "education", "spoken_languages"}
+    assert set(record) >= {
+        "cv_id",
+        "name",
+        "language",
+        "template",
+        "role",
+        "role_family",
+        "seniority",
+        "years_experience",
+        "location",
+        "city",
+        "country_code",
+        "location_written",
+        "date_format",
+        "email",
+        "phone",
+        "skills",
+        "employers",
+        "education",
+        "spoken_languages",
+    }
     assert all(set(e) == {"company", "title", "start", "end"} for e in record["employers"])
     assert all(set(e) == {"institution", "degree", "year", "level"} for e in record["education"])
     assert record["generator"]["reference_month"] == "2025-06"
@@ -109,8 +126,7 @@ def test_queries_always_match_the_corpus_on_disk(small: Path, tmp_path: Path) ->
     assert result.stdout.rstrip().endswith("2 other CV folders there are not covered by queries.jsonl")
 
 
-def test_parallel_workers_write_the_same_files(small: Path, tmp_path: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_parallel_workers_write_the_same_files(small: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(corpus, "_PARALLEL_FROM", 2)
     monkeypatch.setattr(corpus, "_worker_count", lambda: 2)
     generate(tmp_path, 4, seed=7)
@@ -119,12 +135,18 @@ def test_parallel_workers_write_the_same_files(small: Path, tmp_path: Path,
 
 def test_cli_in_another_process_with_other_hash_seed(small: Path, tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
-    done = subprocess.run([sys.executable, "-m", "cv_generation.generate", "--n", "4", "--seed", "7",
-                           "--out", str(tmp_path / "cvs")], cwd=REPO, env=env, capture_output=True, text=True,
-                          check=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "cv_generation.generate", "--n", "4", "--seed", "7", "--out", str(tmp_path / "cvs")],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     queries = len((small / "truth" / "queries.jsonl").read_text(encoding="utf-8").splitlines())
-    assert done.stdout.strip() == (f"4 CVs written, 0 kept, {queries} queries, 24 jobs in {tmp_path / 'cvs'} "
-                                   f"(truth in {tmp_path / 'truth'})")
+    assert done.stdout.strip() == (
+        f"4 CVs written, 0 kept, {queries} queries, 24 jobs in {tmp_path / 'cvs'} (truth in {tmp_path / 'truth'})"
+    )
     assert done.stderr == ""
     assert _files(tmp_path) == _files(small)
 
@@ -138,13 +160,16 @@ def test_templates_are_all_used() -> None:
     assert {pick_template(42, i) for i in range(1, 41)} == {"classic", "modern", "sidebar", "two_page"}
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--n", "0"], "--n"),
-    (["--n", "-3"], "--n"),
-    (["--languages", "en,xx"], "xx"),
-    (["--languages", ","], "no language"),
-    (["--n", "many"], "--n"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--n", "0"], "--n"),
+        (["--n", "-3"], "--n"),
+        (["--languages", "en,xx"], "xx"),
+        (["--languages", ","], "no language"),
+        (["--n", "many"], "--n"),
+    ],
+)
 def test_bad_arguments_give_one_line_error(args: list[str], message: str, tmp_path: Path) -> None:
     result = CliRunner().invoke(main, [*args, "--out", str(tmp_path / "out")])
     assert result.exit_code != 0
@@ -176,14 +201,23 @@ def test_unwritable_output_is_one_line_error(tmp_path: Path) -> None:
 
 # The query set, checked on the default corpus's ground truth (built without rendering PDFs).
 
+
 @pytest.fixture(scope="module")
 def default_records() -> list[CVRecord]:
     records = []
     for index in range(1, 31):
         profile = sample_profile(42, index, LANGUAGES)
-        records.append(cv_record(profile, cv_id=cv_id(index, 30), template=pick_template(42, index),
-                                 seed=42, index=index, languages=list(LANGUAGES),
-                                 templates=list(TEMPLATE_NAMES)))
+        records.append(
+            cv_record(
+                profile,
+                cv_id=cv_id(index, 30),
+                template=pick_template(42, index),
+                seed=42,
+                index=index,
+                languages=list(LANGUAGES),
+                templates=list(TEMPLATE_NAMES),
+            )
+        )
     return records
 
 
@@ -199,10 +233,12 @@ def _holders(records: list[CVRecord], skill: str) -> set[str]:
 def test_default_corpus_asks_about_jenkins_in_four_languages(default_records, default_queries) -> None:
     jenkins = _holders(default_records, ANCHOR_SKILL)
     assert len(jenkins) >= 2
-    expected = {("skill", "en", "Who has experience with Jenkins?"),
-                ("multilingual", "es", "¿Quién tiene experiencia con Jenkins?"),
-                ("multilingual", "de", "Wer hat Erfahrung mit Jenkins?"),
-                ("multilingual", "fr", "Qui a de l'expérience avec Jenkins ?")}
+    expected = {
+        ("skill", "en", "Who has experience with Jenkins?"),
+        ("multilingual", "es", "¿Quién tiene experiencia con Jenkins?"),
+        ("multilingual", "de", "Wer hat Erfahrung mit Jenkins?"),
+        ("multilingual", "fr", "Qui a de l'expérience avec Jenkins ?"),
+    }
     found = {(q["kind"], q["language"], q["query"]): q["relevant"] for q in default_queries}
     for key in expected:
         assert found[key] == sorted(jenkins)
@@ -235,26 +271,34 @@ def test_relevant_lists_follow_the_ground_truth(default_records, default_queries
             assert any(_holders(default_records, s) == relevant for s in _named(text)), text
         elif kind == "two_skill":
             names = _named(text)
-            assert any(_holders(default_records, a) & _holders(default_records, b) == relevant
-                       for a in names for b in names if a != b), text
+            assert any(
+                _holders(default_records, a) & _holders(default_records, b) == relevant
+                for a in names
+                for b in names
+                if a != b
+            ), text
         elif kind == "alias":
-            owners = [s for s in SKILL_BY_NAME.values() if any(a in text for a in s.aliases)
-                      and _holders(default_records, s.name) == relevant]
+            owners = [
+                s
+                for s in SKILL_BY_NAME.values()
+                if any(a in text for a in s.aliases) and _holders(default_records, s.name) == relevant
+            ]
             assert owners, text
             assert all(not words(s.name) & words(text) for s in owners), text
         elif kind == "paraphrase":
             (phrase,) = [p for p in groups if p in text]
             assert set().union(*(_holders(default_records, s) for s in groups[phrase])) == relevant
-            forbidden = set().union(*(words(" ".join((s, *SKILL_BY_NAME[s].aliases)))
-                                      for s in groups[phrase]))
+            forbidden = set().union(*(words(" ".join((s, *SKILL_BY_NAME[s].aliases))) for s in groups[phrase]))
             assert not words(text) & forbidden, text
         else:
             assert kind == "role_seniority"
             for cv in relevant:
                 assert by_id[cv]["role"] in text and by_id[cv]["seniority"][:3] in text.casefold()
-            assert relevant == {r["cv_id"] for r in default_records
-                                if r["role"] == by_id[min(relevant)]["role"]
-                                and r["seniority"] == by_id[min(relevant)]["seniority"]}
+            assert relevant == {
+                r["cv_id"]
+                for r in default_records
+                if r["role"] == by_id[min(relevant)]["role"] and r["seniority"] == by_id[min(relevant)]["seniority"]
+            }
 
 
 def test_multilingual_queries_use_spanish_german_and_french(default_queries) -> None:
@@ -274,8 +318,12 @@ def test_a_template_mix_changes_only_the_layout(tmp_path: Path) -> None:
     generate(mixed, 6, 3, templates=("two_page", "sidebar"))
     for a, b in zip(sorted(default.glob("truth/cv_*.json")), sorted(mixed.glob("truth/cv_*.json"))):
         one, other = json.loads(a.read_text()), json.loads(b.read_text())
-        assert other["template"] in ("sidebar", "two_page") and other["generator"]["templates"] == ["sidebar", "two_page"]
+        assert other["template"] in ("sidebar", "two_page") and other["generator"]["templates"] == [
+            "sidebar",
+            "two_page",
+        ]
         assert {k: v for k, v in one.items() if k not in ("template", "generator")} == {
-            k: v for k, v in other.items() if k not in ("template", "generator")}
+            k: v for k, v in other.items() if k not in ("template", "generator")
+        }
     with pytest.raises(ValueError, match="unknown template"):
         generate_corpus(tmp_path / "x", 1, 3, templates=("fancy",))

@@ -13,8 +13,14 @@ from cv_generation.pdf import render_pdf
 from cv_generation.profiles import Profile, sample_profile
 from cv_generation.templates import MAIN_LEFT, SIDEBAR_WIDTH, TEMPLATE_NAMES
 
-HARD_NAMES = ("Łukasz Żółkiewski-Müller", "Begoña Núñez Ibáñez", "Søren Ørsted-Çelik",
-              "Jürgen Großmann", "Νικόλαος Παπαδόπουλος", "Zoë Brontë-Łaski")
+HARD_NAMES = (
+    "Łukasz Żółkiewski-Müller",
+    "Begoña Núñez Ibáñez",
+    "Søren Ørsted-Çelik",
+    "Jürgen Großmann",
+    "Νικόλαος Παπαδόπουλος",
+    "Zoë Brontë-Łaski",
+)
 """Names with ł, ü, ñ, ç, ø, ß and Greek letters; one is swapped into every rendered profile."""
 
 
@@ -29,14 +35,19 @@ def _text(pdf: bytes) -> str:
 
 def _profile(language: str, number: int) -> Profile:
     """A profile in `language` with a hard name; senior ones have long names of skills."""
-    index = next(i for i in itertools.count(100 * number + 1)
-                 if sample_profile(9, i, (language,)).seniority in ("senior", "lead"))
+    index = next(
+        i
+        for i in itertools.count(100 * number + 1)
+        if sample_profile(9, i, (language,)).seniority in ("senior", "lead")
+    )
     profile = sample_profile(9, index, (language,))
     return dataclasses.replace(profile, name=HARD_NAMES[number % len(HARD_NAMES)])
 
 
-CASES = [(template, language, number) for number, (template, language)
-         in enumerate(itertools.product(TEMPLATE_NAMES, LANGUAGES))]
+CASES = [
+    (template, language, number)
+    for number, (template, language) in enumerate(itertools.product(TEMPLATE_NAMES, LANGUAGES))
+]
 
 
 @pytest.fixture(scope="module")
@@ -69,8 +80,12 @@ def test_special_characters_survive_extraction(rendered) -> None:
 
 
 def test_section_titles_are_in_the_cv_language(rendered) -> None:
-    expected = {"en": "Professional Experience", "es": "Experiencia profesional",
-                "de": "Berufserfahrung", "fr": "Expérience professionnelle"}
+    expected = {
+        "en": "Professional Experience",
+        "es": "Experiencia profesional",
+        "de": "Berufserfahrung",
+        "fr": "Expérience professionnelle",
+    }
     skills = {"en": "Skills", "es": "Competencias", "de": "Kenntnisse", "fr": "Compétences"}
     for (template, language), (_, pdf) in rendered.items():
         text = _text(pdf).casefold()

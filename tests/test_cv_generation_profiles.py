@@ -23,8 +23,11 @@ def profiles() -> list[Profile]:
 
 def _has_marker(title: str, language: str, seniority: str) -> bool:
     marker = SENIORITY_MARKER[language][seniority]
-    return marker in title if marker else not any(
-        SENIORITY_MARKER[language][other] in title for other in SENIORITIES if other != "mid")
+    return (
+        marker in title
+        if marker
+        else not any(SENIORITY_MARKER[language][other] in title for other in SENIORITIES if other != "mid")
+    )
 
 
 def test_sample_covers_every_seniority_and_language(profiles: list[Profile]) -> None:
@@ -92,9 +95,14 @@ def test_prose_names_only_skills_the_person_holds(profiles: list[Profile]) -> No
     """Names and aliases of skills not in the ground truth must not appear anywhere in the CV
     text (one- and two-letter names such as R or Go are too ambiguous to check)."""
     for p in profiles:
-        texts = [p.summary, p.title, *(b for job in p.jobs for b in job.bullets),
-                 *(job.company for job in p.jobs), *(d.degree for d in p.education),
-                 *(d.institution for d in p.education)]
+        texts = [
+            p.summary,
+            p.title,
+            *(b for job in p.jobs for b in job.bullets),
+            *(job.company for job in p.jobs),
+            *(d.degree for d in p.education),
+            *(d.institution for d in p.education),
+        ]
         text = " ".join(texts).replace("\u00a0", " ")
         held = set(p.skills)
         for skill in SKILLS:

@@ -32,8 +32,12 @@ def test_at_least_twelve_role_families_all_used() -> None:
 
 
 def test_roles_only_reference_known_skills() -> None:
-    unknown = {(role.title, name) for role in ROLES
-               for name in (*role.skill_weights(), *role.required) if name not in SKILL_BY_NAME}
+    unknown = {
+        (role.title, name)
+        for role in ROLES
+        for name in (*role.skill_weights(), *role.required)
+        if name not in SKILL_BY_NAME
+    }
     assert not unknown
 
 
@@ -75,10 +79,17 @@ def test_word_rule_is_case_insensitive_and_word_level() -> None:
     assert not words("PostgreSQL") & words("Postgres")
 
 
-@pytest.mark.parametrize(("name", "alias"), [
-    ("Kubernetes", "K8s"), ("CI/CD", "continuous integration"), ("JavaScript", "JS"),
-    ("PostgreSQL", "Postgres"), ("Amazon Web Services", "AWS"), ("Machine Learning", "ML"),
-])
+@pytest.mark.parametrize(
+    ("name", "alias"),
+    [
+        ("Kubernetes", "K8s"),
+        ("CI/CD", "continuous integration"),
+        ("JavaScript", "JS"),
+        ("PostgreSQL", "Postgres"),
+        ("Amazon Web Services", "AWS"),
+        ("Machine Learning", "ML"),
+    ],
+)
 def test_well_known_aliases_exist(name: str, alias: str) -> None:
     assert alias in SKILL_BY_NAME[name].aliases
 
@@ -107,11 +118,14 @@ def test_phrase_patterns_never_name_a_skill() -> None:
     """A skill named by the pattern itself would be in the CV without being in the ground truth."""
     texts = [p for lang in LANGUAGES for group in BULLETS[lang].values() for p in group]
     texts += [p for lang in LANGUAGES for p in SUMMARIES[lang]]
-    texts += [text for family in FAMILIES.values() for text in (*family.domain.values(),
-                                                                *family.audience.values())]
+    texts += [text for family in FAMILIES.values() for text in (*family.domain.values(), *family.audience.values())]
     texts += [text for lang in LANGUAGES for text in HEADINGS[lang].values()]
-    texts += [part for lang in LANGUAGES for style in DATE_STYLES[lang]
-              for part in (style.present, style.since, style.opening, style.dash)]
+    texts += [
+        part
+        for lang in LANGUAGES
+        for style in DATE_STYLES[lang]
+        for part in (style.present, style.since, style.opening, style.dash)
+    ]
     texts += [text for lang in LANGUAGES for spellings in DEGREES[lang].values() for text in spellings]
     leaks = {(skill.name, text) for skill in SKILLS for text in texts if _whole_word(skill.name, text)}
     assert not leaks

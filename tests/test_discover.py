@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from rag.build.notes import not_indexed_lines, page_ranges
 from rag.errors import UserError
 from rag.ingest.discover import discover_cvs
 from rag.ingest.document import Skipped
+from rag.pipeline.notes import not_indexed_lines, page_ranges
 
 
 def touch(path: Path, content: bytes = b"%PDF-1.4\n") -> Path:
@@ -32,11 +32,17 @@ def test_cv_types_layouts_and_everything_else_with_a_reason(tmp_path):
     touch(tmp_path / "README")
     touch(tmp_path / ".DS_Store")
     cvs, skipped = found(tmp_path)
-    assert cvs == {"cv_001/cv.pdf": ("cv_001", "pdf"), "Ana Ortiz.docx": ("Ana Ortiz", "docx"),
-                   "scan of Li.JPG": ("scan of Li", "image")}
+    assert cvs == {
+        "cv_001/cv.pdf": ("cv_001", "pdf"),
+        "Ana Ortiz.docx": ("Ana Ortiz", "docx"),
+        "scan of Li.JPG": ("scan of Li", "image"),
+    }
     assert {source: kind for source, (kind, _) in skipped.items()} == {
-        "cv_001/cv.json": "not a CV type", "old.doc": "not a CV type", "~$a Ortiz.docx": "not a CV type",
-        "README": "not a CV type"}
+        "cv_001/cv.json": "not a CV type",
+        "old.doc": "not a CV type",
+        "~$a Ortiz.docx": "not a CV type",
+        "README": "not a CV type",
+    }
     assert "save it as .docx or PDF" in skipped["old.doc"][1]
     assert "lock file" in skipped["~$a Ortiz.docx"][1]
     assert "(no extension)" in skipped["README"][1]
@@ -68,8 +74,10 @@ def test_links_out_of_the_cv_folder_are_named_and_followed_only_when_asked(tmp_p
     (root / "elsewhere").symlink_to(tmp_path / "elsewhere")
     cvs, skipped = found(root)
     assert set(cvs) == {"a/cv.pdf", "b/Bo Li.pdf"}
-    assert skipped["leak.pdf"] == ("link outside", f"a link to {tmp_path}/secret.pdf, outside the CV folder: "
-                                                   "--follow-links follows it")
+    assert skipped["leak.pdf"] == (
+        "link outside",
+        f"a link to {tmp_path}/secret.pdf, outside the CV folder: --follow-links follows it",
+    )
     assert skipped["relative.pdf"][1].startswith("a link to ../secret.pdf, outside the CV folder")
     assert skipped["elsewhere/"][0] == "link outside" and skipped["inside.pdf"][0] == "duplicate"
     assert skipped["linked-b/"][0] == "duplicate"
@@ -87,8 +95,10 @@ def test_only_regular_files_are_read_and_none_over_the_size_limit(tmp_path):
     assert set(cvs) == {"ok.pdf"}
     assert skipped["fifo.pdf"] == ("unreadable", "a FIFO (named pipe), not a regular file")
     assert skipped["zero.pdf"][0] == "link outside"
-    assert skipped["big.pdf"] == ("too large", "too large: 2009 bytes (the limit is 1000 bytes a file; "
-                                               "--max-file-mb raises it)")
+    assert skipped["big.pdf"] == (
+        "too large",
+        "too large: 2009 bytes (the limit is 1000 bytes a file; --max-file-mb raises it)",
+    )
     cvs, skipped = found(tmp_path, follow_links=True)
     assert skipped["zero.pdf"] == ("unreadable", "a device, not a regular file")
 
@@ -146,8 +156,10 @@ def test_a_folder_without_any_cv_names_what_it_found(tmp_path):
 
 def test_many_files_of_one_kind_make_one_line_and_few_one_line_each():
     skipped = [Skipped(f"cv_{i:03}/cv.json", "not a CV type (.json)", "not a CV type") for i in range(30)]
-    skipped += [Skipped("queries.jsonl", "not a CV type (.jsonl)", "not a CV type"),
-                Skipped("broken.pdf", "not a readable PDF (format error)", "corrupt")]
+    skipped += [
+        Skipped("queries.jsonl", "not a CV type (.jsonl)", "not a CV type"),
+        Skipped("broken.pdf", "not a readable PDF (format error)", "corrupt"),
+    ]
     lines = not_indexed_lines(skipped)
     assert lines == [
         "not indexed: 31 files, not a CV type (30 .json, 1 .jsonl): cv_000/cv.json, cv_001/cv.json, "

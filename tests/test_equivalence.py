@@ -28,7 +28,7 @@ def split(corpus, sizes):
     """Consecutive slices of the corpus, as texts (the tokenizer gives back each t123 as written)."""
     out, at = [], 0
     for size in sizes:
-        out.append([" ".join(doc) for doc in corpus[at:at + size]])
+        out.append([" ".join(doc) for doc in corpus[at : at + size]])
         at += size
     return out
 
@@ -39,8 +39,13 @@ def test_segmented_scores_equal_get_scores_over_the_live_chunks(tmp_path):
     folders, term_ids = write_segments(tmp_path, segments)
     deleted = [np.asarray([rng.random() < 0.2 for _ in texts]) for texts in segments[:2]] + [None, None]
     index = load_index(folders, segments, deleted, term_ids)
-    live = [doc for doc, gone in zip(corpus, np.concatenate([d if d is not None else np.zeros(len(t), bool)
-                                                            for d, t in zip(deleted, segments)])) if not gone]
+    live = [
+        doc
+        for doc, gone in zip(
+            corpus, np.concatenate([d if d is not None else np.zeros(len(t), bool) for d, t in zip(deleted, segments)])
+        )
+        if not gone
+    ]
     reference = okapi(live)
     assert index.n_docs == len(live) and index.stats.avgdl == reference.avgdl
     floored = {t for t, v in reference.idf.items() if v == EPSILON * reference.average_idf}
@@ -64,8 +69,9 @@ def test_the_pickled_term_counts_give_the_same_scores(tmp_path):
     folders, term_ids = write_segments(tmp_path, segments)
     deleted = [None, np.asarray([i % 3 == 0 for i in range(150)])]
     index = load_index(folders, segments, deleted, term_ids)
-    pickled = Bm25Reference([(load_term_counts(f, len(t)), None if d is None else ~d)
-                             for f, t, d in zip(folders, segments, deleted)])
+    pickled = Bm25Reference(
+        [(load_term_counts(f, len(t)), None if d is None else ~d) for f, t, d in zip(folders, segments, deleted)]
+    )
     for _ in range(50):
         query = rng.choices(words, k=rng.randint(1, 5))
         assert np.array_equal(pickled.get_scores(query), index.scores(query))
@@ -100,9 +106,13 @@ def test_phrase_chunks_equal_a_scan_of_every_chunk(tmp_path):
 
 
 def test_real_text_scores_equal_get_scores_and_phrases_skip_no_word(tmp_path):
-    texts = ["Senior DevOps engineer: Jenkins, K8s, Terraform.", "Data scientist, Python and SQL.",
-             "Enfermera en cuidados intensivos.", "Jenkins pipelines and CI/CD for Node.js services.",
-             "Cost and accounting, cost accounting"] * 5
+    texts = [
+        "Senior DevOps engineer: Jenkins, K8s, Terraform.",
+        "Data scientist, Python and SQL.",
+        "Enfermera en cuidados intensivos.",
+        "Jenkins pipelines and CI/CD for Node.js services.",
+        "Cost and accounting, cost accounting",
+    ] * 5
     segments = [texts[:12], texts[12:]]
     index = load_index(*_written(tmp_path, segments))
     reference = okapi([tokenize(t) for t in texts])
@@ -118,9 +128,16 @@ def test_onnx_query_vectors_match_sentence_transformers(exported_encoder):
     from rag.index.export import reference_model
     from rag.index.model_choice import BUNDLED_MODEL, resolve_model
 
-    queries = ["Who has experience with Jenkins?", "continuous integration servers", "K8s",
-               "¿Quién tiene experiencia con Kubernetes?", "Wer hat Erfahrung mit SAP?",
-               "Qui a de l'expérience avec Figma ?", "Senior data engineer", "x"]
+    queries = [
+        "Who has experience with Jenkins?",
+        "continuous integration servers",
+        "K8s",
+        "¿Quién tiene experiencia con Kubernetes?",
+        "Wer hat Erfahrung mit SAP?",
+        "Qui a de l'expérience avec Figma ?",
+        "Senior data engineer",
+        "x",
+    ]
     reference = reference_model(resolve_model(BUNDLED_MODEL, True, print))
     expected = reference.encode(queries, normalize_embeddings=True)
     got = Encoder(exported_encoder).embed_queries(queries)
@@ -141,7 +158,7 @@ def test_an_incremental_build_equals_a_build_from_scratch(cv_dir, store_dir, tmp
     from builds import assert_same_store, build_store
     from pdfs import write_pdf
 
-    from rag.build.builder import BuildSettings
+    from rag.pipeline.builder import BuildSettings
     from rag.store.open import open_store
 
     settings = BuildSettings(chunk_chars=200, overlap_chars=30)

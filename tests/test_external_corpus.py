@@ -64,11 +64,14 @@ Responsibilities:
 Certifications: AWS Certified Developer – Associate
 """
 
-NO_SECTIONS = ("As a recent graduate with 6-months of experience in Flutter, I am excited to apply. "
-               "I know Firebase and Dart well. ") * 6
+NO_SECTIONS = (
+    "As a recent graduate with 6-months of experience in Flutter, I am excited to apply. "
+    "I know Firebase and Dart well. "
+) * 6
 
 
 # Splits and identifiers.
+
 
 def test_split_is_deterministic_balanced_and_disjoint() -> None:
     keys = [str(i) for i in range(400)]
@@ -90,9 +93,13 @@ def test_cv_ids_and_layouts() -> None:
 
 # Rendering: every word of the text reaches the PDF.
 
+
 @pytest.mark.parametrize("layout", LAYOUTS)
-@pytest.mark.parametrize("text", [MESSY, NO_SECTIONS, MESSY + "\n".join(f"- skill item {i}" for i in range(90))],
-                         ids=["messy", "no-sections", "two-pages"])
+@pytest.mark.parametrize(
+    "text",
+    [MESSY, NO_SECTIONS, MESSY + "\n".join(f"- skill item {i}" for i in range(90))],
+    ids=["messy", "no-sections", "two-pages"],
+)
 def test_every_word_reaches_the_pdf(layout: str, text: str) -> None:
     pdf = render_resume(parse_resume(text), layout, "ext_0001")
     assert not missing_words(text, pdf_text(pdf))
@@ -116,8 +123,13 @@ def test_a_lost_word_fails_loudly(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_parse_keeps_every_line_and_finds_sections() -> None:
     resume = parse_resume(MESSY)
-    assert [s.heading for s in resume.sections] == ["SUMMARY", "Skills", "Work Experience", "Responsibilities",
-                                                    "Certifications"]
+    assert [s.heading for s in resume.sections] == [
+        "SUMMARY",
+        "Skills",
+        "Work Experience",
+        "Responsibilities",
+        "Certifications",
+    ]
     assert next(line.text for line in resume.header if line.kind != "blank") == "():"
     assert resume.field("email").startswith("jane.smith")
     bullets = [line.text for line in resume.sections[1].lines if line.kind == "bullet"]
@@ -127,43 +139,47 @@ def test_parse_keeps_every_line_and_finds_sections() -> None:
 
 # Skill patterns.
 
-@pytest.mark.parametrize(("text", "present", "absent"), [
-    ("Skilled in JavaScript and TypeScript", {"JavaScript", "TypeScript"}, {"Java"}),
-    ("Java, Spring Boot and Java Script", {"Java", "Spring Boot", "JavaScript"}, set()),
-    ("Languages: C, C++, C#", {"C", "C++", "C#"}, set()),
-    ("Strong C++ and C# skills", {"C++", "C#"}, {"C"}),
-    ("Objective-C and Objective C", {"Objective-C"}, {"C"}),
-    ("in C/C++ for embedded boards", {"C", "C++"}, set()),
-    ("SAP S/4HANA, C/4HANA", set(), {"C"}),
-    ("NodeJS", {"Node.js"}, set()),
-    ("Node JS, node.js and Node.JS", {"Node.js"}, set()),
-    ("Worked in R & D on sensors", set(), {"R"}),
-    ("Tools: Python, R, SQL", {"Python", "R", "SQL"}, set()),
-    ("Proficient in Python and R", {"R"}, set()),
-    ("ready to go, we go live and Go-to-market", set(), {"Go"}),
-    ("- Go, Ruby, Java", {"Go", "Ruby"}, set()),
-    ("Golang microservices", {"Go", "Microservices"}, set()),
-    ("a swift response", set(), {"Swift"}),
-    ("Swift and SwiftUI", {"Swift"}, set()),
-    ("ASP.NET MVC and .NET Core", {"ASP.NET", ".NET", "MVC"}, set()),
-    ("K8s clusters", {"Kubernetes"}, set()),
-    ("CoreData and Core animation", {"Core Data", "Core Animation"}, set()),
-    ("core data structures", {"Data structures"}, {"Core Data"}),
-    ("the rest of the team", set(), {"REST APIs"}),
-    ("RESTful services", {"REST APIs"}, set()),
-    ("React Native apps", {"React Native"}, {"React"}),
-    ("Certified Java Developer from Oracle", {"Java"}, {"Oracle Database"}),
-    ("Oracle 12c and PL/SQL", {"Oracle Database", "PL/SQL", "SQL"}, set()),
-    ("Express your ideas", set(), {"Express.js"}),
-    ("Node.js and Express", {"Express.js"}, set()),
-    ("Docker & Jenkins; Chef, Puppet", {"Docker", "Jenkins", "Chef", "Puppet"}, set()),
-    ("a head chef", set(), {"Chef"}),
-    ("Apache Tomcat and Apache", {"Apache Tomcat", "Apache HTTP Server"}, set()),
-    ("Apache Kafka", {"Kafka"}, {"Apache HTTP Server"}),
-    ("GitHub and GIT", {"GitHub", "Git"}, set()),
-    ("less experience", set(), {"Sass"}),
-    ("SCSS, LESS", {"Sass"}, set()),
-])
+
+@pytest.mark.parametrize(
+    ("text", "present", "absent"),
+    [
+        ("Skilled in JavaScript and TypeScript", {"JavaScript", "TypeScript"}, {"Java"}),
+        ("Java, Spring Boot and Java Script", {"Java", "Spring Boot", "JavaScript"}, set()),
+        ("Languages: C, C++, C#", {"C", "C++", "C#"}, set()),
+        ("Strong C++ and C# skills", {"C++", "C#"}, {"C"}),
+        ("Objective-C and Objective C", {"Objective-C"}, {"C"}),
+        ("in C/C++ for embedded boards", {"C", "C++"}, set()),
+        ("SAP S/4HANA, C/4HANA", set(), {"C"}),
+        ("NodeJS", {"Node.js"}, set()),
+        ("Node JS, node.js and Node.JS", {"Node.js"}, set()),
+        ("Worked in R & D on sensors", set(), {"R"}),
+        ("Tools: Python, R, SQL", {"Python", "R", "SQL"}, set()),
+        ("Proficient in Python and R", {"R"}, set()),
+        ("ready to go, we go live and Go-to-market", set(), {"Go"}),
+        ("- Go, Ruby, Java", {"Go", "Ruby"}, set()),
+        ("Golang microservices", {"Go", "Microservices"}, set()),
+        ("a swift response", set(), {"Swift"}),
+        ("Swift and SwiftUI", {"Swift"}, set()),
+        ("ASP.NET MVC and .NET Core", {"ASP.NET", ".NET", "MVC"}, set()),
+        ("K8s clusters", {"Kubernetes"}, set()),
+        ("CoreData and Core animation", {"Core Data", "Core Animation"}, set()),
+        ("core data structures", {"Data structures"}, {"Core Data"}),
+        ("the rest of the team", set(), {"REST APIs"}),
+        ("RESTful services", {"REST APIs"}, set()),
+        ("React Native apps", {"React Native"}, {"React"}),
+        ("Certified Java Developer from Oracle", {"Java"}, {"Oracle Database"}),
+        ("Oracle 12c and PL/SQL", {"Oracle Database", "PL/SQL", "SQL"}, set()),
+        ("Express your ideas", set(), {"Express.js"}),
+        ("Node.js and Express", {"Express.js"}, set()),
+        ("Docker & Jenkins; Chef, Puppet", {"Docker", "Jenkins", "Chef", "Puppet"}, set()),
+        ("a head chef", set(), {"Chef"}),
+        ("Apache Tomcat and Apache", {"Apache Tomcat", "Apache HTTP Server"}, set()),
+        ("Apache Kafka", {"Kafka"}, {"Apache HTTP Server"}),
+        ("GitHub and GIT", {"GitHub", "Git"}, set()),
+        ("less experience", set(), {"Sass"}),
+        ("SCSS, LESS", {"Sass"}, set()),
+    ],
+)
 def test_skill_patterns(text: str, present: set[str], absent: set[str]) -> None:
     found = set(skills_in(text))
     assert present <= found
@@ -187,16 +203,19 @@ def test_truth_fields_come_from_the_text() -> None:
     assert "R" not in truth.skills and "JavaScript" in truth.skills
 
 
-@pytest.mark.parametrize(("text", "years", "phrase"), [
-    ("Summary:\nDeveloper with over 5 years of experience in PHP.", 5, "5 years of experience"),
-    ("Objective: 3+ years building apps", 3, "3+ years"),
-    ("Summary:\nWith three years of industry experience.", 3, "three years of industry experience"),
-    ("Summary:\nDeveloper with 1.5 years of experience.", 1.5, "1.5 years of experience"),
-    ("Name: A\nYears of Experience: 4\n", 4, "Years of Experience: 4"),
-    ("Work Experience:\n- 4 years of experience in Java", None, None),
-    ("Skills:\n- Python\n\nExperience:\n1. Web Developer (2 years)", None, None),
-    ("Summary:\nTaught kids aged 5-7 years and 6-months of experience.", None, None),
-])
+@pytest.mark.parametrize(
+    ("text", "years", "phrase"),
+    [
+        ("Summary:\nDeveloper with over 5 years of experience in PHP.", 5, "5 years of experience"),
+        ("Objective: 3+ years building apps", 3, "3+ years"),
+        ("Summary:\nWith three years of industry experience.", 3, "three years of industry experience"),
+        ("Summary:\nDeveloper with 1.5 years of experience.", 1.5, "1.5 years of experience"),
+        ("Name: A\nYears of Experience: 4\n", 4, "Years of Experience: 4"),
+        ("Work Experience:\n- 4 years of experience in Java", None, None),
+        ("Skills:\n- Python\n\nExperience:\n1. Web Developer (2 years)", None, None),
+        ("Summary:\nTaught kids aged 5-7 years and 6-months of experience.", None, None),
+    ],
+)
 def test_years_only_when_stated(text: str, years: float | None, phrase: str | None) -> None:
     stated = resume_truth(text).years_experience
     if years is None:
@@ -213,6 +232,7 @@ def test_no_name_line_gives_no_name_and_place_lines_give_a_location() -> None:
 
 
 # Queries.
+
 
 def test_pool_queries_name_their_skills_and_descriptions_name_none() -> None:
     for query in SKILL_QUERIES:
@@ -242,10 +262,11 @@ def test_relevant_and_filtering() -> None:
     texts = {"a": "Python and Django", "b": "Python only", "c": "Django, Flask", "d": "Swift", "e": "Ruby"}
     assert relevant(SkillQuery("Python and Django", ("Python", "Django")), texts) == ["a"]
     assert relevant(DescriptiveQuery("x", ("Swift",), r"Flask"), texts) == ["c", "d"]
-    pool = (SkillQuery("Python", ("Python",)), SkillQuery("Core Data", ("Core Data",)),
-            SkillQuery("Ruby", ("Ruby",)))
-    corpus = {f"ext_{i:04d}": text for i, text in enumerate(["Python", "Python", "Python, Core Data", "Core Data"]
-                                                            + ["Ruby"] + ["nothing"] * 5)}
+    pool = (SkillQuery("Python", ("Python",)), SkillQuery("Core Data", ("Core Data",)), SkillQuery("Ruby", ("Ruby",)))
+    corpus = {
+        f"ext_{i:04d}": text
+        for i, text in enumerate(["Python", "Python", "Python, Core Data", "Core Data"] + ["Ruby"] + ["nothing"] * 5)
+    }
     records = []
     for split in ("dev", "test"):
         records += build_queries(split, corpus, known_spellings(['("ruby", "python")']), pool, ())
@@ -266,6 +287,7 @@ def test_too_common_skills_are_not_asked() -> None:
 
 # Jobs.
 
+
 def test_job_gains_are_shares_of_named_skills() -> None:
     held = {"ext_0001": {"Python", "Django", "AWS"}, "ext_0002": {"Python"}, "ext_0003": {"Ruby"}}
     truth = job_truth("We need Python, Django and AWS. Nice: Docker.", held)
@@ -276,8 +298,9 @@ def test_job_gains_are_shares_of_named_skills() -> None:
 
 
 def test_postings_are_chosen_per_title_with_enough_skills() -> None:
-    postings = [Posting(i, f"Title {i % 3}", "Python, Django, AWS and Docker" if i % 5 else "Python only")
-                for i in range(80)]
+    postings = [
+        Posting(i, f"Title {i % 3}", "Python, Django, AWS and Docker" if i % 5 else "Python only") for i in range(80)
+    ]
     for split in ("dev", "test"):
         chosen = select_postings(postings, split)
         assert all(split_of("job", str(p.row)) == split and p.row % 5 for p in chosen)
@@ -289,7 +312,9 @@ def test_postings_are_chosen_per_title_with_enough_skills() -> None:
 # The whole corpus and the command line.
 
 RESUMES = [
-    MESSY, NO_SECTIONS, "Name: John Doe\nSkills:\n- Python, Django\n- Docker and Kubernetes",
+    MESSY,
+    NO_SECTIONS,
+    "Name: John Doe\nSkills:\n- Python, Django\n- Docker and Kubernetes",
     "Name: Sarah Lee\nSummary: 3+ years of Swift and Core Data\nSkills:\n- Swift\n- Core Data",
     "Name: Jane Smith\nEmail: janesmith@email.com\nSkills: Python, Django, AWS",
     "Summary:\nJenkins CI and Ansible automation\nSkills:\n- Jenkins\n- Ansible\n- Swift, Core Data",
@@ -323,8 +348,22 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 def _run(inputs: tuple[Path, Path], split: str, out: Path, *extra: str):
     resumes, jobs = inputs
-    return CliRunner().invoke(main, ["--resumes", str(resumes), "--jobs", str(jobs), "--split", split,
-                                     "--out", str(out), "--vocabulary", str(resumes.parent / "vocabulary.py"), *extra])
+    return CliRunner().invoke(
+        main,
+        [
+            "--resumes",
+            str(resumes),
+            "--jobs",
+            str(jobs),
+            "--split",
+            split,
+            "--out",
+            str(out),
+            "--vocabulary",
+            str(resumes.parent / "vocabulary.py"),
+            *extra,
+        ],
+    )
 
 
 def test_cli_writes_the_corpus_layout(inputs: tuple[Path, Path], tmp_path: Path) -> None:
@@ -345,8 +384,9 @@ def test_cli_writes_the_corpus_layout(inputs: tuple[Path, Path], tmp_path: Path)
             assert {"qid", "query", "language", "kind", "relevant"} <= set(query)
             assert set(query["relevant"]) <= ids[split] and len(query["relevant"]) >= 2
         jobs = [json.loads(line) for line in files["truth/jobs/truth.jsonl"].decode().splitlines()]
-        assert jobs and all(files[f"truth/jobs/{job['file']}"].decode() == "Python, Django, AWS, Docker\n* Swift"
-                            for job in jobs)
+        assert jobs and all(
+            files[f"truth/jobs/{job['file']}"].decode() == "Python, Django, AWS, Docker\n* Swift" for job in jobs
+        )
         assert all(set(job["grades"]) <= ids[split] and job["layout"] == "posting" for job in jobs)
     assert results["dev"].stdout.startswith("dev: ")
 

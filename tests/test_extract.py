@@ -129,8 +129,9 @@ def test_a_scanned_page_among_text_pages_is_a_warning_when_ocr_is_off(tmp_path):
     doc.save(path)
     result = extract_pdf(path, ocr=False)
     assert result.pages[0].startswith("Text page")
-    assert result.warnings == ["page 2 has no text layer, only images or drawings (scanned?), and OCR is off; "
-                               "it is not searchable"]
+    assert result.warnings == [
+        "page 2 has no text layer, only images or drawings (scanned?), and OCR is off; it is not searchable"
+    ]
 
 
 @pytest.mark.parametrize("index", [1, 2, 3])

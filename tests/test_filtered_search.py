@@ -15,9 +15,9 @@ from click.testing import CliRunner
 from pdfs import write_pdf
 
 from cv_generation.corpus import generate_corpus
-from rag.build.builder import BuildSettings
 from rag.cli import main as rag
 from rag.errors import UserError
+from rag.pipeline.builder import BuildSettings
 from rag.search.filters import Filters
 from rag.search.retrieval import Searcher
 from rag.store.manifest import PROFILE_INDEX, STORE_FORMAT
@@ -28,8 +28,7 @@ SETTINGS = BuildSettings(chunk_chars=300, overlap_chars=40, as_of=AS_OF)
 
 
 def cv(name: str, place: str | None, dates: str | None, skills: str, languages: str = "") -> str:
-    lines = [name, "Backend Developer" + (f" — {place}" if place else ""), "Experience",
-             "Backend Developer, Acme GmbH"]
+    lines = [name, "Backend Developer" + (f" — {place}" if place else ""), "Experience", "Backend Developer, Acme GmbH"]
     lines += [dates] if dates else []
     lines += ["• Built backend services and APIs", f"Skills: {skills}"]
     lines += ["Languages", languages] if languages else []
@@ -37,8 +36,13 @@ def cv(name: str, place: str | None, dates: str | None, skills: str, languages: 
 
 
 PEOPLE = {
-    "hanna": cv("Hanna Berg", "Berlin, Germany", "01/2016 – present", "Java, Kotlin, PostgreSQL",
-                "German (native), English (C1)"),
+    "hanna": cv(
+        "Hanna Berg",
+        "Berlin, Germany",
+        "01/2016 – present",
+        "Java, Kotlin, PostgreSQL",
+        "German (native), English (C1)",
+    ),
     "tom": cv("Tom Weiss", "Berlin", "2023 – present", "Java"),  # 2 years
     "ida": cv("Ida Kern", "Berlin", None, "Go, Java"),  # years unknown
     "lukas": cv("Lukas Maier", "München, Deutschland", "03/2013 – present", "Java, Kubernetes"),
@@ -85,17 +89,42 @@ def test_make_search_with_location_and_min_years_returns_only_those_who_meet_bot
     _, store = people
     root = Path(__file__).resolve().parent.parent
     venv = throwaway_venv(tmp_path / "venv")
-    done = subprocess.run(["make", "--no-print-directory", "-C", str(root), "search", "Q=backend developer",
-                           "LOCATION=Berlin", "MIN_YEARS=5", f"STORE={store}", "RUNNER=local", "JSON=1",
-                           f"VENV={venv}", "PYTHON=false"], capture_output=True, text=True,
-                          env=os.environ | {"NO_COLOR": "1"})  # PYTHONPATH from hash_model: this tree's rag
+    done = subprocess.run(
+        [
+            "make",
+            "--no-print-directory",
+            "-C",
+            str(root),
+            "search",
+            "Q=backend developer",
+            "LOCATION=Berlin",
+            "MIN_YEARS=5",
+            f"STORE={store}",
+            "RUNNER=local",
+            "JSON=1",
+            f"VENV={venv}",
+            "PYTHON=false",
+        ],
+        capture_output=True,
+        text=True,
+        env=os.environ | {"NO_COLOR": "1"},
+    )  # PYTHONPATH from hash_model: this tree's rag
     assert done.returncode == 0, done.stderr
     assert "pip" not in done.stderr and not (venv / "pyvenv.cfg").exists()
     doc = orjson.loads(done.stdout)
     assert {name: ids_ for name, ids_ in ((n, [h["cv_id"] for h in hits]) for n, hits in doc["lists"].items())} == {
-        "faiss": ["hanna"], "bm25": ["hanna"], "fused": ["hanna"]}
-    assert doc["filters"] == {"expression": "years>=5 and location=Berlin", "keep_unknown": False, "passed": 1,
-                              "undecided": 2, "unknown": {"years": 1, "location": 1}, "skills": []}
+        "faiss": ["hanna"],
+        "bm25": ["hanna"],
+        "fused": ["hanna"],
+    }
+    assert doc["filters"] == {
+        "expression": "years>=5 and location=Berlin",
+        "keep_unknown": False,
+        "passed": 1,
+        "undecided": 2,
+        "unknown": {"years": 1, "location": 1},
+        "skills": [],
+    }
     assert doc["lists"]["fused"][0]["profile"]["years_experience"] == 9
     assert doc["lists"]["fused"][0]["profile"]["location"]["city"] == "Berlin"
 
@@ -119,27 +148,48 @@ def test_filters_apply_before_fusion_in_every_list_and_in_coverage(people):
 def test_rows_show_the_fields_a_filter_or_the_query_touched(people):
     _, store = people
     runner = CliRunner()
-    result = runner.invoke(rag, ["search", "German speaking developer", "--store", str(store), "--mode",
-                                 "fused", "--skill", "kotlin", "--min-years", "3"], catch_exceptions=False)
+    result = runner.invoke(
+        rag,
+        [
+            "search",
+            "German speaking developer",
+            "--store",
+            str(store),
+            "--mode",
+            "fused",
+            "--skill",
+            "kotlin",
+            "--min-years",
+            "3",
+        ],
+        catch_exceptions=False,
+    )
     assert result.exit_code == 0
     assert "Filters: years>=3 and skill=kotlin · 1 of 6 CVs pass" in result.output
     assert "profile: 9 years · skills: Kotlin · speaks German (native), English (C1)" in result.output
-    result = runner.invoke(rag, ["search", "backend", "--store", str(store), "--min-years", "5",
-                                 "--location", "Berlin"], catch_exceptions=False)
+    result = runner.invoke(
+        rag,
+        ["search", "backend", "--store", str(store), "--min-years", "5", "--location", "Berlin"],
+        catch_exceptions=False,
+    )
     assert "2 dropped because their years (1) or location (1) is unknown (--keep-unknown keeps them)" in result.output
     plain = orjson.loads(runner.invoke(rag, ["search", "backend", "--store", str(store), "--json"]).output)
     assert plain["filters"] is None and all(h["profile"] == {} for h in plain["lists"]["fused"])
-    placed = orjson.loads(runner.invoke(rag, ["search", "backend in Madrid", "--store", str(store), "--json",
-                                              "--mode", "fused"]).output)
+    placed = orjson.loads(
+        runner.invoke(rag, ["search", "backend in Madrid", "--store", str(store), "--json", "--mode", "fused"]).output
+    )
     assert set(placed["lists"]["fused"][0]["profile"]) == {"location"}
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--where", "years>=5 and (skill=Java"], 'expected ")"'),
-    (["--skill", "Jva"], "did you mean Java"),
-    (["--min-years", "-1"], "-1"),
-    (["--language", "German:Z9"], "not a language"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--where", "years>=5 and (skill=Java"], 'expected ")"'),
+        (["--skill", "Jva"], "did you mean Java"),
+        (["--min-years", "-1"], "-1"),
+        (["--language", "German:Z9"], "not a language"),
+    ],
+)
 def test_bad_filters_are_one_line_usage_errors_before_the_store_is_opened(tmp_path, args, message):
     result = CliRunner().invoke(rag, ["search", "Java", "--store", str(tmp_path / "none"), *args])
     lines = [line for line in result.output.splitlines() if line.strip()]
@@ -158,8 +208,12 @@ def test_profile_command_shows_what_the_index_read(people):
     assert (doc["name"], doc["as_of"], doc["profile"]["years_experience"]) == ("Ida Kern", AS_OF, None)
     assert doc["profile"]["skills"] == ["Go", "Java"]
     missing = runner.invoke(rag, ["profile", "hana", "--store", str(store)])
-    assert missing.exit_code == 1 and missing.output.startswith("error: no CV 'hana'") and "closest: hanna" in \
-        missing.output and len(missing.output.splitlines()) == 1
+    assert (
+        missing.exit_code == 1
+        and missing.output.startswith("error: no CV 'hana'")
+        and "closest: hanna" in missing.output
+        and len(missing.output.splitlines()) == 1
+    )
 
 
 def test_profiles_are_reused_until_their_text_the_rules_or_the_month_change(people):
@@ -196,8 +250,12 @@ def test_eval_scores_the_stored_profiles_against_the_generated_truth(tmp_path, h
     generate_corpus(cvs, 12, seed=5)
     store = tmp_path / "store"
     runner = CliRunner()
-    assert runner.invoke(rag, ["index", "--cv-dir", str(cvs), "--store", str(store), "--quiet",
-                               "--as-of", "2025-01"]).exit_code == 0
+    assert (
+        runner.invoke(
+            rag, ["index", "--cv-dir", str(cvs), "--store", str(store), "--quiet", "--as-of", "2025-01"]
+        ).exit_code
+        == 0
+    )
     result = runner.invoke(rag, ["eval", "--store", str(store), "--truth", str(tmp_path / "truth")])
     assert result.exit_code == 0 and "Profile accuracy over 12 CVs" in result.output
     assert "rebuild with --as-of 2025-06" in result.output  # the truth counts years to another "present"

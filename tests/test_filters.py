@@ -14,13 +14,29 @@ from rag.search.where import AllOf, AnyOf, Clause, Not, describe, parse
 from rag.store.profiles import ProfileColumns
 
 PEOPLE = [
-    Profile(title="Senior Backend Developer", location=Location("Berlin", "Deutschland", "DE", "Germany"),
-            years_experience=9, languages=(SpokenLanguage("German", "native"), SpokenLanguage("English", "C1")),
-            education="master", skills=("Java", "Kotlin")),
-    Profile(title="Backend Developer", location=Location("München", None, "DE", "Germany"), years_experience=3,
-            languages=(SpokenLanguage("German", None),), education="bachelor", skills=("Java",)),
-    Profile(title="Enfermera", location=Location("Madrid", "España", "ES", "Spain"), years_experience=None,
-            languages=(SpokenLanguage("Spanish", "native"),), skills=("Triage",)),
+    Profile(
+        title="Senior Backend Developer",
+        location=Location("Berlin", "Deutschland", "DE", "Germany"),
+        years_experience=9,
+        languages=(SpokenLanguage("German", "native"), SpokenLanguage("English", "C1")),
+        education="master",
+        skills=("Java", "Kotlin"),
+    ),
+    Profile(
+        title="Backend Developer",
+        location=Location("München", None, "DE", "Germany"),
+        years_experience=3,
+        languages=(SpokenLanguage("German", None),),
+        education="bachelor",
+        skills=("Java",),
+    ),
+    Profile(
+        title="Enfermera",
+        location=Location("Madrid", "España", "ES", "Spain"),
+        years_experience=None,
+        languages=(SpokenLanguage("Spanish", "native"),),
+        skills=("Triage",),
+    ),
     Profile(),  # nothing could be read
 ]
 COLUMNS = ProfileColumns.from_profiles(PEOPLE)
@@ -31,25 +47,30 @@ def kept(**options) -> list[int]:
 
 
 def test_where_parses_with_precedence_quotes_and_bare_words():
-    assert parse("years>=5 and location=New York or not skill=Java") == AnyOf((
-        AllOf((Clause("years", ">=", "5"), Clause("location", "=", "New York"))), Not(Clause("skill", "=", "Java"))))
-    assert parse("(skill = 'C#' OR skills=C++) AND experience < 3") == AllOf((
-        AnyOf((Clause("skill", "=", "C#"), Clause("skill", "=", "C++"))), Clause("years", "<", "3")))
+    assert parse("years>=5 and location=New York or not skill=Java") == AnyOf(
+        (AllOf((Clause("years", ">=", "5"), Clause("location", "=", "New York"))), Not(Clause("skill", "=", "Java")))
+    )
+    assert parse("(skill = 'C#' OR skills=C++) AND experience < 3") == AllOf(
+        (AnyOf((Clause("skill", "=", "C#"), Clause("skill", "=", "C++"))), Clause("years", "<", "3"))
+    )
     text = 'years>=5 and (skill=Java or skill=Kotlin) and location="New York" and not title=intern'
     assert describe(parse(text)) == text
     assert parse("title=a;b") == Clause("title", "=", "a;b")  # only ( ) = < > ! and quotes end a bare word
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("years>=5 and (skill=Java", 'expected ")" at column 25'),
-    ("years>=", "expected a value after 'years>=' at column 8"),
-    ("salary>=5", "unknown field 'salary' at column 1"),
-    ("years 5", "expected an operator"),
-    ("years>=5 skill=Java", 'expected "and", "or" or the end at column 10'),
-    ("skill=Java and", "expected a test such as years>=5"),
-    ("title=it's", "unexpected \"'\" at column 9"),
-    ("   ", "--where is empty"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("years>=5 and (skill=Java", 'expected ")" at column 25'),
+        ("years>=", "expected a value after 'years>=' at column 8"),
+        ("salary>=5", "unknown field 'salary' at column 1"),
+        ("years 5", "expected an operator"),
+        ("years>=5 skill=Java", 'expected "and", "or" or the end at column 10'),
+        ("skill=Java and", "expected a test such as years>=5"),
+        ("title=it's", 'unexpected "\'" at column 9'),
+        ("   ", "--where is empty"),
+    ],
+)
 def test_malformed_where_says_what_and_where(text, message):
     with pytest.raises(UsageError, match=message.replace("(", r"\(").replace(")", r"\)")) as raised:
         parse(text)
@@ -58,8 +79,9 @@ def test_malformed_where_says_what_and_where(text, message):
 
 def test_options_become_one_expression():
     filters = Filters(min_years=5, locations=("Berlin", "Munich"), skills=("Java", "k8s"), where="education>=MSc")
-    assert filters.compile().text == ("years>=5 and (location=Berlin or location=Munich) and skill=Java "
-                                      "and skill=k8s and education>=MSc")
+    assert filters.compile().text == (
+        "years>=5 and (location=Berlin or location=Munich) and skill=Java and skill=k8s and education>=MSc"
+    )
     assert not Filters() and Filters().compile() is None
     with pytest.raises(UsageError, match="above --max-years"):
         Filters(min_years=6, max_years=2).compile()
@@ -119,5 +141,8 @@ def test_rows_show_the_fields_filters_read_and_the_query_names():
 
     assert profile_fields("who has experience with jenkins? Who", (), untouched) == ()
     assert profile_fields("Java developer, 5 years, in Berlin, speaks German", (), lambda: COLUMNS) == (
-        "years_experience", "location", "languages")
+        "years_experience",
+        "location",
+        "languages",
+    )
     assert profile_fields("nurse", ("skill", "years"), untouched) == ("years_experience", "skills")

@@ -44,7 +44,9 @@ def test_convex_fusion_normalises_and_weighs():
 def test_rrf_scores_use_ranks_only_and_skip_unlisted_candidates():
     fused = rrf_scores({"faiss": np.array([0, 1, 2]), "bm25": np.array([1])}, 3, k=60)
     assert fused == pytest.approx([1 / 61, 1 / 62 + 1 / 61, 1 / 63])
-    weighted = rrf_scores({"faiss": np.array([0, 1, 2]), "bm25": np.array([1])}, 3, k=10, weights={"faiss": 1, "bm25": 0.5})
+    weighted = rrf_scores(
+        {"faiss": np.array([0, 1, 2]), "bm25": np.array([1])}, 3, k=10, weights={"faiss": 1, "bm25": 0.5}
+    )
     assert weighted == pytest.approx([1 / 11, 1 / 12 + 0.5 / 11, 1 / 13])
 
 

@@ -28,8 +28,11 @@ def test_invisible_same_colour_covered_and_off_page_text_is_left_out():
     doc.new_page().insert_text((72, 100), "Page one is plain", fontsize=11)
     _page_with_hidden_text(doc)
     extracted = extract_pdf(doc.tobytes())
-    assert extracted.pages[1].splitlines() == ["Shown: Python developer", "Shown: white on a dark band",
-                                               "Shown: written over the shape"]
+    assert extracted.pages[1].splitlines() == [
+        "Shown: Python developer",
+        "Shown: white on a dark band",
+        "Shown: written over the shape",
+    ]
     assert extracted.hidden_pages == [2]
 
 
@@ -40,9 +43,13 @@ def test_a_scans_invisible_text_layer_is_its_text():
     picture = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 40, 40), False)
     picture.clear_with(230)
     page.insert_image(page.rect, pixmap=picture)
-    lines = ["Maria Lopez, registered nurse in Madrid since 2015", "Intensive care unit, Hospital La Paz",
-             "Triage, medication, resuscitation training for new colleagues", "Languages: Spanish, English",
-             "Education: Grado en Enfermería, Universidad Complutense de Madrid"]
+    lines = [
+        "Maria Lopez, registered nurse in Madrid since 2015",
+        "Intensive care unit, Hospital La Paz",
+        "Triage, medication, resuscitation training for new colleagues",
+        "Languages: Spanish, English",
+        "Education: Grado en Enfermería, Universidad Complutense de Madrid",
+    ]
     for i, line in enumerate(lines):
         page.insert_text((72, 100 + 20 * i), line, fontsize=11, render_mode=3)
     extracted = extract_pdf(doc.tobytes(), ocr=False)

@@ -38,16 +38,16 @@ from hostile_files import (
 from pdfs import scanned_pdf, write_pdf
 
 import rag.ingest.extract as extract_module
-from rag.build.builder import BuildSettings, within_chunk_limit
-from rag.build.engines.isolation import OcrShares
-from rag.build.engines.local import LocalEngine
-from rag.build.engines.ray.cluster import RaySettings
-from rag.build.engines.ray.engine import RayEngine
 from rag.cli import main as rag
 from rag.ingest.discover import discover_cvs
 from rag.ingest.document import Document
 from rag.ingest.extract import ExtractionFailed, extract_pdf, extractor_id, read_bytes
 from rag.ingest.limits import MB, FileLimits, Limits
+from rag.pipeline.builder import BuildSettings, within_chunk_limit
+from rag.pipeline.engines.isolation import OcrShares
+from rag.pipeline.engines.local import LocalEngine
+from rag.pipeline.engines.ray.cluster import RaySettings
+from rag.pipeline.engines.ray.engine import RayEngine
 from rag.render.match import match_csv
 from rag.store.open import open_store
 
@@ -118,13 +118,17 @@ def test_a_folder_of_good_cvs_and_every_hostile_file_builds_and_names_each_with_
         assert skipped == expected
         assert opened.manifest.candidate_count == 20
         assert not any(SECRET in c.text for c in opened.chunks.all())
-    reasons = {s["source"]: s["reason"] for s in orjson.loads((store / "current" / "manifest.json").read_bytes())["skipped"]}
+    reasons = {
+        s["source"]: s["reason"] for s in orjson.loads((store / "current" / "manifest.json").read_bytes())["skipped"]
+    }
     assert reasons["fifo.pdf"] == "a FIFO (named pipe), not a regular file"
     assert reasons["zero.pdf"] == "a link to /dev/zero, outside the CV folder: --follow-links follows it"
     assert reasons["big/2000 pages.pdf"].startswith("too large: 2,000 pages (the limit is 100 pages a file")
     assert "--file-memory-mb" in reasons["bombs/drawing.pdf"]
     for kind in set(expected.values()):  # each kind named in the output, one line a file or one for many
-        assert kind in result.output or any(f": {source}: " in result.output for source, k in expected.items() if k == kind)
+        assert kind in result.output or any(
+            f": {source}: " in result.output for source, k in expected.items() if k == kind
+        )
 
 
 def test_a_worker_that_is_killed_crashes_or_hangs_costs_its_file_only(tmp_path, hash_model, monkeypatch):
@@ -172,7 +176,10 @@ def test_the_ray_engine_skips_hostile_files_as_a_local_build_does(cv_dir, monkey
     on_ray = [(d.source, d.skip_kind, d.skipped) for d in engine.extract(files, extractor, limits, 500)]
     assert on_ray == [(d.source, d.skip_kind, d.skipped) for d in LocalEngine().extract(files, extractor, limits, 500)]
     assert {source: kind for source, kind, _ in on_ray if kind} == {
-        "cycle.pdf": "corrupt", "empty.pdf": "empty", "pages.pdf": "too large"}
+        "cycle.pdf": "corrupt",
+        "empty.pdf": "empty",
+        "pages.pdf": "too large",
+    }
 
 
 def test_a_fifo_or_a_device_is_never_read(tmp_path):
@@ -241,11 +248,31 @@ def test_in_the_docker_runner_a_link_it_cannot_reach_says_so(tmp_path, hash_mode
 
 
 def test_spreadsheet_formulas_hidden_behind_blanks_or_lookalikes_are_quoted_or_shown_inert():
-    names = [" =1+1", "\uff1dcmd|' /C calc'!A0", "\ufe66SUM(1)", "Ana =1", "\u200b=HYPERLINK(\"http://x\")", "\t@SUM(1)"]
-    doc = {"jd": {"requirements": []},
-           "candidates": [{"rank": i, "name": name, "cv_id": name, "source": name, "meets_all_must": True,
-                           "must_met": 0, "nice_met": 0, "score": 50.0, "scores": {"fused": 0.5}, "requirements": []}
-                          for i, name in enumerate(names, 1)]}
+    names = [" =1+1", "\uff1dcmd|' /C calc'!A0", "\ufe66SUM(1)", "Ana =1", '\u200b=HYPERLINK("http://x")', "\t@SUM(1)"]
+    doc = {
+        "jd": {"requirements": []},
+        "candidates": [
+            {
+                "rank": i,
+                "name": name,
+                "cv_id": name,
+                "source": name,
+                "meets_all_must": True,
+                "must_met": 0,
+                "nice_met": 0,
+                "score": 50.0,
+                "scores": {"fused": 0.5},
+                "requirements": [],
+            }
+            for i, name in enumerate(names, 1)
+        ],
+    }
     rows = list(csv.reader(io.StringIO(match_csv(doc))))[1:]
-    assert [row[1] for row in rows] == ["' =1+1", "'\uff1dcmd|' /C calc'!A0", "'\ufe66SUM(1)", "Ana =1",
-                                        '\\u200b=HYPERLINK("http://x")', "\\t@SUM(1)"]  # escaped, so text
+    assert [row[1] for row in rows] == [
+        "' =1+1",
+        "'\uff1dcmd|' /C calc'!A0",
+        "'\ufe66SUM(1)",
+        "Ana =1",
+        '\\u200b=HYPERLINK("http://x")',
+        "\\t@SUM(1)",
+    ]  # escaped, so text

@@ -15,19 +15,29 @@ from cv_generation.profiles import sample_profile
 from cv_generation.skills import paraphrase_groups
 from cv_generation.templates import TEMPLATE_NAMES
 from cv_generation.truth import cv_record
-from rag.build.builder import BuildSettings
 from rag.cli import main as rag
 from rag.eval.jobs import JobScore, JobTruth, format_table, load_truth, score_jobs, summarise
 from rag.jobs.jd import parse_jd
 from rag.lexicon.vocabulary import canonical, find_skills
+from rag.pipeline.builder import BuildSettings
 from rag.search.retrieval import Searcher
 from rag.store.open import open_store
 
 
 @pytest.fixture(scope="module")
 def records():
-    return [cv_record(sample_profile(7, i, LANGUAGES), cv_id=cv_id(i, 60), template=pick_template(7, i), seed=7,
-                      index=i, languages=list(LANGUAGES), templates=list(TEMPLATE_NAMES)) for i in range(1, 61)]
+    return [
+        cv_record(
+            sample_profile(7, i, LANGUAGES),
+            cv_id=cv_id(i, 60),
+            template=pick_template(7, i),
+            seed=7,
+            index=i,
+            languages=list(LANGUAGES),
+            templates=list(TEMPLATE_NAMES),
+        )
+        for i in range(1, 61)
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -38,8 +48,9 @@ def jobs(records):
 def test_jobs_are_deterministic_and_cover_every_language_and_layout(records, jobs):
     assert job_files(records, 7) == job_files(records, 7)
     assert job_files(records, 8) != job_files(records, 7)
-    assert {(j.language, j.layout) for j in jobs[:16]} == {(lang, layout) for lang in ("en", "es", "de", "fr")
-                                                           for layout in ("bullets", "markdown", "prose", "web")}
+    assert {(j.language, j.layout) for j in jobs[:16]} == {
+        (lang, layout) for lang in ("en", "es", "de", "fr") for layout in ("bullets", "markdown", "prose", "web")
+    }
     assert len(jobs) == JOB_COUNT and [j.job_id for j in jobs[:2]] == ["job_001", "job_002"]
 
 
@@ -49,8 +60,12 @@ def test_the_truth_follows_from_the_cv_records(records, jobs):
         truth = job.truth(records)
         assert job.anchor in truth["meets_all"]  # drawn around a CV that meets every must-have
         for cv in truth["meets_all"]:
-            assert all(set(i["skills"]) & set(by_id[cv]["skills"]) if i["kind"] == "skill"
-                       else by_id[cv]["years_experience"] >= i["min_years"] for i in truth["must"])
+            assert all(
+                set(i["skills"]) & set(by_id[cv]["skills"])
+                if i["kind"] == "skill"
+                else by_id[cv]["years_experience"] >= i["min_years"]
+                for i in truth["must"]
+            )
         top = len(job.must) * (len(job.nice) + 1)
         assert all(truth["grades"][cv] >= top for cv in truth["meets_all"])
         assert all(g < top for cv, g in truth["grades"].items() if cv not in truth["meets_all"])
@@ -88,11 +103,23 @@ def test_generated_jobs_are_matched_end_to_end(tmp_path, monkeypatch):
 
 def test_real_postings_without_must_haves_are_scored_by_ndcg_alone():
     posting = JobTruth("job_001", "job_001.txt", "en", "posting", None, (), frozenset(), {"a": 1.0, "b": 0.5})
-    generated = JobTruth("job_002", "job_002.txt", "en", "bullets", "2025-06", ({"kind": "skill", "skills": ["SQL"]},),
-                         frozenset({"a"}), {"a": 2.0})
+    generated = JobTruth(
+        "job_002",
+        "job_002.txt",
+        "en",
+        "bullets",
+        "2025-06",
+        ({"kind": "skill", "skills": ["SQL"]},),
+        frozenset({"a"}),
+        {"a": 2.0},
+    )
     real = summarise([JobScore(posting, 0.8, frozenset({"a"}), None, ("a", "b"))])["all"]
     assert (real["nDCG@10"], real["precision"], real["recall"], real["read_exactly"]) == (0.8, None, None, None)
     assert format_table({"all": real}).splitlines()[-1].split() == ["all", "1", "0.800", "-", "-", "-"]
-    both = summarise([JobScore(posting, 0.8, frozenset({"a"}), None, ("a",)),
-                      JobScore(generated, 1.0, frozenset({"a", "b"}), True, ("a", "b"))])["all"]
+    both = summarise(
+        [
+            JobScore(posting, 0.8, frozenset({"a"}), None, ("a",)),
+            JobScore(generated, 1.0, frozenset({"a", "b"}), True, ("a", "b")),
+        ]
+    )["all"]
     assert (both["precision"], both["recall"], both["read_exactly"]) == (0.5, 1.0, 1.0)  # the generated job's alone

@@ -12,28 +12,36 @@ from click.testing import CliRunner
 from conftest import HASH_MODEL
 from pdfs import write_pdf
 
-from rag.build.builder import BuildSettings
 from rag.cli import main as rag
 from rag.jobs.jd import parse_jd
 from rag.jobs.matching import MatchSettings, match, rank_against
 from rag.jobs.skill_mentions import read_mentions, whole
 from rag.lexicon.vocabulary import find_skills
+from rag.pipeline.builder import BuildSettings
 from rag.search.retrieval import Searcher
 from rag.store.open import open_store
 from rag.store.rows import Chunk
 
 CVS = {
-    "java": ["Jana Novak\nBackend Developer — Prague\nExperience\nSenior Developer, Acme, Jan 2016 – Present\n"
-             "Built payment services in Java and Spring Boot.\nSkills: Java, SQL, Docker"],
-    "javascript": ["Jay Brooks\nFrontend Developer — Leeds\nExperience\nDeveloper, Webshop, Mar 2022 – Present\n"
-                   "Built shop pages in JavaScript and React.\nSkills: JavaScript, TypeScript, SQL"],
+    "java": [
+        "Jana Novak\nBackend Developer — Prague\nExperience\nSenior Developer, Acme, Jan 2016 – Present\n"
+        "Built payment services in Java and Spring Boot.\nSkills: Java, SQL, Docker"
+    ],
+    "javascript": [
+        "Jay Brooks\nFrontend Developer — Leeds\nExperience\nDeveloper, Webshop, Mar 2022 – Present\n"
+        "Built shop pages in JavaScript and React.\nSkills: JavaScript, TypeScript, SQL"
+    ],
     "cpp": ["Carl Meyer\nSystems Engineer — Bremen\nSkills: C++, Linux, Python"],
     "csharp": ["Cécile Martin\n.NET Developer — Lyon\nSkills: C#, .NET, SQL, Docker"],
     "c": ["Cora Lind\nEmbedded Developer — Malmö\nSkills: C, Assembly, Linux"],
-    "go": ["Gopal Rao\nBackend Engineer — Pune\nBuilt APIs in Go and Python for a team of five engineers.",
-           "Skills: Go, Python, Kubernetes"],
-    "google": ["Gina Lopez\nMarketing Manager — Madrid\nRan campaigns in Google Ads; go-to-market plans; "
-               "Skills: Google Ads, SEO"],
+    "go": [
+        "Gopal Rao\nBackend Engineer — Pune\nBuilt APIs in Go and Python for a team of five engineers.",
+        "Skills: Go, Python, Kubernetes",
+    ],
+    "google": [
+        "Gina Lopez\nMarketing Manager — Madrid\nRan campaigns in Google Ads; go-to-market plans; "
+        "Skills: Google Ads, SEO"
+    ],
     "devops": ["Dev Ops\nRelease Engineer — Porto\nTools: GitHub Actions, Azure\nDevOps, Terraform"],
 }
 SHOP = "Requirements:\n- SQL\n- Docker\n\nNice to have:\n- Java\n- Kubernetes\n"
@@ -70,10 +78,21 @@ def meeting(store, jd_text):
     return {ids[row] for row in np.flatnonzero(ranking.meets_all)}
 
 
-@pytest.mark.parametrize(("skill", "holders"), [
-    ("Java", {"java"}), ("JavaScript", {"javascript"}), ("C", {"c"}), ("C++", {"cpp"}), ("C#", {"csharp"}),
-    ("Go", {"go"}), ("Google Ads", {"google"}), ("Python or Go", {"cpp", "go"}), ("Azure", set()),
-    ("Azure DevOps", {"devops"})])
+@pytest.mark.parametrize(
+    ("skill", "holders"),
+    [
+        ("Java", {"java"}),
+        ("JavaScript", {"javascript"}),
+        ("C", {"c"}),
+        ("C++", {"cpp"}),
+        ("C#", {"csharp"}),
+        ("Go", {"go"}),
+        ("Google Ads", {"google"}),
+        ("Python or Go", {"cpp", "go"}),
+        ("Azure", set()),
+        ("Azure DevOps", {"devops"}),
+    ],
+)
 def test_a_skill_is_met_only_where_the_cv_states_it_on_whole_terms(store, hash_model, skill, holders):
     assert meeting(store, f"Requirements:\n- Experience with {skill}\n") == holders
 
@@ -83,8 +102,12 @@ def test_reading_only_the_lines_that_may_hold_a_skill_finds_what_reading_every_c
     skills = {"Java", "JavaScript", "C", "C++", "Go", "SQL", "Microsoft Azure", "Azure DevOps", "Docker", "Python"}
     found = read_mentions(s, s.keyword_index(), skills)
     last = set((s.starts[1:] - 1).tolist())
-    everything = {c.chunk_id: [m for m in find_skills(c.text) if m.canonical in skills
-                               and whole(m, c, continues=c.chunk_id not in last)] for c in s.chunks.all()}
+    everything = {
+        c.chunk_id: [
+            m for m in find_skills(c.text) if m.canonical in skills and whole(m, c, continues=c.chunk_id not in last)
+        ]
+        for c in s.chunks.all()
+    }
     owner = np.searchsorted(s.starts, sorted(everything), side="right") - 1
     for skill in skills:  # each candidate's first chunk that states the skill, and only that is needed
         first = np.full(len(s.starts) - 1, -1)
@@ -99,8 +122,10 @@ def test_reading_only_the_lines_that_may_hold_a_skill_finds_what_reading_every_c
 
 def test_a_skill_inside_a_term_the_index_keeps_whole_is_met(tmp_path, hash_model):
     """The tokenizer keeps "HTML/CSS/JavaScript" and "CI-CD" whole; the CV still states both skills."""
-    write_pdf(tmp_path / "cvs" / "joined.pdf", ["Jo Ined\nWeb Developer — Turin\n"
-                                               "Shop pages in HTML/CSS/JavaScript; releases through CI-CD"])
+    write_pdf(
+        tmp_path / "cvs" / "joined.pdf",
+        ["Jo Ined\nWeb Developer — Turin\nShop pages in HTML/CSS/JavaScript; releases through CI-CD"],
+    )
     write_pdf(tmp_path / "cvs" / "plain.pdf", ["Pia Lain\nAccountant — Graz\nSkills: Excel, SAP"])
     store = build_as_of(tmp_path / "cvs", tmp_path / "store", "2025-06")
     assert meeting(store, "Requirements:\n- JavaScript\n") == {"joined"}
@@ -128,7 +153,9 @@ def test_must_haves_first_then_nice_to_haves_then_relevance(store, hash_model):
     ranking, ids = ranked(store, SHOP)
     assert [ids[r] for r in ranking.top[:4]] == ["java", "csharp", "javascript", "go"]
     assert (ranking.must_met[ranking.top[:4]].tolist(), ranking.nice_met[ranking.top[:4]].tolist()) == (
-        [2, 2, 1, 0], [1, 0, 0, 1])
+        [2, 2, 1, 0],
+        [1, 0, 0, 1],
+    )
     assert {ids[r] for r in np.flatnonzero(ranking.meets_all)} == {"java", "csharp"}
     rest = ranking.top[4:]
     assert list(ranking.relevance["fused"][rest]) == sorted(ranking.relevance["fused"][rest], reverse=True)
@@ -141,7 +168,10 @@ def test_years_count_dated_roles_up_to_the_build_month(store, cv_folder, tmp_pat
     assert {ids[r] for r in np.flatnonzero(ranking.meets_all)} == {"java"}  # 9 years; JavaScript 3, .NET undated
     years = ranking.years[1]  # the second requirement's
     assert {ids[r]: int(years[r]) for r in range(len(ids)) if ids[r] in ("java", "javascript", "csharp")} == {
-        "java": 9, "javascript": 3, "csharp": -1}
+        "java": 9,
+        "javascript": 3,
+        "csharp": -1,
+    }
     later = build_as_of(cv_folder, tmp_path / "later", "2027-06")  # present two years on
     ranking, ids = ranked(later, jd)
     assert {ids[r] for r in np.flatnonzero(ranking.meets_all)} == {"java", "javascript"}
@@ -167,7 +197,7 @@ def test_text_shows_the_requirements_then_a_table_then_evidence(store, hash_mode
     assert lines[1] == "Requirements, from its headings:"
     assert lines[2].split()[:4] == ["1", "must", "skill", "SQL"] and "3 CVs" in lines[2]
     assert "Meet every must-have: 2 of 9 CVs" in output
-    table = lines[lines.index(next(line for line in lines if line.lstrip().startswith("# Candidate"))):][:4]
+    table = lines[lines.index(next(line for line in lines if line.lstrip().startswith("# Candidate"))) :][:4]
     assert table[0].split() == ["#", "Candidate", "SQL", "Docker", "must", "nice", "score"]
     assert table[1].split()[:5] == ["1", "Jana", "Novak", "✓", "✓"] and "2/2" in table[1] and "1/2" in table[1]
     scores = [int(row.split()[-1]) for row in table[1:]]
@@ -183,24 +213,62 @@ def test_json_has_every_requirement_and_its_evidence(store, hash_model, jd_file)
     doc = orjson.loads(output)
     assert doc["schema_version"] == 1 and doc["meets_all_must"] == 2
     assert [(r["id"], r["label"], r["must"], r["met_by"]) for r in doc["jd"]["requirements"]] == [
-        (1, "SQL", True, 3), (2, "Docker", True, 2), (3, "Java", False, 1), (4, "Kubernetes", False, 1)]
+        (1, "SQL", True, 3),
+        (2, "Docker", True, 2),
+        (3, "Java", False, 1),
+        (4, "Kubernetes", False, 1),
+    ]
     top = doc["candidates"][0]
     assert (top["cv_id"], top["name"], top["must_met"], top["must_total"], top["meets_all_must"]) == (
-        "java", "Jana Novak", 2, 2, True)
+        "java",
+        "Jana Novak",
+        2,
+        2,
+        True,
+    )
     java = top["requirements"][2]
     assert java["met"] and java["evidence"]["page"] == 1 and "Java" in java["evidence"]["text"]
     assert top["requirements"][3] == {"id": 4, "met": False, "value": None, "evidence": None, "detail": None}
-    assert 0 < top["score"] <= 100 and set(top["score_parts"]) == {"must", "nice", "skills", "relevance"}  # no years asked
+    assert 0 < top["score"] <= 100 and set(top["score_parts"]) == {
+        "must",
+        "nice",
+        "skills",
+        "relevance",
+    }  # no years asked
     assert set(top["scores"]) == {"faiss", "bm25", "fused"}
 
 
 def test_csv_is_a_shortlist_with_a_column_per_requirement(store, hash_model, jd_file):
     code, output = run("--jd", jd_file, "--store", store, "--csv", "--topk", "8")
     rows = list(csv.reader(io.StringIO(output)))
-    assert rows[0] == ["rank", "name", "cv_id", "file", "score", "meets_all_must", "must_met", "nice_met", "relevance",
-                       "must: SQL", "must: Docker", "nice: Java", "nice: Kubernetes"]
-    assert rows[1][:4] + rows[1][5:8] + rows[1][9:] == ["1", "Jana Novak", "java", "java/cv.pdf", "yes", "2", "1",
-                                                         "yes", "yes", "yes", "no"]
+    assert rows[0] == [
+        "rank",
+        "name",
+        "cv_id",
+        "file",
+        "score",
+        "meets_all_must",
+        "must_met",
+        "nice_met",
+        "relevance",
+        "must: SQL",
+        "must: Docker",
+        "nice: Java",
+        "nice: Kubernetes",
+    ]
+    assert rows[1][:4] + rows[1][5:8] + rows[1][9:] == [
+        "1",
+        "Jana Novak",
+        "java",
+        "java/cv.pdf",
+        "yes",
+        "2",
+        "1",
+        "yes",
+        "yes",
+        "yes",
+        "no",
+    ]
     assert len(rows) == 9  # the header and eight of nine candidates
     evil = next(row for row in rows if "HYPERLINK" in row[2])
     assert evil[2] == "'=HYPERLINK" and evil[3] == "'=HYPERLINK.pdf"  # never run as a formula
@@ -229,9 +297,15 @@ def test_bad_job_descriptions_are_one_line_errors(store, hash_model, tmp_path):
     (tmp_path / "latin1.txt").write_bytes("Café, Python".encode("latin-1"))
     write_pdf(tmp_path / "scan.pdf", [""])
     (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.7 truncated")
-    expected = {"missing.txt": "no job description at", "empty.txt": "is empty", "blank.txt": "is empty",
-                "hello.txt": "no requirements found", "latin1.txt": "neither UTF-8 text nor a PDF",
-                "scan.pdf": ": no text", "broken.pdf": "not a readable PDF"}
+    expected = {
+        "missing.txt": "no job description at",
+        "empty.txt": "is empty",
+        "blank.txt": "is empty",
+        "hello.txt": "no requirements found",
+        "latin1.txt": "neither UTF-8 text nor a PDF",
+        "scan.pdf": ": no text",
+        "broken.pdf": "not a readable PDF",
+    }
     for name, message in expected.items():
         code, output = run("--jd", tmp_path / name, "--store", store)
         assert code == 1 and one_line_error(output) and message in output, (name, output)
@@ -247,8 +321,13 @@ def test_bad_switches_are_usage_errors(store, hash_model, jd_file, args):
 
 def test_a_phrase_is_met_by_meaning_with_the_real_model(tmp_path, store_dir):
     folder = tmp_path / "cvs"
-    write_pdf(folder / "lead" / "cv.pdf", ["Ana Ruiz\nEngineering Manager\nManaged and mentored a team of eight "
-                                           "software engineers; ran hiring and weekly one-to-ones."])
+    write_pdf(
+        folder / "lead" / "cv.pdf",
+        [
+            "Ana Ruiz\nEngineering Manager\nManaged and mentored a team of eight "
+            "software engineers; ran hiring and weekly one-to-ones."
+        ],
+    )
     write_pdf(folder / "solo" / "cv.pdf", ["Tom Hale\nBookkeeper\nPrepared monthly payroll and VAT returns."])
     build_store(folder, store_dir, BuildSettings(chunk_chars=300, overlap_chars=40))
     jd = "Requirements:\n- Experience leading a team of engineers\n"

@@ -8,31 +8,39 @@ from builds import build_store
 from conftest import HASH_MODEL
 from pdfs import write_pdf
 
-from rag.build.builder import BuildSettings
 from rag.jobs.jd import EDUCATION, LANGUAGE, SKILL, YEARS, parse_jd
 from rag.jobs.matching import MatchSettings, match, rank_against
+from rag.pipeline.builder import BuildSettings
 from rag.search.retrieval import Searcher
 from rag.store.open import open_store
 
 CVS = {
-    "senior": ["Sara Lindqvist\nPlatform Engineer — Uppsala\nsara.lindqvist@example.org\n"
-               "Experience\nDevOps Engineer, Nordbank, Jan 2016 – Present\n"
-               "Ran CI/CD in Jenkins for forty services; MySQL replicas; BDD suites in Cucumber.\n"
-               "Education\nB.Sc. Computer Science, Uppsala University, 2015\n"
-               "Languages\nEnglish — C2\nSwedish — native",
-               "Skills: Jenkins, MySQL, Cucumber, Rest Assured, Terraform"],
-    "junior": ["Jon Berg\nPlatform Engineer — Lund\njon.berg@example.org\n"
-               "Ran CI/CD in Jenkins; MySQL replicas; BDD suites in Cucumber.\n"
-               "Languages\nEnglish — B1\n",
-               "Skills: Jenkins, MySQL, Cucumber, Postgres, Terraform"],
-    "tester": ["Tess Ode\nQA Engineer — Malmö\ntess.ode@example.org\n"
-               "Experience\nQA Engineer, Shopco, Mar 2019 – Present\n"
-               "API tests with Postman and Rest Assured; fooquux-based test rigs.\n"
-               "Education\nMaster of Science in Informatics, 2018\n"
-               "Languages\nEnglish — B2\nGerman — A2"],
-    "designer": ["Dana Vik\nGraphic Designer — Oslo\ndana.vik@example.org\n"
-                 "Experience\nDesigner, Studio, Jan 2012 – Present\nPosters and brand books in InDesign.\n"
-                 "Skills: InDesign, Illustrator, Photoshop"],
+    "senior": [
+        "Sara Lindqvist\nPlatform Engineer — Uppsala\nsara.lindqvist@example.org\n"
+        "Experience\nDevOps Engineer, Nordbank, Jan 2016 – Present\n"
+        "Ran CI/CD in Jenkins for forty services; MySQL replicas; BDD suites in Cucumber.\n"
+        "Education\nB.Sc. Computer Science, Uppsala University, 2015\n"
+        "Languages\nEnglish — C2\nSwedish — native",
+        "Skills: Jenkins, MySQL, Cucumber, Rest Assured, Terraform",
+    ],
+    "junior": [
+        "Jon Berg\nPlatform Engineer — Lund\njon.berg@example.org\n"
+        "Ran CI/CD in Jenkins; MySQL replicas; BDD suites in Cucumber.\n"
+        "Languages\nEnglish — B1\n",
+        "Skills: Jenkins, MySQL, Cucumber, Postgres, Terraform",
+    ],
+    "tester": [
+        "Tess Ode\nQA Engineer — Malmö\ntess.ode@example.org\n"
+        "Experience\nQA Engineer, Shopco, Mar 2019 – Present\n"
+        "API tests with Postman and Rest Assured; fooquux-based test rigs.\n"
+        "Education\nMaster of Science in Informatics, 2018\n"
+        "Languages\nEnglish — B2\nGerman — A2"
+    ],
+    "designer": [
+        "Dana Vik\nGraphic Designer — Oslo\ndana.vik@example.org\n"
+        "Experience\nDesigner, Studio, Jan 2012 – Present\nPosters and brand books in InDesign.\n"
+        "Skills: InDesign, Illustrator, Photoshop"
+    ],
 }
 SPLIT = """Platform Engineer
 
@@ -58,8 +66,10 @@ def outcome(searcher, jd_text, cv_id):
     """Per requirement (label, met, shown line or detail) for one CV."""
     result = match(searcher, parse_jd(jd_text), MatchSettings(topk=len(CVS)))
     person = next(c for c in result.candidates if c.candidate.cv_id == cv_id)
-    return {r.label: (o.met, o.evidence.text if o.evidence else o.detail)
-            for r, o in zip(result.jd.requirements, person.outcomes)}
+    return {
+        r.label: (o.met, o.evidence.text if o.evidence else o.detail)
+        for r, o in zip(result.jd.requirements, person.outcomes)
+    }
 
 
 def test_each_clause_is_one_requirement():
@@ -68,7 +78,8 @@ def test_each_clause_is_one_requirement():
         (YEARS, "5+ years of DevOps/SRE", True),  # any of them, for five years
         (SKILL, "CI/CD with Jenkins/GitHub Actions", True),  # met by Jenkins or GitHub Actions
         (SKILL, "SQL/MySQL/PostgreSQL", True),  # any of them
-        (SKILL, "BDD with Cucumber", True)]  # met by Cucumber
+        (SKILL, "BDD with Cucumber", True),
+    ]  # met by Cucumber
     years, cicd, sql, bdd = jd.requirements
     assert set(cicd.skills) == {"Jenkins", "GitHub Actions"} and set(sql.skills) == {"SQL", "MySQL", "PostgreSQL"}
     assert bdd.skills == ("Cucumber",) and years.min_years == 5
@@ -141,7 +152,9 @@ def test_years_of_a_skill_count_the_roles_that_name_it_and_say_so(store):
     assert outcome(store, jd, "senior")[req.label] == (True, "9 years in roles naming Jenkins")
     # the designer dates 13 years of roles, none of them with Jenkins, and never names it
     assert outcome(store, jd, "designer")[req.label] == (
-        False, "13 years of dated roles (none names Jenkins; Jenkins not stated)")
+        False,
+        "13 years of dated roles (none names Jenkins; Jenkins not stated)",
+    )
     assert outcome(store, jd, "junior")[req.label] == (False, "no dated role found")
     postman = "Requirements:\n- 3+ years of Postman\n"
     assert outcome(store, postman, "tester")["3+ years of Postman"] == (True, "6 years in roles naming Postman")

@@ -14,8 +14,8 @@ from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from pdfs import write_pdf
 
-from rag.build.builder import BuildSettings
 from rag.cli import main as rag
+from rag.pipeline.builder import BuildSettings
 from rag.render.documents import search_document
 from rag.search.retrieval import MODES, Searcher
 from rag.search.warm import WarmStore
@@ -34,16 +34,24 @@ def build(cv_dir: Path, out: Path, **settings) -> None:
 
 def documents(out: Path) -> dict[str, list[str]]:
     """Each CV's extracted pages, as the build recorded them."""
-    lines = (orjson.loads(line) for segment in (out / "segments").iterdir()
-             for line in (segment / DOCUMENTS).read_bytes().splitlines())
+    lines = (
+        orjson.loads(line)
+        for segment in (out / "segments").iterdir()
+        for line in (segment / DOCUMENTS).read_bytes().splitlines()
+    )
     return {d["cv_id"]: d["pages"] for d in lines}
 
 
 @pytest.fixture
 def corpus(cv_dir):
     """The four test CVs, one of them two pages long, and a file that is not a PDF."""
-    write_pdf(cv_dir / "frank" / "cv.pdf", ["Frank Moreau — Site Reliability Engineer, Lyon\nOn call for Kafka.",
-                                            "Certifications: CKA (Kubernetes administrator)\nLanguages: French"])
+    write_pdf(
+        cv_dir / "frank" / "cv.pdf",
+        [
+            "Frank Moreau — Site Reliability Engineer, Lyon\nOn call for Kafka.",
+            "Certifications: CKA (Kubernetes administrator)\nLanguages: French",
+        ],
+    )
     (cv_dir / "broken" / "cv.pdf").parent.mkdir()
     (cv_dir / "broken" / "cv.pdf").write_bytes(b"not a pdf at all")
     return cv_dir
@@ -98,9 +106,12 @@ async def protocol_session(cv_dir: Path, out: Path, errlog) -> None:
         if isinstance(message, Exception):  # a line on stdout that is not JSON-RPC
             stray.append(message)
 
-    server = StdioServerParameters(command=sys.executable, args=["-m", "rag.mcp_server", "--store", str(out)],
-                                   env={"EMBEDDING_MODEL": "hash-words-64", "HF_HUB_OFFLINE": "1",
-                                        "PYTHONPATH": CHILD_PATH}, cwd=str(out.parent))
+    server = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "rag.mcp_server", "--store", str(out)],
+        env={"EMBEDDING_MODEL": "hash-words-64", "HF_HUB_OFFLINE": "1", "PYTHONPATH": CHILD_PATH},
+        cwd=str(out.parent),
+    )
     async with Client(stdio_client(server, errlog=errlog), mode="legacy", message_handler=on_message) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
         assert set(tools) == TOOLS
@@ -138,8 +149,11 @@ async def protocol_session(cv_dir: Path, out: Path, errlog) -> None:
         assert {r["cv_id"] for r in doc["lists"]["bm25"]} == {"alice", "frank"}  # K8s and Kubernetes alike
 
         # Filters apply before ranking: only Kafka holders are left, and the result says so.
-        doc, _ = call(await client.call_tool("search_candidates", {"query": "Kubernetes", "skills": ["Kafka"],
-                                                                   "keep_unknown": True}))
+        doc, _ = call(
+            await client.call_tool(
+                "search_candidates", {"query": "Kubernetes", "skills": ["Kafka"], "keep_unknown": True}
+            )
+        )
         assert [r["cv_id"] for r in doc["lists"]["fused"]] == ["frank"]
         assert doc["filters"]["passed"] == 1 and doc["lists"]["fused"][0]["profile"]["skills"]
         result = await client.call_tool("search_candidates", {"query": JENKINS, "where": "years >= "})
@@ -150,7 +164,10 @@ async def protocol_session(cv_dir: Path, out: Path, errlog) -> None:
         doc, text = call(await client.call_tool("match_job", {"jd_text": jd, "topk": 3}))
         assert set(doc) == set(tools["match_job"].output_schema["properties"])
         assert [(r["label"], r["must"], r["met_by"]) for r in doc["jd"]["requirements"]] == [
-            ("Jenkins", True, 1), ("Kubernetes", True, 2), ("Python", False, 2)]
+            ("Jenkins", True, 1),
+            ("Kubernetes", True, 2),
+            ("Python", False, 2),
+        ]
         top = doc["candidates"][0]
         assert (top["cv_id"], top["meets_all_must"], top["nice_met"]) == ("alice", True, 1)
         assert "Jenkins" in top["requirements"][0]["evidence"]["text"] and "1. Alice Smith (cv_id alice)" in text
@@ -158,21 +175,31 @@ async def protocol_session(cv_dir: Path, out: Path, errlog) -> None:
         assert result.is_error and "no requirements found" in result.content[0].text
 
         doc, text = call(await client.call_tool("get_cv", {"cv_id": "frank"}))
-        assert (doc["name"], doc["headline"], doc["page_count"]) == ("Frank Moreau", "Site Reliability Engineer, Lyon", 2)
+        assert (doc["name"], doc["headline"], doc["page_count"]) == (
+            "Frank Moreau",
+            "Site Reliability Engineer, Lyon",
+            2,
+        )
         assert [p["text"] for p in doc["pages"]] == documents(out)["frank"]
         assert doc["profile"]["skills"] == ["Apache Kafka", "Kubernetes"]  # read from both pages
         assert "--- page 2 ---" in text and "Certifications: CKA" in text and "skills: Apache Kafka, Kubernetes" in text
 
         # Bad arguments: one line naming the problem, not a crash.
-        for arguments, says in [({"query": JENKINS, "topk": 0}, "topk: Input should be greater than or equal to 1"),
-                                ({"query": JENKINS, "mode": "best"}, "mode: Input should be 'hybrid'"),
-                                ({"topk": 3}, "query: Field required"),
-                                ({"query": "   "}, "the query is blank")]:
+        for arguments, says in [
+            ({"query": JENKINS, "topk": 0}, "topk: Input should be greater than or equal to 1"),
+            ({"query": JENKINS, "mode": "best"}, "mode: Input should be 'hybrid'"),
+            ({"topk": 3}, "query: Field required"),
+            ({"query": "   "}, "the query is blank"),
+        ]:
             result = await client.call_tool("search_candidates", arguments)
             assert result.is_error and says in result.content[0].text, arguments
             assert len(result.content[0].text.splitlines()) == 1
         result = await client.call_tool("get_cv", {"cv_id": "alicia"})
-        assert result.is_error and "no CV with cv_id 'alicia'" in result.content[0].text and "alice" in result.content[0].text
+        assert (
+            result.is_error
+            and "no CV with cv_id 'alicia'" in result.content[0].text
+            and "alice" in result.content[0].text
+        )
 
         # A rebuild while the server runs: the next call answers from the new generation.
         write_pdf(cv_dir / "erin" / "cv.pdf", [ERIN])
@@ -187,7 +214,9 @@ async def protocol_session(cv_dir: Path, out: Path, errlog) -> None:
         build(cv_dir, out)
         (out / "current" / "people.npy").write_bytes(b"tampered")
         result = await client.call_tool("get_cv", {"cv_id": "alice"})
-        assert result.is_error and "is damaged" in result.content[0].text and "rag index --force" in result.content[0].text
+        assert (
+            result.is_error and "is damaged" in result.content[0].text and "rag index --force" in result.content[0].text
+        )
         build(cv_dir, out)
         doc, _ = call(await client.call_tool("get_cv", {"cv_id": "alice"}))
         assert doc["name"] == "Alice Smith"

@@ -24,8 +24,13 @@ def mixed(tmp_path_factory) -> Path:
     root = base / "cvs"
     write_pdf(root / "alice" / "cv.pdf", [CVS["alice"]])
     write_pdf(root / "bob" / "cv.pdf", [CVS["bob"]])
-    write_docx(root / "Ana Ortiz.docx", "Ana Ortiz", ["Functional programmer: Haskell and OCaml compilers"],
-               [["Skills", "Haskell"]], text_box="Based in Valencia")
+    write_docx(
+        root / "Ana Ortiz.docx",
+        "Ana Ortiz",
+        ["Functional programmer: Haskell and OCaml compilers"],
+        [["Skills", "Haskell"]],
+        text_box="Based in Valencia",
+    )
     scanned_pdf(root / "scanned" / "cv.pdf", [("Nadia Okafor", 22), ("Seismic inversion with Petrel", 13)])
     unmapped_pdf(root / "unmapped.pdf", "Ivo Brandt\nFortran numerical weather models")
     photo = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 90, 120), False)
@@ -42,8 +47,9 @@ def mixed(tmp_path_factory) -> Path:
 
 
 def build(folder, store, *args):
-    result = CliRunner().invoke(build_index.main, ["--cv-dir", str(folder), "--store", str(store), "--follow-links",
-                                                   *args])
+    result = CliRunner().invoke(
+        build_index.main, ["--cv-dir", str(folder), "--store", str(store), "--follow-links", *args]
+    )
     assert "Traceback" not in result.output
     return result.exit_code, result.output
 
@@ -79,14 +85,17 @@ def test_every_cv_is_indexed_and_every_other_file_named(built):
     assert not any("\ufffd" in c.text or "PSUSBO" in c.text for c in store.chunks.all())  # raw codes of "Fortran"
 
 
-@pytest.mark.parametrize("query, cv_id", [
-    ("Petrel", "scanned"),  # only in the scan's picture
-    ("Fortran", "unmapped"),  # only behind glyphs without Unicode
-    ("Haskell", "Ana Ortiz"),
-    ("Valencia", "Ana Ortiz"),  # in the Word text box
-    ("COBOL", "M\\xfcller"),
-    ("intensive care", "linked/carla"),
-])
+@pytest.mark.parametrize(
+    "query, cv_id",
+    [
+        ("Petrel", "scanned"),  # only in the scan's picture
+        ("Fortran", "unmapped"),  # only behind glyphs without Unicode
+        ("Haskell", "Ana Ortiz"),
+        ("Valencia", "Ana Ortiz"),  # in the Word text box
+        ("COBOL", "M\\xfcller"),
+        ("intensive care", "linked/carla"),
+    ],
+)
 def test_each_cv_is_found_by_its_own_words(built, query, cv_id):
     assert top(built[0], query) == cv_id
 

@@ -12,47 +12,96 @@ def who(tmp_path, lines, source="cvs/someone.pdf"):
 
 
 def test_the_largest_name_like_text_at_the_top_is_the_name(tmp_path):
-    found = who(tmp_path, [(72, 80, 24, "Łukasz Ørsted"), (72, 110, 12, "Senior Data Engineer — Oslo, Norway"),
-                           (72, 140, 10, "lukasz@example.com · +47 555 01 234"), (72, 200, 14, "Experience")])
+    found = who(
+        tmp_path,
+        [
+            (72, 80, 24, "Łukasz Ørsted"),
+            (72, 110, 12, "Senior Data Engineer — Oslo, Norway"),
+            (72, 140, 10, "lukasz@example.com · +47 555 01 234"),
+            (72, 200, 14, "Experience"),
+        ],
+    )
     assert (found.name, found.name_source) == ("Łukasz Ørsted", "cv")
     assert found.headline == "Senior Data Engineer — Oslo, Norway"
 
 
 def test_a_larger_banner_or_job_title_is_not_the_name(tmp_path):
-    found = who(tmp_path, [(72, 70, 30, "CURRICULUM VITAE"), (72, 120, 26, "DATA ENGINEER"),
-                           (72, 160, 16, "Maria-Theresia van der Dussen"), (72, 185, 11, "Hamburg, Germany")])
+    found = who(
+        tmp_path,
+        [
+            (72, 70, 30, "CURRICULUM VITAE"),
+            (72, 120, 26, "DATA ENGINEER"),
+            (72, 160, 16, "Maria-Theresia van der Dussen"),
+            (72, 185, 11, "Hamburg, Germany"),
+        ],
+    )
     assert found.name == "Maria-Theresia van der Dussen" and found.name_source == "cv"
     assert found.headline == "Hamburg, Germany"
 
 
 def test_a_sidebar_beside_the_name_is_not_its_headline(tmp_path):
-    found = who(tmp_path, [(20, 60, 12, "CONTACT"), (20, 80, 9, "+33 6 12 34 56 78"), (220, 60, 22, "Océane Chauvin"),
-                           (220, 88, 12, "Acheteuse — Lyon, France"), (20, 100, 9, "oceane@example.fr")])
+    found = who(
+        tmp_path,
+        [
+            (20, 60, 12, "CONTACT"),
+            (20, 80, 9, "+33 6 12 34 56 78"),
+            (220, 60, 22, "Océane Chauvin"),
+            (220, 88, 12, "Acheteuse — Lyon, France"),
+            (20, 100, 9, "oceane@example.fr"),
+        ],
+    )
     assert found.name == "Océane Chauvin" and found.headline == "Acheteuse — Lyon, France"
 
 
 def test_a_name_sharing_its_line_with_the_title(tmp_path):
-    found = who(tmp_path, [(50, 60, 11, "Alice Smith — Senior DevOps Engineer, Berlin"),
-                           (50, 80, 11, "Experience: Jenkins pipelines for 40 services")])
+    found = who(
+        tmp_path,
+        [
+            (50, 60, 11, "Alice Smith — Senior DevOps Engineer, Berlin"),
+            (50, 80, 11, "Experience: Jenkins pipelines for 40 services"),
+        ],
+    )
     assert found.name == "Alice Smith" and found.headline == "Senior DevOps Engineer, Berlin"
 
 
 def test_no_name_on_the_page_falls_back_to_the_file_name(tmp_path):
-    found = who(tmp_path, [(72, 80, 16, "Experience"), (72, 110, 11, "• Built Jenkins pipelines for 40 services"),
-                           (72, 130, 11, "Skills: Python, SQL, Kubernetes")], source="inbox/jane_doe-CV.pdf")
+    found = who(
+        tmp_path,
+        [
+            (72, 80, 16, "Experience"),
+            (72, 110, 11, "• Built Jenkins pipelines for 40 services"),
+            (72, 130, 11, "Skills: Python, SQL, Kubernetes"),
+        ],
+        source="inbox/jane_doe-CV.pdf",
+    )
     assert (found.name, found.name_source, found.headline) == ("jane doe", "file name", None)
 
 
-@pytest.mark.parametrize("source,name", [("cv_001/cv.pdf", "cv_001"), ("Bob Smith resume.pdf", "Bob Smith"),
-                                         ("x/Ørsted, Ana (2024) – final v2.pdf", "Ørsted, Ana"),
-                                         ("2024_03.pdf", "2024_03")])
+@pytest.mark.parametrize(
+    "source,name",
+    [
+        ("cv_001/cv.pdf", "cv_001"),
+        ("Bob Smith resume.pdf", "Bob Smith"),
+        ("x/Ørsted, Ana (2024) – final v2.pdf", "Ørsted, Ana"),
+        ("2024_03.pdf", "2024_03"),
+    ],
+)
 def test_file_name_stand_ins(source, name):
     assert name_from_file(source) == name
 
 
-@pytest.mark.parametrize("text,verdict", [("Jean-Luc Picard", True), ("Δημήτρης Παπαδόπουλος", True),
-                                          ("J. R. Smith", True), ("Senior Data Engineer", False),
-                                          ("Technische Universität Stuttgart", False), ("Python, SQL", False),
-                                          ("Madonna", False), ("john smith", False)])
+@pytest.mark.parametrize(
+    "text,verdict",
+    [
+        ("Jean-Luc Picard", True),
+        ("Δημήτρης Παπαδόπουλος", True),
+        ("J. R. Smith", True),
+        ("Senior Data Engineer", False),
+        ("Technische Universität Stuttgart", False),
+        ("Python, SQL", False),
+        ("Madonna", False),
+        ("john smith", False),
+    ],
+)
 def test_what_looks_like_a_name(text, verdict):
     assert looks_like_name(text) is verdict

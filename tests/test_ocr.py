@@ -79,8 +79,10 @@ def test_boxes_of_a_turned_scan_are_turned_back_upright():
 
     angle = np.radians(1.2)
     turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
-    upright = np.array([[[40, 100 + 30 * i], [500, 100 + 30 * i], [500, 118 + 30 * i], [40, 118 + 30 * i]]
-                        for i in range(20)], dtype=float)
+    upright = np.array(
+        [[[40, 100 + 30 * i], [500, 100 + 30 * i], [500, 118 + 30 * i], [40, 118 + 30 * i]] for i in range(20)],
+        dtype=float,
+    )
     back = _deskewed(upright @ turn.T)
     assert np.allclose(back[:, 0, 1], back[:, 1, 1])  # top edges level again
     assert np.ptp(back[:, 0, 0]) < 1e-6  # left edges aligned: no drift for the XY-cut to take for columns

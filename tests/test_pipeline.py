@@ -10,14 +10,14 @@ from click.testing import CliRunner
 from conftest import store_with_encoder
 from pdfs import CVS, write_pdf
 
-import rag.build.builder as build_module
 import rag.index.encoder as encoder_module
-from rag.build.builder import BuildSettings
+import rag.pipeline.builder as build_module
 from rag.cli import main as rag
 from rag.errors import UserError
 from rag.files import sha256_file
 from rag.index.model_choice import BUNDLED_MODEL
 from rag.lexicon.terms import query_terms, tokenize
+from rag.pipeline.builder import BuildSettings
 from rag.search.retrieval import Searcher, check_model
 from rag.store.open import open_store
 
@@ -64,17 +64,25 @@ def test_keyword_query_ranks_the_right_cv_first_in_bm25_and_fused(built):
 
 JENKINS_CVS = {
     # Holders: in prose, in a skills list only, and on page 2 of a two-page CV.
-    "holder_prose": ["Priya Natarajan\nRelease Engineer — Pune, India\nExperience: maintained Jenkins pipelines "
-                     "for 60 microservices and cut build times in half."],
+    "holder_prose": [
+        "Priya Natarajan\nRelease Engineer — Pune, India\nExperience: maintained Jenkins pipelines "
+        "for 60 microservices and cut build times in half."
+    ],
     "holder_list": ["Tomás Herrera\nQA Automation Engineer — Bogotá\nSkills: Selenium, Jenkins, Python, JUnit"],
-    "holder_page2": ["Chen Wei\nSite Reliability Engineer — Singapore\nExperience: on-call for payment systems, "
-                     "Terraform modules for AWS, incident reviews.",
-                     "Tools: Grafana, Prometheus, Jenkins, Ansible"],
+    "holder_page2": [
+        "Chen Wei\nSite Reliability Engineer — Singapore\nExperience: on-call for payment systems, "
+        "Terraform modules for AWS, incident reviews.",
+        "Tools: Grafana, Prometheus, Jenkins, Ansible",
+    ],
     # Not holders, though close in meaning or in name.
-    "jennings": ["Bob Jennings\nDevOps Engineer — Leeds\nExperience: built CI/CD with GitLab CI and GitHub Actions, "
-                 "automated deployments and build servers."],
-    "gitlab": ["Aiko Tanaka\nBuild Engineer — Osaka\nExperience: continuous integration with GitLab CI and "
-               "TeamCity; release automation."],
+    "jennings": [
+        "Bob Jennings\nDevOps Engineer — Leeds\nExperience: built CI/CD with GitLab CI and GitHub Actions, "
+        "automated deployments and build servers."
+    ],
+    "gitlab": [
+        "Aiko Tanaka\nBuild Engineer — Osaka\nExperience: continuous integration with GitLab CI and "
+        "TeamCity; release automation."
+    ],
     "nurse": ["Carla Díaz\nEnfermera — Madrid\nCuidados intensivos, triaje, reanimación."],
 }
 
@@ -249,7 +257,9 @@ def test_e5_models_get_their_prefixes_and_others_none():
     assert default_prefixes("some/model", {"query": "", "document": ""}) == ("", "")
     assert default_prefixes("some/model", {"query": "Q: ", "document": "D: "}) == ("Q: ", "D: ")
     assert default_prefixes("some/e5-like", {"query": "search_query: ", "passage": "search_document: "}) == (
-        "search_query: ", "search_document: ")
+        "search_query: ",
+        "search_document: ",
+    )
 
 
 def test_a_local_model_folder_is_used_and_recorded(cv_dir, tmp_path, exported_encoder, monkeypatch):

@@ -17,23 +17,26 @@ from rag.profile.spoken import SpokenLanguage, language_of, parse_languages
 from rag.profile.titles import pick_title
 
 
-@pytest.mark.parametrize(("line", "city", "code"), [
-    ("Senior Data Engineer — Berlin, Deutschland", "Berlin", "DE"),
-    ("Nantes, France", "Nantes", "FR"),
-    ("München", "München", "DE"),
-    ("Munich, Germany", "Munich", "DE"),
-    ("Múnich, Alemania", "Múnich", "DE"),
-    ("Hauptstraße 5, 10115 Berlin", "Berlin", "DE"),
-    ("12, rue de la Paix, 75002 Paris, France", "Paris", "FR"),
-    ("Calle Mayor, 5, 28013 Madrid", "Madrid", "ES"),
-    ("221B Baker Street, London NW1 6XE", "London", "GB"),
-    ("123 Main St, Boston, MA 02108", "Boston", "US"),
-    ("Keizersgracht 1, 1015 CJ Amsterdam", "Amsterdam", "NL"),
-    ("Wien (Österreich)", "Wien", "AT"),
-    ("Tübingen, Deutschland", "Tübingen", "DE"),  # not in the gazetteer, named beside its country
-    ("Address: Genève, Suisse", "Genève", "CH"),
-    ("Londres, Royaume-Uni", "Londres", "GB"),
-])
+@pytest.mark.parametrize(
+    ("line", "city", "code"),
+    [
+        ("Senior Data Engineer — Berlin, Deutschland", "Berlin", "DE"),
+        ("Nantes, France", "Nantes", "FR"),
+        ("München", "München", "DE"),
+        ("Munich, Germany", "Munich", "DE"),
+        ("Múnich, Alemania", "Múnich", "DE"),
+        ("Hauptstraße 5, 10115 Berlin", "Berlin", "DE"),
+        ("12, rue de la Paix, 75002 Paris, France", "Paris", "FR"),
+        ("Calle Mayor, 5, 28013 Madrid", "Madrid", "ES"),
+        ("221B Baker Street, London NW1 6XE", "London", "GB"),
+        ("123 Main St, Boston, MA 02108", "Boston", "US"),
+        ("Keizersgracht 1, 1015 CJ Amsterdam", "Amsterdam", "NL"),
+        ("Wien (Österreich)", "Wien", "AT"),
+        ("Tübingen, Deutschland", "Tübingen", "DE"),  # not in the gazetteer, named beside its country
+        ("Address: Genève, Suisse", "Genève", "CH"),
+        ("Londres, Royaume-Uni", "Londres", "GB"),
+    ],
+)
 def test_locations(line: str, city: str, code: str) -> None:
     found = find_location([line])
     assert found is not None and (found.city, found.code) == (city, code)
@@ -49,25 +52,41 @@ def test_country_names_in_four_languages_and_short_forms() -> None:
     assert (located.country_written, located.country) == ("Frankreich", "France")
 
 
-@pytest.mark.parametrize("line", [
-    "Paris Hilton", "University of Leeds, 2015", "Smith, John", "Reading, writing and hiking",
-    "Worked in Berlin and Munich",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Paris Hilton",
+        "University of Leeds, 2015",
+        "Smith, John",
+        "Reading, writing and hiking",
+        "Worked in Berlin and Munich",
+    ],
+)
 def test_no_location_from_names_or_prose(line: str) -> None:
     assert find_location([line]) is None
 
 
 def test_languages_with_levels_in_each_language() -> None:
     assert parse_languages(["Italian — native · English — C2 (proficient)"]) == [
-        SpokenLanguage("Italian", "native"), SpokenLanguage("English", "C2")]
+        SpokenLanguage("Italian", "native"),
+        SpokenLanguage("English", "C2"),
+    ]
     assert parse_languages(["Polnisch — Muttersprache", "Deutsch — C2 (muttersprachliches Niveau)"]) == [
-        SpokenLanguage("Polish", "native"), SpokenLanguage("German", "C2")]
+        SpokenLanguage("Polish", "native"),
+        SpokenLanguage("German", "C2"),
+    ]
     assert parse_languages(["Sueco — nativo · Inglés — B1 (intermedio)"]) == [
-        SpokenLanguage("Swedish", "native"), SpokenLanguage("English", "B1")]
+        SpokenLanguage("Swedish", "native"),
+        SpokenLanguage("English", "B1"),
+    ]
     assert parse_languages(["Français — langue maternelle", "Néerlandais — A2 (notions)"]) == [
-        SpokenLanguage("French", "native"), SpokenLanguage("Dutch", "A2")]
+        SpokenLanguage("French", "native"),
+        SpokenLanguage("Dutch", "A2"),
+    ]
     assert parse_languages(["English, German (fluent)"]) == [
-        SpokenLanguage("English", None), SpokenLanguage("German", None)]
+        SpokenLanguage("English", None),
+        SpokenLanguage("German", None),
+    ]
 
 
 def test_language_names_in_four_languages_and_their_own() -> None:
@@ -80,18 +99,34 @@ def test_language_names_in_four_languages_and_their_own() -> None:
 def test_languages_outside_a_languages_section_need_a_level() -> None:
     lines = ["Taught English literature", "Skills: Python, English (C1), German (native)"]
     assert parse_languages(lines, need_level=True) == [
-        SpokenLanguage("English", "C1"), SpokenLanguage("German", "native")]
+        SpokenLanguage("English", "C1"),
+        SpokenLanguage("German", "native"),
+    ]
 
 
-@pytest.mark.parametrize(("text", "level"), [
-    ("BSc in Computer Science", "bachelor"), ("Bachelor of Science, Informatik", "bachelor"),
-    ("Grado en Derecho\nMáster en Derecho", "master"), ("Licence en informatique", "bachelor"),
-    ("M.Sc. Informatik", "master"), ("Diplom-Ingenieur", "master"), ("PhD in Physics", "doctorate"),
-    ("Promotion (Dr.), Informatik", "doctorate"), ("Doctorado en Química", "doctorate"),
-    ("Doctorat en biologie", "doctorate"), ("Abitur", "secondary"), ("Bachillerato", "secondary"),
-    ("Baccalauréat", "secondary"), ("BTS Commerce", "vocational"), ("BA (Hons) English", "bachelor"),
-    ("Scrum Master", None), ("Driving licence B", None), ("University of Leeds, 2015", None),
-])
+@pytest.mark.parametrize(
+    ("text", "level"),
+    [
+        ("BSc in Computer Science", "bachelor"),
+        ("Bachelor of Science, Informatik", "bachelor"),
+        ("Grado en Derecho\nMáster en Derecho", "master"),
+        ("Licence en informatique", "bachelor"),
+        ("M.Sc. Informatik", "master"),
+        ("Diplom-Ingenieur", "master"),
+        ("PhD in Physics", "doctorate"),
+        ("Promotion (Dr.), Informatik", "doctorate"),
+        ("Doctorado en Química", "doctorate"),
+        ("Doctorat en biologie", "doctorate"),
+        ("Abitur", "secondary"),
+        ("Bachillerato", "secondary"),
+        ("Baccalauréat", "secondary"),
+        ("BTS Commerce", "vocational"),
+        ("BA (Hons) English", "bachelor"),
+        ("Scrum Master", None),
+        ("Driving licence B", None),
+        ("University of Leeds, 2015", None),
+    ],
+)
 def test_education_levels(text: str, level: str | None) -> None:
     assert highest_level(text) == level
 
@@ -104,15 +139,18 @@ def test_contact_details_as_written() -> None:
     assert find_phone(["Rua X, 137, 9474-817 Lisboa", "2016 - 2019", "03/2018 - 05/2021"]) is None
 
 
-@pytest.mark.parametrize(("lines", "title"), [
-    (["Senior Backend-Entwickler", "06/2024 – heute", "Hellwig GmbH"], "Senior Backend-Entwickler"),
-    (["Martineau ·", "Développeur frontend junior"], "Développeur frontend junior"),
-    (["Acme GmbH — Senior Engineer"], "Senior Engineer"),
-    (["Data Engineer — Teamleitung"], "Data Engineer — Teamleitung"),
-    (["Senior Primary School Teacher", "Smith Academy"], "Senior Primary School Teacher"),
-    (["Jane Doe", "Junior Scrum Master — Edinburgh, United Kingdom"], "Junior Scrum Master"),
-    (["Jane Doe", "Berlin"], None),
-])
+@pytest.mark.parametrize(
+    ("lines", "title"),
+    [
+        (["Senior Backend-Entwickler", "06/2024 – heute", "Hellwig GmbH"], "Senior Backend-Entwickler"),
+        (["Martineau ·", "Développeur frontend junior"], "Développeur frontend junior"),
+        (["Acme GmbH — Senior Engineer"], "Senior Engineer"),
+        (["Data Engineer — Teamleitung"], "Data Engineer — Teamleitung"),
+        (["Senior Primary School Teacher", "Smith Academy"], "Senior Primary School Teacher"),
+        (["Jane Doe", "Junior Scrum Master — Edinburgh, United Kingdom"], "Junior Scrum Master"),
+        (["Jane Doe", "Berlin"], None),
+    ],
+)
 def test_titles(lines: list[str], title: str | None) -> None:
     assert pick_title(lines) == title
 

@@ -22,9 +22,18 @@ from rag.profile.spoken import SpokenLanguage
 GENERATOR_SKILLS = frozenset(canonical(skill.name) or skill.name for skill in SKILLS)
 
 TRUTH = {
-    "cv_id": "cv_001", "name": "Lena Koch", "template": "classic", "language": "de", "title": "Senior Data Engineer",
-    "years_experience": 7, "location": "München, Deutschland", "city": "München", "country_code": "DE",
-    "email": "a@b.de", "phone": "+49 89 1234567", "skills": ["Python", "Kubernetes", "Amazon Web Services"],
+    "cv_id": "cv_001",
+    "name": "Lena Koch",
+    "template": "classic",
+    "language": "de",
+    "title": "Senior Data Engineer",
+    "years_experience": 7,
+    "location": "München, Deutschland",
+    "city": "München",
+    "country_code": "DE",
+    "email": "a@b.de",
+    "phone": "+49 89 1234567",
+    "skills": ["Python", "Kubernetes", "Amazon Web Services"],
     "spoken_languages": [{"language": "German", "level": "native"}, {"language": "English", "level": "C1"}],
     "education": [{"level": "master"}, {"level": "bachelor"}],
 }
@@ -37,18 +46,34 @@ def test_set_f1() -> None:
 
 
 def test_a_perfect_profile_scores_one_everywhere() -> None:
-    profile = Profile("a@b.de", "+49 (89) 123 4567", "Senior Data Engineer",
-                      Location("München", None, "DE", "Germany"), 7, 84,
-                      (SpokenLanguage("German", "native"), SpokenLanguage("English", None)), "master",
-                      ("Python", "Kubernetes", "Amazon Web Services", "Code Review"))
+    profile = Profile(
+        "a@b.de",
+        "+49 (89) 123 4567",
+        "Senior Data Engineer",
+        Location("München", None, "DE", "Germany"),
+        7,
+        84,
+        (SpokenLanguage("German", "native"), SpokenLanguage("English", None)),
+        "master",
+        ("Python", "Kubernetes", "Amazon Web Services", "Code Review"),
+    )
     score = score_cv(profile, TRUTH, GENERATOR_SKILLS, "Lena  Koch")
     assert all(value == 1.0 for value in score.fields.values()), score.fields
     assert score.unlabelled_skills == ("Code Review",)  # outside the generator's vocabulary: not scored
 
 
 def test_each_field_can_fail() -> None:
-    profile = Profile("x@b.de", "+49 89 7654321", "Data Engineer", Location("Wien", None, "AT", "Austria"),
-                      5, 60, (SpokenLanguage("German", "native"),), "bachelor", ("Python", "Java"))
+    profile = Profile(
+        "x@b.de",
+        "+49 89 7654321",
+        "Data Engineer",
+        Location("Wien", None, "AT", "Austria"),
+        5,
+        60,
+        (SpokenLanguage("German", "native"),),
+        "bachelor",
+        ("Python", "Java"),
+    )
     fields = score_cv(profile, TRUTH, GENERATOR_SKILLS, "Lena Koch-Meyer").fields
     assert fields["name"] == fields["years"] == fields["country"] == fields["city"] == 0.0
     assert fields["title"] == fields["email"] == fields["phone"] == fields["education"] == 0.0
@@ -61,8 +86,7 @@ def test_each_field_can_fail() -> None:
 
 def test_summary_groups_by_template_and_language() -> None:
     one = score_cv(Profile(), TRUTH, GENERATOR_SKILLS)
-    other = score_cv(Profile(), TRUTH | {"cv_id": "cv_002", "template": "sidebar", "language": "fr"},
-                     GENERATOR_SKILLS)
+    other = score_cv(Profile(), TRUTH | {"cv_id": "cv_002", "template": "sidebar", "language": "fr"}, GENERATOR_SKILLS)
     summary = summarise([one, other])
     assert list(summary)[0] == "all" and summary["all"]["n"] == 2
     assert {"template:classic", "template:sidebar", "language:de", "language:fr"} <= set(summary)
@@ -102,20 +126,36 @@ def test_cli_says_when_there_is_no_corpus(tmp_path: Path) -> None:
     assert result.exit_code == 1 and "no <cv_id>/cv.pdf under" in result.output
 
 
-EXTERNAL = {"cv_id": "ext_0003", "layout": "plain", "name": None, "location": "Coimbatore-641012, Tamil Nadu",
-            "years_experience": {"years": 3, "phrase": "3+ years of experience"}, "email": None, "phone": None,
-            "skills": ["Python"]}
+EXTERNAL = {
+    "cv_id": "ext_0003",
+    "layout": "plain",
+    "name": None,
+    "location": "Coimbatore-641012, Tamil Nadu",
+    "years_experience": {"years": 3, "phrase": "3+ years of experience"},
+    "email": None,
+    "phone": None,
+    "skills": ["Python"],
+}
 
 
 def test_an_external_truth_is_scored_on_the_fields_it_holds() -> None:
     """The external corpus's truth states what the text says: no name here, a place as written, the
     years stated in words (compared with the stated figure, not the dated roles)."""
-    profile = Profile(location=Location("Coimbatore", None, None, None), years_experience=9, years_stated=3,
-                      skills=("Python",))
+    profile = Profile(
+        location=Location("Coimbatore", None, None, None), years_experience=9, years_stated=3, skills=("Python",)
+    )
     fields = score_cv(profile, EXTERNAL, frozenset({"Python"}), "Jane Smith").fields
-    assert fields == {"years": 1.0, "years_exact": 1.0, "city": 1.0, "skills": 1.0, "skills_precision": 1.0,
-                      "skills_recall": 1.0}
+    assert fields == {
+        "years": 1.0,
+        "years_exact": 1.0,
+        "city": 1.0,
+        "skills": 1.0,
+        "skills_precision": 1.0,
+        "skills_recall": 1.0,
+    }
     named = EXTERNAL | {"cv_id": "ext_0004", "name": "Jane Smith"}
-    summary = summarise([score_cv(profile, EXTERNAL, frozenset(), "x"), score_cv(Profile(), named, frozenset(), "JANE SMITH")])
+    summary = summarise(
+        [score_cv(profile, EXTERNAL, frozenset(), "x"), score_cv(Profile(), named, frozenset(), "JANE SMITH")]
+    )
     assert summary["all"]["n"] == 2 and summary["all"]["n:name"] == 1 and summary["all"]["name"] == 1.0
     assert summary["all"]["years"] == 0.5 and "country" not in summary["all"] and "template:plain" in summary

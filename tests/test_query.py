@@ -10,12 +10,21 @@ def labels(text):
     return [c.label for c in analyse(text).concepts]
 
 
-@pytest.mark.parametrize("text", [
-    "Who has experience with Jenkins?", "¿Quién tiene experiencia con Jenkins?", "Wer hat Erfahrung mit Jenkins?",
-    "Qui a de l'expérience avec Jenkins ?", "Quels candidats maîtrisent Jenkins ?", "¿Qué candidatos conocen Jenkins?",
-    "Welche Kandidaten kennen sich mit Jenkins aus?", "Gesucht: jemand mit Erfahrung in Jenkins.",
-    "Busco a alguien que haya trabajado con Jenkins.", "Je cherche quelqu'un qui a travaillé avec Jenkins.",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Who has experience with Jenkins?",
+        "¿Quién tiene experiencia con Jenkins?",
+        "Wer hat Erfahrung mit Jenkins?",
+        "Qui a de l'expérience avec Jenkins ?",
+        "Quels candidats maîtrisent Jenkins ?",
+        "¿Qué candidatos conocen Jenkins?",
+        "Welche Kandidaten kennen sich mit Jenkins aus?",
+        "Gesucht: jemand mit Erfahrung in Jenkins.",
+        "Busco a alguien que haya trabajado con Jenkins.",
+        "Je cherche quelqu'un qui a travaillé avec Jenkins.",
+    ],
+)
 def test_recruiter_framing_in_four_languages_leaves_the_skill(text):
     assert labels(text) == ["jenkins"]
 
@@ -31,8 +40,11 @@ def test_words_of_prose_stay_apart_and_conjunctions_split_skills():
 
 def test_a_name_of_several_words_is_a_phrase_with_its_words_as_parts():
     assert labels("Gesucht: jemand mit Erfahrung in Cost Accounting.") == ["cost accounting"]  # a known skill
-    for text, phrase, parts in [("Who has worked with Rest Assured?", "rest assured", ["rest", "assured"]),
-                                ("Core Data", "core data", ["core", "data"]), ("Ext JS", "ext js", ["ext", "javascript"])]:
+    for text, phrase, parts in [
+        ("Who has worked with Rest Assured?", "rest assured", ["rest", "assured"]),
+        ("Core Data", "core data", ["core", "data"]),
+        ("Ext JS", "ext js", ["ext", "javascript"]),
+    ]:
         concept = analyse(text).concepts[0]
         assert concept.label == phrase and [p.label for p in concept.parts] == parts
         assert phrase.replace(" ", "") in spelled(concept)  # "CoreData" written as one word holds it too
@@ -48,8 +60,12 @@ def test_aliases_become_their_canonical_concept():
 
 
 def test_role_and_activity_words_are_never_required():
-    for text, wanted in [("Flutter developer", "flutter"), ("Ansible automation", "ansible"),
-                         ("SQL Server administration", "sql server"), ("Entwickler für Kotlin", "kotlin")]:
+    for text, wanted in [
+        ("Flutter developer", "flutter"),
+        ("Ansible automation", "ansible"),
+        ("SQL Server administration", "sql server"),
+        ("Entwickler für Kotlin", "kotlin"),
+    ]:
         q = analyse(text)
         assert [c.label for c in q.concepts if not c.role] == [wanted]
         assert all(not c.strong for c in q.concepts if c.role)  # a role phrase sorts only when nothing else does
@@ -65,8 +81,7 @@ def test_a_role_phrase_stands_when_nothing_more_specific_is_asked():
 
 def test_unknown_words_sort_people_only_when_written_as_names_and_held_by_few():
     q = resolve(analyse("Who builds native iPhone apps?"), lambda c: {"iphone": 3}.get(c.label, 30), 100)
-    assert {c.label: c.strong for c in q.concepts} == {"builds": False, "native": False, "iphone": True,
-                                                       "apps": False}
+    assert {c.label: c.strong for c in q.concepts} == {"builds": False, "native": False, "iphone": True, "apps": False}
 
 
 def test_quotes_or_and_not():
@@ -100,11 +115,20 @@ def test_the_dense_text_drops_the_question_around_the_content():
     assert analyse("experience").dense_text == "experience"  # nothing but framing: kept whole
 
 
-@pytest.mark.parametrize("title,level", [
-    ("Senior Data Engineer", "senior"), ("Contable Sénior", "senior"), ("Junior Recruiter", "junior"),
-    ("Recruiterin — Teamleitung — Berlin", "lead"), ("Analista de datos — Líder de equipo", "lead"),
-    ("Acheteuse — Responsable d'équipe", "lead"), ("Data Engineer", None), ("Semi Senior Developer", "mid"),
-    (None, None), ("", None),
-])
+@pytest.mark.parametrize(
+    "title,level",
+    [
+        ("Senior Data Engineer", "senior"),
+        ("Contable Sénior", "senior"),
+        ("Junior Recruiter", "junior"),
+        ("Recruiterin — Teamleitung — Berlin", "lead"),
+        ("Analista de datos — Líder de equipo", "lead"),
+        ("Acheteuse — Responsable d'équipe", "lead"),
+        ("Data Engineer", None),
+        ("Semi Senior Developer", "mid"),
+        (None, None),
+        ("", None),
+    ],
+)
 def test_titles_state_a_seniority_in_four_languages(title, level):
     assert title_level(title) == level

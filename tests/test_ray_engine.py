@@ -18,19 +18,19 @@ from builds import build_store
 from click.testing import CliRunner
 from pdfs import write_pdf
 
-from rag.build.builder import BuildSettings
 from rag.cli import index as build_index
 from rag.cli import search
 from rag.errors import UserError
 from rag.index.encoder import Encoder, length_batches
+from rag.pipeline.builder import BuildSettings
 from rag.store.open import open_store
 
 pytest.importorskip("ray", reason="the ray extra is not installed (make test installs it)")
 
-from rag.build.engines.ray import engine as ray_engine  # noqa: E402  (needs ray only when used, but is only useful with it)
-from rag.build.engines.ray.cluster import RayConnection, RaySettings  # noqa: E402
-from rag.build.engines.ray.engine import RayEngine  # noqa: E402
-from rag.build.engines.ray.stages import Embedder  # noqa: E402
+from rag.pipeline.engines.ray import engine as ray_engine  # noqa: E402  (needs ray only when used, but is only useful with it)
+from rag.pipeline.engines.ray.cluster import RayConnection, RaySettings  # noqa: E402
+from rag.pipeline.engines.ray.engine import RayEngine  # noqa: E402
+from rag.pipeline.engines.ray.stages import Embedder  # noqa: E402
 
 SETTINGS = BuildSettings(chunk_chars=200, overlap_chars=30)
 QUERIES = ["jenkins kubernetes", "financial statements", "cuidados intensivos"]  # hybrid: FAISS, BM25 and RRF
@@ -67,8 +67,9 @@ def ray_build(cv_dir, out_dir, embedder=Embedder, workers=2, settings=SETTINGS):
 
 
 def search_json(store: Path, query: str) -> dict:
-    result = CliRunner().invoke(search.main, ["--store", str(store), "--query", query, "--json", "--topk", "5"],
-                                catch_exceptions=False)
+    result = CliRunner().invoke(
+        search.main, ["--store", str(store), "--query", query, "--json", "--topk", "5"], catch_exceptions=False
+    )
     assert result.exit_code == 0, result.output
     doc = orjson.loads(result.output)
     doc.pop("store")  # names the folder; the rest must be identical
@@ -106,7 +107,8 @@ def dying_embedder(marker: Path | None) -> type:
 
 @pytest.mark.ray_cluster
 def test_a_ray_build_equals_a_local_build_though_a_worker_dies_and_updates_the_same_way(
-        cv_dir, store_dir, tmp_path, exported_encoder, ray_instance, small_windows):
+    cv_dir, store_dir, tmp_path, exported_encoder, ray_instance, small_windows
+):
     ray_dir = fresh_store(tmp_path, exported_encoder, "ray-store")
     local = build_store(cv_dir, store_dir, SETTINGS)
     # A worker dies on its first batch: Ray starts it again, redoes the batch, and says so.
@@ -134,13 +136,16 @@ def test_a_ray_build_equals_a_local_build_though_a_worker_dies_and_updates_the_s
 
 @pytest.mark.ray_cluster
 def test_a_worker_that_keeps_dying_fails_the_build_in_one_line_and_keeps_the_store(
-        cv_dir, tmp_path, ray_instance, hash_model):
+    cv_dir, tmp_path, ray_instance, hash_model
+):
     # Failure handling needs no meaning: the hashing encoder spares each restarted worker a model load.
     store_dir = tmp_path / "store"
     build_store(cv_dir, store_dir, SETTINGS)
     before = (os.readlink(store_dir / "current"), (store_dir / "manifest.json").read_bytes())
     with pytest.raises(UserError) as failure:  # other chunks, the same extraction: only embedding runs on Ray
-        ray_build(cv_dir, store_dir, embedder=dying_embedder(None), workers=1, settings=replace(SETTINGS, chunk_chars=150))
+        ray_build(
+            cv_dir, store_dir, embedder=dying_embedder(None), workers=1, settings=replace(SETTINGS, chunk_chars=150)
+        )
     message = str(failure.value)
     assert "\n" not in message and "the Ray build failed" in message and "died" in message
     assert (os.readlink(store_dir / "current"), (store_dir / "manifest.json").read_bytes()) == before
@@ -171,7 +176,11 @@ def test_ray_options_need_the_ray_engine(cv_dir, tmp_path):
     args = ["--cv-dir", str(cv_dir), "--store", str(tmp_path / "s")]
     for extra in (["--ray-address", "ray://127.0.0.1:10001"], ["--ray-workers", "2"]):
         result = CliRunner().invoke(build_index.main, [*args, *extra])
-        assert result.exit_code == 2 and result.output.startswith("error: --ray-") and "needs --engine ray" in result.output
+        assert (
+            result.exit_code == 2
+            and result.output.startswith("error: --ray-")
+            and "needs --engine ray" in result.output
+        )
     assert not (tmp_path / "s").exists()
 
 
@@ -217,7 +226,10 @@ def test_ray_client_connections_are_tried_three_times(failures, connects):
     if connects:
         connection._init(RaySettings("ray://head:10001"))
     else:
-        with pytest.raises(UserError, match=r"cannot connect to the Ray cluster at ray://head:10001 \(3 attempts\): "
-                                            r"Initialization failure from server:$"):
+        with pytest.raises(
+            UserError,
+            match=r"cannot connect to the Ray cluster at ray://head:10001 \(3 attempts\): "
+            r"Initialization failure from server:$",
+        ):
             connection._init(RaySettings("ray://head:10001"))
     assert connection.ray.inits == min(failures + 1, 3) and connection.ray.shutdowns == min(failures, 3)

@@ -29,26 +29,49 @@ def run(*args):
 
 
 def test_a_school_above_the_name_is_no_name_and_capitals_become_title_case(tmp_path):
-    head = extract_pdf(write_layout(tmp_path / "cv.pdf", [
-        (72, 60, 22, "Sanghamitta Girl's Collage"), (72, 86, 12, "Galle"),
-        (72, 130, 18, "NADEESHA KUMARI DE SILVA"), (72, 152, 11, "Accounting Intern"),
-        (72, 170, 10, "nadeesha@example.com · +94 77 123 4567")])).head
+    head = extract_pdf(
+        write_layout(
+            tmp_path / "cv.pdf",
+            [
+                (72, 60, 22, "Sanghamitta Girl's Collage"),
+                (72, 86, 12, "Galle"),
+                (72, 130, 18, "NADEESHA KUMARI DE SILVA"),
+                (72, 152, 11, "Accounting Intern"),
+                (72, 170, 10, "nadeesha@example.com · +94 77 123 4567"),
+            ],
+        )
+    ).head
     found = identify(head, "inbox/cv.pdf")
     assert (found.name, found.name_source, found.headline) == ("Nadeesha Kumari de Silva", "cv", "Accounting Intern")
 
 
-@pytest.mark.parametrize("written,shown", [
-    ("JOHAN VAN DER BERG", "Johan van der Berg"), ("MARY MCDONALD", "Mary McDonald"), ("SEAN O'NEILL", "Sean O'Neill"),
-    ("Jean-Luc DUPONT", "Jean-Luc Dupont"), ("Ana de la Cruz", "Ana de la Cruz"), ("J. R. SMITH", "J. R. Smith"),
-])
+@pytest.mark.parametrize(
+    "written,shown",
+    [
+        ("JOHAN VAN DER BERG", "Johan van der Berg"),
+        ("MARY MCDONALD", "Mary McDonald"),
+        ("SEAN O'NEILL", "Sean O'Neill"),
+        ("Jean-Luc DUPONT", "Jean-Luc Dupont"),
+        ("Ana de la Cruz", "Ana de la Cruz"),
+        ("J. R. SMITH", "J. R. Smith"),
+    ],
+)
 def test_names_in_capitals_are_shown_in_the_persons_case(written, shown):
     assert person_case(written) == shown
 
 
 def test_the_e_mail_and_file_name_overrule_a_line_they_both_contradict(tmp_path):
-    head = extract_pdf(write_layout(tmp_path / "cv.pdf", [
-        (72, 60, 24, "Sunil Fernando"), (72, 100, 16, "PASINDU YAPA"), (72, 120, 11, "PasinduTY"),
-        (72, 140, 10, "pasindu.yapa@example.com")])).head
+    head = extract_pdf(
+        write_layout(
+            tmp_path / "cv.pdf",
+            [
+                (72, 60, 24, "Sunil Fernando"),
+                (72, 100, 16, "PASINDU YAPA"),
+                (72, 120, 11, "PasinduTY"),
+                (72, 140, 10, "pasindu.yapa@example.com"),
+            ],
+        )
+    ).head
     assert identify(head, "cvs/Pasindu_Yapa_CV.pdf").name == "Pasindu Yapa"
     assert identify(head, "cvs/Pasindu_Yapa_CV.pdf").headline is None  # a handle, not a title
     assert identify(head, "cvs/cv.pdf").name == "Sunil Fernando"  # no clue that agrees: the largest line
@@ -60,9 +83,18 @@ def _template_cv(path):
     doc = pymupdf.open()
     page = doc.new_page()
     y = 60
-    for line in ["Ana Lima", "Backend Developer | Lisboa, Portugal", "Experience", "Backend Developer, Acme",
-                 "Jan 2019 - Present", "- Built Python services", "Education", "BSc Computer Science",
-                 "Languages", "English (C1), Portuguese (native)"]:
+    for line in [
+        "Ana Lima",
+        "Backend Developer | Lisboa, Portugal",
+        "Experience",
+        "Backend Developer, Acme",
+        "Jan 2019 - Present",
+        "- Built Python services",
+        "Education",
+        "BSc Computer Science",
+        "Languages",
+        "English (C1), Portuguese (native)",
+    ]:
         page.insert_text((72, y), line, fontsize=11)
         y += 18
     page = doc.new_page()
@@ -79,36 +111,58 @@ def test_a_hidden_template_block_reaches_no_chunk_no_profile_and_no_filter(tmp_p
     folder, store = tmp_path / "cvs", tmp_path / "store"
     (folder / "ana").mkdir(parents=True)
     _template_cv(folder / "ana" / "cv.pdf")
-    bea = ("Bea Ruiz\nBackend Developer\nExperience\nBackend Developer, Beta\n2018 – present\nEducation\n"
-           "MSc Informatics\nLanguages\nSpanish (native)")
+    bea = (
+        "Bea Ruiz\nBackend Developer\nExperience\nBackend Developer, Beta\n2018 – present\nEducation\n"
+        "MSc Informatics\nLanguages\nSpanish (native)"
+    )
     write_pdf(folder / "bea" / "cv.pdf", [bea])
     code, output = run("index", "--cv-dir", folder, "--store", store, "--as-of", AS_OF)
     assert code == 0 and "left out on 1 page: ana/cv.pdf (page 2)" in output, output
     ana = orjson.loads(run("profile", "ana", "--store", store, "--json")[1])["profile"]
     assert ana["education"] == "bachelor"
     assert [s["language"] for s in ana["languages"]] == ["English", "Portuguese"]
-    code, output = run("search", "backend developer", "--store", store, "--json",
-                       "--where", "education>=master or language=Spanish")
+    code, output = run(
+        "search", "backend developer", "--store", store, "--json", "--where", "education>=master or language=Spanish"
+    )
     assert [hit["cv_id"] for hit in orjson.loads(output)["lists"]["fused"]] == ["bea"]
     chunks = "".join(p.read_text() for p in sorted((store / "segments").glob("*/chunks.jsonl")))
     assert "Placeholder" not in chunks and "French" not in chunks and "MSc, Spanish" not in chunks
 
 
-@pytest.mark.parametrize("title,level", [
-    ("Software Engineering Intern", "intern"), ("Marketing Internship", "intern"),
-    ("Praktikantin Controlling", "intern"),
-    ("Becario de desarrollo", "intern"), ("Stagiaire développeur", "intern"), ("Graduate Engineer", "graduate"),
-    ("Associate Consultant", "associate"), ("Trainee Accountant", "trainee"), ("Auszubildender Kaufmann", "apprentice"),
-    ("Principal Engineer", "principal"), ("Head of Data", "head"), ("Directora de Marketing", "head"),
-    ("Senior Data Engineer", "senior"), ("Tech Lead", "lead"), ("Data Engineer", None),
-])
+@pytest.mark.parametrize(
+    "title,level",
+    [
+        ("Software Engineering Intern", "intern"),
+        ("Marketing Internship", "intern"),
+        ("Praktikantin Controlling", "intern"),
+        ("Becario de desarrollo", "intern"),
+        ("Stagiaire développeur", "intern"),
+        ("Graduate Engineer", "graduate"),
+        ("Associate Consultant", "associate"),
+        ("Trainee Accountant", "trainee"),
+        ("Auszubildender Kaufmann", "apprentice"),
+        ("Principal Engineer", "principal"),
+        ("Head of Data", "head"),
+        ("Directora de Marketing", "head"),
+        ("Senior Data Engineer", "senior"),
+        ("Tech Lead", "lead"),
+        ("Data Engineer", None),
+    ],
+)
 def test_title_levels_in_four_languages(title, level):
     assert title_level(title) == level
 
 
 def test_where_the_title_says_nothing_years_decide_and_the_profile_says_so():
-    assert [years_level(y) for y in (0, 1, 2, 5, 6, 12, None)] == ["junior", "junior", "mid", "mid", "senior",
-                                                                    "senior", None]
+    assert [years_level(y) for y in (0, 1, 2, 5, 6, 12, None)] == [
+        "junior",
+        "junior",
+        "mid",
+        "mid",
+        "senior",
+        "senior",
+        None,
+    ]
     intern = build_profile(["Experience\nData Analyst Intern, Acme\nJun 2024 – Present"], AS_OF)
     assert (intern.seniority, intern.seniority_rule) == ("intern", "title")
     plain = build_profile(["Experience\nData Engineer, Acme\nJan 2016 – Present"], AS_OF)
@@ -118,8 +172,17 @@ def test_where_the_title_says_nothing_years_decide_and_the_profile_says_so():
 def _dated_cv(path, modified: str | None):
     doc = pymupdf.open()
     page = doc.new_page()
-    for i, line in enumerate(["Ravi Kumar", "Summary", "Backend developer with 7 years of experience.",
-                              "Experience", "Backend Developer, Acme", "Jun 2016 - Present", "- Python services"]):
+    for i, line in enumerate(
+        [
+            "Ravi Kumar",
+            "Summary",
+            "Backend developer with 7 years of experience.",
+            "Experience",
+            "Backend Developer, Acme",
+            "Jun 2016 - Present",
+            "- Python services",
+        ]
+    ):
         page.insert_text((72, 60 + 18 * i), line, fontsize=11)
     doc.set_metadata({"modDate": modified or "", "creationDate": ""})
     doc.save(path)
@@ -133,25 +196,39 @@ def test_present_is_the_date_the_cv_was_written(tmp_path):
     undated = extract_pdf(_dated_cv(tmp_path / "undated.pdf", None))
     counted = build_profile(undated.pages, AS_OF, undated.head, undated.file_date)
     assert (counted.present_source, counted.years_experience, counted.years_stated) == ("build month", 9, 7)
-    doc = {"name": "Ravi Kumar", "source": "r.pdf", "name_source": "cv", "headline": None, "seniority": "senior",
-           "seniority_rule": "years", "profile": {name: None for name in ("title", "location", "languages", "skills",
-                                                                           "education", "email", "phone")}
-           | {"years_experience": 9, "experience_months": counted.experience_months, "years_stated": 7,
-              "present": AS_OF, "present_source": "build month"}}
+    doc = {
+        "name": "Ravi Kumar",
+        "source": "r.pdf",
+        "name_source": "cv",
+        "headline": None,
+        "seniority": "senior",
+        "seniority_rule": "years",
+        "profile": {name: None for name in ("title", "location", "languages", "skills", "education", "email", "phone")}
+        | {
+            "years_experience": 9,
+            "experience_months": counted.experience_months,
+            "years_stated": 7,
+            "present": AS_OF,
+            "present_source": "build month",
+        },
+    }
     assert "present = 2025-06 from the build month; the CV says 7 years" in profile_text(doc)
     later = build_profile(undated.pages, AS_OF, undated.head, "2015-01")  # a file date before the role: not believed
     assert later.present_source == "build month"
 
 
 def test_skill_words_in_abbreviations_and_longer_names_are_no_skills():
-    text = ("Skills\n• R & D for new products\n• Version Controlling\nMember of the Accounting Society\n"
-            "• Python, R and SQL")
+    text = (
+        "Skills\n• R & D for new products\n• Version Controlling\nMember of the Accounting Society\n• Python, R and SQL"
+    )
     assert build_profile([text], AS_OF).skills == ("Python", "R", "SQL")
 
 
 def test_languages_under_additional_information_and_a_town_in_the_contact_block():
-    text = ("Kasun Perera\nNo. 12, Temple Road, Maharagama\nkasun@example.com\nExperience\nAccountant, Acme\n"
-            "2019 – present\nAdditional Information\nLanguages: English, Sinhala, Tamil\nDriving licence")
+    text = (
+        "Kasun Perera\nNo. 12, Temple Road, Maharagama\nkasun@example.com\nExperience\nAccountant, Acme\n"
+        "2019 – present\nAdditional Information\nLanguages: English, Sinhala, Tamil\nDriving licence"
+    )
     profile = build_profile([text], AS_OF)
     assert [s.language for s in profile.languages] == ["English", "Sinhala", "Tamil"]
     assert (profile.location.city, profile.location.code) == ("Maharagama", None)
@@ -162,8 +239,10 @@ def test_languages_under_additional_information_and_a_town_in_the_contact_block(
 
 
 def test_years_in_counts_only_the_roles_that_hold_the_concept():
-    roles = ("Experience\nBackend Developer, Acme\nJan 2023 – Present\n• Go APIs\n"
-             "Graphic Designer, Studio\n2018 – 2022\n• Freelance graphic design")
+    roles = (
+        "Experience\nBackend Developer, Acme\nJan 2023 – Present\n• Go APIs\n"
+        "Graphic Designer, Studio\n2018 – 2022\n• Freelance graphic design"
+    )
     designer = build_profile([roles], AS_OF)
     backend = build_profile(["Experience\nBack-end Engineer, Beta\n2019 – present\n• Kubernetes clusters"], AS_OF)
     columns = ProfileColumns.from_profiles([designer, backend, build_profile(["Summary\nNo dates."], AS_OF)])
@@ -202,23 +281,34 @@ def test_a_store_remembers_its_folder_and_never_swaps_it_silently(tmp_path, hash
     assert f"in {real.resolve()}: 1 CVs indexed" in run("ls", "--store", store)[1]
 
 
-@pytest.mark.parametrize("where,message", [
-    ("years_in>=3", 'expected "(" after \'years_in\''), ("years_in()>=3", "a concept inside years_in(...)"),
-    ("years_in(backend>=3", 'expected ")"'), ("years_in(backend)=x", "whole number of years"),
-])
+@pytest.mark.parametrize(
+    "where,message",
+    [
+        ("years_in>=3", "expected \"(\" after 'years_in'"),
+        ("years_in()>=3", "a concept inside years_in(...)"),
+        ("years_in(backend>=3", 'expected ")"'),
+        ("years_in(backend)=x", "whole number of years"),
+    ],
+)
 def test_a_malformed_years_in_is_one_usage_error(where, message):
     with pytest.raises(UsageError) as raised:
         Filters(where=where).compile()
     assert message in str(raised.value)
 
 
-@pytest.mark.parametrize("line,city,code", [
-    ("Location: Nagpur", "Nagpur", "IN"), ("Location: Kochi, Kerala", "Kochi", None),
-    ("Location: Coimbatore-641012", "Coimbatore", None), ("Pune, Maharashtra", "Pune", "IN"),
-    ("Address: 456 Main Street, Anytown USA", "Anytown", "US"),
-    ("36737 Andrews Mountains, Seattle, IL 40354", "Seattle", "US"),
-    ("Citygroup Inc, Mumbai", None, None), ("Reading, writing and hiking", None, None),
-])
+@pytest.mark.parametrize(
+    "line,city,code",
+    [
+        ("Location: Nagpur", "Nagpur", "IN"),
+        ("Location: Kochi, Kerala", "Kochi", None),
+        ("Location: Coimbatore-641012", "Coimbatore", None),
+        ("Pune, Maharashtra", "Pune", "IN"),
+        ("Address: 456 Main Street, Anytown USA", "Anytown", "US"),
+        ("36737 Andrews Mountains, Seattle, IL 40354", "Seattle", "US"),
+        ("Citygroup Inc, Mumbai", None, None),
+        ("Reading, writing and hiking", None, None),
+    ],
+)
 def test_towns_of_labelled_lines_and_addresses(line, city, code):
     found = find_location([line])
     assert (found.city, found.code) == (city, code) if city else found is None

@@ -19,9 +19,9 @@ from builds import build_store
 from click.testing import CliRunner
 from conftest import CHILD_PATH, HASH_MODEL
 
-from rag.build.builder import BuildSettings
 from rag.cli import main as rag
 from rag.errors import UserError
+from rag.pipeline.builder import BuildSettings
 from rag.search.retrieval import Searcher
 from rag.store.folder import StoreDir
 from rag.store.manifest import MARKER
@@ -68,7 +68,7 @@ def test_kill_9_at_any_step_of_the_swap_leaves_a_working_store(built, target, ca
     script = textwrap.dedent(f"""
         import os, signal, pathlib
         import rag.store.folder as store_module
-        from rag.build.builder import BuildSettings, build_store
+        from rag.pipeline.builder import BuildSettings, build_store
         owner, _, attribute = "{target}".rpartition(".")
         holder = pathlib.Path if owner == "Path" else getattr(store_module, owner) if owner else store_module
         original = getattr(holder, attribute)
@@ -93,6 +93,7 @@ def test_kill_9_at_any_step_of_the_swap_leaves_a_working_store(built, target, ca
 
 # ---- readers across rebuilds -------------------------------------------------------------------
 
+
 def test_a_reader_survives_any_number_of_rebuilds(built):
     cv_dir, store = built
     reader = open_store(store)
@@ -116,6 +117,7 @@ def test_the_previous_generation_is_kept_with_a_relative_store_path(cv_dir, tmp_
 
 # ---- damaged files -----------------------------------------------------------------------------
 
+
 def flip(path: Path, offset: int) -> None:
     """Change one byte in place: same size, so only a content check can tell."""
     data = bytearray(path.read_bytes())
@@ -131,9 +133,18 @@ def store_file(store: Path, name: str) -> Path:
     return store / "segments" / orjson.loads((generation / "manifest.json").read_bytes())["segments"][0]["name"] / name
 
 
-@pytest.mark.parametrize("name,offset", [("vectors.f32", 3), ("vectors.f32", -40), ("chunks.jsonl", 1),
-                                         ("candidates.jsonl", 1), ("manifest.json", 0), ("segment.json", 2),
-                                         ("keyword.indptr.npy", -3)])
+@pytest.mark.parametrize(
+    "name,offset",
+    [
+        ("vectors.f32", 3),
+        ("vectors.f32", -40),
+        ("chunks.jsonl", 1),
+        ("candidates.jsonl", 1),
+        ("manifest.json", 0),
+        ("segment.json", 2),
+        ("keyword.indptr.npy", -3),
+    ],
+)
 def test_same_size_damage_is_a_damaged_store_line(built, name, offset):
     _, store = built
     path = store_file(store, name)
@@ -161,8 +172,9 @@ def test_verify_hashes_what_a_search_does_not_read(built):
 def test_a_manifest_naming_another_model_is_caught(built):
     _, store = built
     manifest = StoreDir(store).live_generation() / "manifest.json"
-    manifest.write_text(manifest.read_text().replace(f'"embedding_model": "{HASH_MODEL}"',
-                                                     '"embedding_model": "intfloat/e5-large-v2"'))
+    manifest.write_text(
+        manifest.read_text().replace(f'"embedding_model": "{HASH_MODEL}"', '"embedding_model": "intfloat/e5-large-v2"')
+    )
     code, output = rag_cli("search", "Jenkins", "--store", store)
     assert code == 1 and "intfloat/e5-large-v2" in one_line(output)
 
@@ -202,6 +214,7 @@ def test_a_damaged_onnx_encoder_is_reported_then_exported_again(cv_dir, store_di
 
 
 # ---- folders that cannot be written ------------------------------------------------------------
+
 
 @contextlib.contextmanager
 def tmpfs(where: Path, size: str):
@@ -254,6 +267,7 @@ def test_a_file_where_the_store_folder_should_be(cv_dir, tmp_path, hash_model):
 
 # ---- swapped variables: never touch what is not ours -------------------------------------------
 
+
 def test_clean_refuses_a_folder_that_is_not_a_store(tmp_path):
     folder = tmp_path / "thesis"
     folder.mkdir()
@@ -289,9 +303,15 @@ def test_a_build_into_a_folder_of_other_files_is_refused(cv_dir, tmp_path, hash_
     assert [p.name for p in (tmp_path / "cvs-copy").iterdir()] == ["my cv.pdf"]
 
 
-@pytest.mark.parametrize(("mine", "named"), [("generations/notes.txt", "generations/notes.txt"),
-                                             ("generations/2024/plan.txt", "generations/2024"),
-                                             ("encoders/mine/a.txt", "encoders/mine"), ("current", "current")])
+@pytest.mark.parametrize(
+    ("mine", "named"),
+    [
+        ("generations/notes.txt", "generations/notes.txt"),
+        ("generations/2024/plan.txt", "generations/2024"),
+        ("encoders/mine/a.txt", "encoders/mine"),
+        ("current", "current"),
+    ],
+)
 def test_a_build_refuses_folders_named_like_a_stores_that_it_did_not_make(cv_dir, tmp_path, hash_model, mine, named):
     """Pruning empties generations/ and encoders/ of a store: a user's folders of those names are
     not a store in the making, and a build leaves them alone."""
@@ -305,9 +325,19 @@ def test_a_build_refuses_folders_named_like_a_stores_that_it_did_not_make(cv_dir
 
 # ---- command-line conventions ------------------------------------------------------------------
 
-@pytest.mark.parametrize("args", [["search", "Jenkins", "--topk", "0"], ["search", "Jenkins", "--mode", "nope"],
-                                  ["search", "   "], ["search", "\udcff\udcfe"], ["index", "--bogus"],
-                                  ["nosuchcommand"], ["search", "Jenkins", "--weights", "bm25"]])
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["search", "Jenkins", "--topk", "0"],
+        ["search", "Jenkins", "--mode", "nope"],
+        ["search", "   "],
+        ["search", "\udcff\udcfe"],
+        ["index", "--bogus"],
+        ["nosuchcommand"],
+        ["search", "Jenkins", "--weights", "bm25"],
+    ],
+)
 def test_usage_errors_exit_2_with_one_line(built, args):
     _, store = built
     code, output = rag_cli(*args, "--store", store) if args[0] == "search" else rag_cli(*args)

@@ -12,16 +12,16 @@ from rag.cli import main as rag
 
 CVS = {
     "ana": "Ana Torres\nana.torres@mail.org · +34 612 345 678 · Calle Mayor 12, Madrid\n"
-           "QA Engineer\nAutomated REST API tests with Rest Assured and Postman; load tests in JMeter.\n"
-           "Skills: Selenium, Cypress, Jenkins",
+    "QA Engineer\nAutomated REST API tests with Rest Assured and Postman; load tests in JMeter.\n"
+    "Skills: Selenium, Cypress, Jenkins",
     "ben": "Ben Ode\nben.ode@mail.org\nQA Engineer\nBrowser tests with Selenium WebDriver and TestNG; ran them in Jenkins.\n"
-           "Skills: Selenium, Java, Jenkins, CI",
+    "Skills: Selenium, Java, Jenkins, CI",
     "cho": "Cho Min\ncho.min@mail.org\nMobile Developer\nShipped three Flutter apps to the stores; state with Bloc.\n"
-           "Skills: Flutter, Dart, Firebase",
+    "Skills: Flutter, Dart, Firebase",
     "dev": "Dev Rao\ndev.rao@mail.org\nBackend Developer\nServices in Spring Boot and Kotlin; Docker everywhere.\n"
-           "Skills: Java, Spring Boot, Docker, Kubernetes",
+    "Skills: Java, Spring Boot, Docker, Kubernetes",
     "eli": "Eli Park\neli.park@mail.org\nWeb Developer\nSites in Django and PostgreSQL, deployed with Docker.\n"
-           "References\nDr. Maria Quality, Head of Testing at Selenium Labs, maria@labs.org",
+    "References\nDr. Maria Quality, Head of Testing at Selenium Labs, maria@labs.org",
     "fay": "Fay Lund\nfay.lund@mail.org\nQA Engineer (SE version)\nTest automation with Selenium and Jenkins pipelines.",
     "fay_qa": "Fay Lund\nfay.lund@mail.org\nQA Engineer (QA version)\nManual and automated testing; Docker for test rigs.",
 }
@@ -46,8 +46,9 @@ def fake_model(hash_model):
 
 
 def search(store, query, *args):
-    result = CliRunner().invoke(rag, ["search", query, "--store", str(store), "--json", "--mode", "fused",
-                                      "--topk", "10", *args])
+    result = CliRunner().invoke(
+        rag, ["search", query, "--store", str(store), "--json", "--mode", "fused", "--topk", "10", *args]
+    )
     assert result.exit_code == 0, result.output
     return orjson.loads(result.output)
 
@@ -96,7 +97,10 @@ def test_and_asks_for_both(store):
 def test_a_query_of_stop_words_is_one_line_and_exit_2(store):
     result = CliRunner().invoke(rag, ["search", "who has the", "--store", str(store)])
     assert result.exit_code == 2
-    assert result.output.startswith("error: nothing to search for in 'who has the'") and len(result.output.splitlines()) == 1
+    assert (
+        result.output.startswith("error: nothing to search for in 'who has the'")
+        and len(result.output.splitlines()) == 1
+    )
 
 
 def test_contact_lines_and_referees_are_never_evidence(store):

@@ -15,15 +15,17 @@ from builds import assert_same_store, build_store
 from conftest import CHILD_PATH, HASH_MODEL
 from pdfs import write_pdf
 
-from rag.build import merging
-from rag.build.builder import BuildSettings
-from rag.build.merging import SegmentSize, next_merge
+from rag.pipeline import merging
+from rag.pipeline.builder import BuildSettings
+from rag.pipeline.merging import SegmentSize, next_merge
 from rag.store.open import open_store
 
 ROOT = Path(__file__).resolve().parent.parent
 SETTINGS = BuildSettings(chunk_chars=120, overlap_chars=20)
-NEW = {f"new{i}": f"New Person {i} — Platform engineer: Rust, Kafka, Jenkins and ledger {i} reconciliation" for i in
-       range(6)}
+NEW = {
+    f"new{i}": f"New Person {i} — Platform engineer: Rust, Kafka, Jenkins and ledger {i} reconciliation"
+    for i in range(6)
+}
 
 
 @pytest.fixture
@@ -52,7 +54,8 @@ def test_the_policy_merges_a_tier_once_it_is_full_and_rewrites_what_is_mostly_de
 
 
 def test_added_changed_and_removed_cvs_go_through_segments_and_merges_to_the_same_store(
-        cv_dir, tmp_path, hash_model, small_factor):
+    cv_dir, tmp_path, hash_model, small_factor
+):
     store = tmp_path / "store"
     build_store(cv_dir, store, SETTINGS)
     for i in range(2):
@@ -94,11 +97,11 @@ def test_kill_9_during_a_merge_leaves_a_working_store(cv_dir, tmp_path, hash_mod
     owner, attribute = target.split(".")
     script = textwrap.dedent(f"""
         import os, signal, pathlib
-        import rag.build.merging as merging
-        import rag.build.segment_writer, rag.store.folder
-        from rag.build.builder import BuildSettings, build_store
+        import rag.pipeline.merging as merging
+        import rag.pipeline.segment_writer, rag.store.folder
+        from rag.pipeline.builder import BuildSettings, build_store
         merging.MERGE_FACTOR = 3
-        holder = getattr(rag.build.segment_writer, "{owner}", None) or getattr(rag.store.folder, "{owner}")
+        holder = getattr(rag.pipeline.segment_writer, "{owner}", None) or getattr(rag.store.folder, "{owner}")
         original = getattr(holder, "{attribute}")
         calls = []
         def dying(*args, **kwargs):
@@ -110,9 +113,13 @@ def test_kill_9_during_a_merge_leaves_a_working_store(cv_dir, tmp_path, hash_mod
         build_store(pathlib.Path("{cv_dir}"), pathlib.Path("{store}"),
                     BuildSettings(model="{HASH_MODEL}", chunk_chars=120, overlap_chars=20))
     """)
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT,
-                          env=os.environ | {"EMBEDDING_MODEL": HASH_MODEL, "PYTHONPATH": CHILD_PATH},
-                          capture_output=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=os.environ | {"EMBEDDING_MODEL": HASH_MODEL, "PYTHONPATH": CHILD_PATH},
+        capture_output=True,
+        check=False,
+    )
     assert done.returncode == -9, done.stderr.decode()[-800:]
     assert segments(store) == before  # the generation before the build, whole
     assert_same_store(open_store(store), open_store(scratch_without(cv_dir, tmp_path)))

@@ -7,12 +7,12 @@ import orjson
 import pytest
 from builds import build_store
 
-import rag.build.builder as build_module
 import rag.index.keyword_segment
-from rag.build.builder import BuildSettings, settings_identity
-from rag.build.fingerprint import fingerprint
+import rag.pipeline.builder as build_module
 from rag.cli.fixes import make_words
 from rag.errors import UserError
+from rag.pipeline.builder import BuildSettings, settings_identity
+from rag.pipeline.fingerprint import fingerprint
 from rag.search.retrieval import Searcher
 from rag.store.folder import StoreDir
 from rag.store.open import open_store
@@ -56,8 +56,9 @@ def test_a_build_that_dies_midway_leaves_the_old_store_loading(built, monkeypatc
     with pytest.raises(type(failure)):
         build_store(cv_dir, store, SETTINGS, force=True)
     assert StoreDir(store).live_generation() == before
-    assert not [p for folder in ("generations", "segments") for p in (store / folder).iterdir()
-                if p.name.startswith(".tmp")]
+    assert not [
+        p for folder in ("generations", "segments") for p in (store / folder).iterdir() if p.name.startswith(".tmp")
+    ]
     assert_searchable(store)
 
 
@@ -65,7 +66,12 @@ def test_the_manifest_is_reachable_at_the_top_of_the_store(built):
     _, store = built
     assert orjson.loads((store / "manifest.json").read_bytes())["segments"][0]["name"] == "000001"
     assert sorted(p.name for p in store.iterdir() if not p.name.startswith(".")) == [
-        "current", "encoders", "generations", "manifest.json", "segments"]
+        "current",
+        "encoders",
+        "generations",
+        "manifest.json",
+        "segments",
+    ]
 
 
 def test_old_generations_are_pruned_keeping_the_previous_one(built):
@@ -143,8 +149,11 @@ def test_fingerprint_changes_with_touch_size_and_settings():
     assert fingerprint([("a/cv.pdf", 1_000, 51), files[1]], identity) != base  # resized
     assert fingerprint(files[:1], identity) != base  # removed
     assert fingerprint(files + [("c.pdf", 1, 1)], identity) != base  # added
-    for changed in (BuildSettings(chunk_chars=400, overlap_chars=40), BuildSettings(chunk_chars=300, overlap_chars=30),
-                    BuildSettings(chunk_chars=300, overlap_chars=40, variant="int8")):
+    for changed in (
+        BuildSettings(chunk_chars=400, overlap_chars=40),
+        BuildSettings(chunk_chars=300, overlap_chars=30),
+        BuildSettings(chunk_chars=300, overlap_chars=40, variant="int8"),
+    ):
         assert fingerprint(files, settings_identity(changed, "some/model")) != base
     assert fingerprint(files, settings_identity(SETTINGS, "other/model")) != base
 

@@ -69,8 +69,18 @@ def test_mcp_answers_from_a_store_folder_named_in_latin1(store, hash_model):
 
 def test_arguments_holding_undecodable_bytes_are_written_to_json_escaped(store, hash_model, tmp_path):
     place = os.fsdecode(LATIN1)
-    code, output = run("search", "Python", "--store", store, "--json", "--where", f"location={place}",
-                       "--location", place, "--keep-unknown")
+    code, output = run(
+        "search",
+        "Python",
+        "--store",
+        store,
+        "--json",
+        "--where",
+        f"location={place}",
+        "--location",
+        place,
+        "--keep-unknown",
+    )
     assert code == 0 and "M\\\\xfcnchen" in output and orjson.loads(output)["filters"]["passed"] == 2
     jd = latin1(tmp_path, b"Stelle \xfc.txt")
     jd.write_text("Requirements:\n- Jenkins\n")
@@ -84,13 +94,16 @@ def test_the_encoder_loads_from_a_folder_named_in_latin1(exported_encoder, tmp_p
     assert load_encoder(folder, "fp32").embed_passages(["Jenkins pipelines"]).shape == (1, 384)
 
 
-@pytest.mark.parametrize("args, says", [
-    (["--where", "(" * 330 + "years>=5" + ")" * 330], "--where: nested more than 32 deep"),
-    (["--where", "not " * 400 + "years>=5"], "--where: nested more than 32 deep"),
-    (["--where", "years>=²"], "years takes a whole number of years, got '²'"),
-    (["--weights", "bm25=inf,faiss=1"], "got 'bm25=inf'"),
-    (["--weights", "bm25=nan,faiss=1"], "got 'bm25=nan'"),
-])
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["--where", "(" * 330 + "years>=5" + ")" * 330], "--where: nested more than 32 deep"),
+        (["--where", "not " * 400 + "years>=5"], "--where: nested more than 32 deep"),
+        (["--where", "years>=²"], "years takes a whole number of years, got '²'"),
+        (["--weights", "bm25=inf,faiss=1"], "got 'bm25=inf'"),
+        (["--weights", "bm25=nan,faiss=1"], "got 'bm25=nan'"),
+    ],
+)
 def test_arguments_that_would_crash_or_mislead_are_one_line_usage_errors(store, hash_model, args, says):
     code, output = run("search", "Python", "--store", store, *args)
     assert code == 2 and says in one_line(output)
@@ -103,13 +116,16 @@ def test_a_job_description_is_read_up_to_its_size_limit(store, hash_model):
     assert code == 1 and "standard input holds more than 1049 bytes" in one_line(output)
 
 
-@pytest.mark.parametrize("arguments, says", [
-    ({"query": "Jenkins", "topk": "5"}, "topk: Input should be a valid integer (got '5')"),
-    ({"query": "Jenkins", "topk": True}, "topk: Input should be a valid integer (got True)"),
-    ({"query": "Jenkins", "keep_unknown": "yes"}, "keep_unknown: Input should be a valid boolean (got 'yes')"),
-    ({"query": "Jenkins", "min_years": "3"}, "min_years: Input should be a valid integer (got '3')"),
-    ({"query": 5}, "query: Input should be a valid string (got 5)"),
-])
+@pytest.mark.parametrize(
+    "arguments, says",
+    [
+        ({"query": "Jenkins", "topk": "5"}, "topk: Input should be a valid integer (got '5')"),
+        ({"query": "Jenkins", "topk": True}, "topk: Input should be a valid integer (got True)"),
+        ({"query": "Jenkins", "keep_unknown": "yes"}, "keep_unknown: Input should be a valid boolean (got 'yes')"),
+        ({"query": "Jenkins", "min_years": "3"}, "min_years: Input should be a valid integer (got '3')"),
+        ({"query": 5}, "query: Input should be a valid string (got 5)"),
+    ],
+)
 def test_mcp_arguments_of_the_wrong_json_type_are_errors_not_coerced(tmp_path, arguments, says):
     from mcp.server.mcpserver.exceptions import ToolError
 

@@ -41,7 +41,9 @@ def folders(tmp_path_factory):
 
 
 def run(*args, env=None):
-    result = CliRunner().invoke(rag, [str(a) for a in args], color=True, env={"EMBEDDING_MODEL": HASH_MODEL} | (env or {}))
+    result = CliRunner().invoke(
+        rag, [str(a) for a in args], color=True, env={"EMBEDDING_MODEL": HASH_MODEL} | (env or {})
+    )
     assert "Traceback" not in result.output
     return result.exit_code, result.output
 
@@ -64,9 +66,15 @@ def test_no_subcommand_prints_a_control_character_from_a_name_an_argument_or_a_c
         "match, no jd": run("match", "--jd", f"{jd}.missing", "--store", store),
         "eval": run("eval", "--store", store, "--truth", store / HOSTILE),
     }
-    mcp = subprocess.run([sys.executable, "-m", "rag", "mcp", "--store", str(store)], stdin=subprocess.DEVNULL,
-                         capture_output=True, text=True, errors="surrogateescape", timeout=120,
-                         env=os.environ | {"EMBEDDING_MODEL": HASH_MODEL, "PYTHONPATH": CHILD_PATH})
+    mcp = subprocess.run(
+        [sys.executable, "-m", "rag", "mcp", "--store", str(store)],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        errors="surrogateescape",
+        timeout=120,
+        env=os.environ | {"EMBEDDING_MODEL": HASH_MODEL, "PYTHONPATH": CHILD_PATH},
+    )
     runs["mcp"] = (mcp.returncode, mcp.stdout + mcp.stderr)
     runs["clean"] = run("clean", "--store", store)
     assert runs["index"][0] == 0 and "not indexed: broken\\x1b]0;owned\\x07" in runs["index"][1]

@@ -11,23 +11,26 @@ from rag.lexicon.vocabulary import CANONICAL_SKILLS, canonical, domain, find_ski
 
 
 def _found(text: str) -> list[tuple[str, str]]:
-    return [(m.canonical, text[m.start:m.end]) for m in find_skills(text)]
+    return [(m.canonical, text[m.start : m.end]) for m in find_skills(text)]
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("Java and JavaScript", ["Java", "JavaScript"]),
-    ("JavaScript only", ["JavaScript"]),
-    ("C, C++ and C#", ["C", "C++", "C#"]),
-    ("C++ and C# developer", ["C++", "C#"]),
-    ("Go, Google Ads", ["Go", "Google Ads"]),
-    ("worked at Google", []),
-    ("Node.js services", ["Node.js"]),  # never JavaScript through "js"
-    ("Microsoft SQL Server and SQL", ["Microsoft SQL Server", "SQL"]),
-    ("Machine Learning\nand Deep Learning", ["Machine Learning", "Deep Learning"]),
-    ("Python/Django, C/C++", ["Python", "Django", "C", "C++"]),
-    ("Senior Java-Entwickler", ["Java"]),
-    ("extract, transform, load", ["ETL"]),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Java and JavaScript", ["Java", "JavaScript"]),
+        ("JavaScript only", ["JavaScript"]),
+        ("C, C++ and C#", ["C", "C++", "C#"]),
+        ("C++ and C# developer", ["C++", "C#"]),
+        ("Go, Google Ads", ["Go", "Google Ads"]),
+        ("worked at Google", []),
+        ("Node.js services", ["Node.js"]),  # never JavaScript through "js"
+        ("Microsoft SQL Server and SQL", ["Microsoft SQL Server", "SQL"]),
+        ("Machine Learning\nand Deep Learning", ["Machine Learning", "Deep Learning"]),
+        ("Python/Django, C/C++", ["Python", "Django", "C", "C++"]),
+        ("Senior Java-Entwickler", ["Java"]),
+        ("extract, transform, load", ["ETL"]),
+    ],
+)
 def test_whole_terms_and_longest_spelling(text: str, expected: list[str]) -> None:
     assert skill_names(text) == expected
 
@@ -41,58 +44,70 @@ def test_words_of_a_skill_may_not_be_split_by_punctuation() -> None:
     assert "Power BI" not in skill_names("Power, BI")
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("Go to market in Q3", []),  # opens a sentence that goes on in lower case
-    ("Programming: Python, Go, Rust", ["Python", "Go", "Rust"]),
-    ("• Go", ["Go"]),
-    ("go and rust", []),  # everyday words must be capitalised
-    ("Go-Live in 2020", []),  # no compounds for everyday words
-    ("Chef de projet", []),
-    ("Chef, Puppet and Ansible", ["Chef", "Puppet", "Ansible"]),
-    ("Spring 2019 semester", []),
-    ("Spring Boot", ["Spring Boot"]),
-    ("Vue d'ensemble", []),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Go to market in Q3", []),  # opens a sentence that goes on in lower case
+        ("Programming: Python, Go, Rust", ["Python", "Go", "Rust"]),
+        ("• Go", ["Go"]),
+        ("go and rust", []),  # everyday words must be capitalised
+        ("Go-Live in 2020", []),  # no compounds for everyday words
+        ("Chef de projet", []),
+        ("Chef, Puppet and Ansible", ["Chef", "Puppet", "Ansible"]),
+        ("Spring 2019 semester", []),
+        ("Spring Boot", ["Spring Boot"]),
+        ("Vue d'ensemble", []),
+    ],
+)
 def test_everyday_words(text: str, expected: list[str]) -> None:
     assert skill_names(text) == expected
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("in R serving 5 teams", ["R"]),
-    ("R and Python", ["R", "Python"]),
-    ("• Python\n• R", ["Python", "R"]),
-    ("R programming, Shiny dashboards", ["R"]),
-    ("• R & D", []),
-    ("Led the R and D team", []),
-    ("• R", []),  # a lone bullet: no list of skills, no language's context
-    ("Microsoft Word (R)", ["Microsoft Word"]),
-    ("John R. Smith", []),
-    ("Vitamin C", []),
-    ("Grade C in maths", []),
-    ("R's ecosystem", []),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("in R serving 5 teams", ["R"]),
+        ("R and Python", ["R", "Python"]),
+        ("• Python\n• R", ["Python", "R"]),
+        ("R programming, Shiny dashboards", ["R"]),
+        ("• R & D", []),
+        ("Led the R and D team", []),
+        ("• R", []),  # a lone bullet: no list of skills, no language's context
+        ("Microsoft Word (R)", ["Microsoft Word"]),
+        ("John R. Smith", []),
+        ("Vitamin C", []),
+        ("Grade C in maths", []),
+        ("R's ecosystem", []),
+    ],
+)
 def test_one_letter_languages_only_in_lists(text: str, expected: list[str]) -> None:
     assert skill_names(text) == expected
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("Mark Jenkins", []),
-    ("Sarah Jenkins — Page 1/2", []),
-    ("Used Jenkins daily", ["Jenkins"]),
-    ("Tools: Jenkins, Docker", ["Jenkins", "Docker"]),
-    ("Ruby Smith", []),
-    ("Ruby on Rails", ["Ruby on Rails"]),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Mark Jenkins", []),
+        ("Sarah Jenkins — Page 1/2", []),
+        ("Used Jenkins daily", ["Jenkins"]),
+        ("Tools: Jenkins, Docker", ["Jenkins", "Docker"]),
+        ("Ruby Smith", []),
+        ("Ruby on Rails", ["Ruby on Rails"]),
+    ],
+)
 def test_names_of_people(text: str, expected: list[str]) -> None:
     assert skill_names(text) == expected
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("j'ai fait du ml", []),  # "ai" is French, "ml" millilitres: short acronyms need capitals
-    ("10 ml of saline", []),
-    ("ML and AI", ["Machine Learning", "Artificial Intelligence"]),
-    ("PR and SEO", ["Public Relations", "SEO"]),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("j'ai fait du ml", []),  # "ai" is French, "ml" millilitres: short acronyms need capitals
+        ("10 ml of saline", []),
+        ("ML and AI", ["Machine Learning", "Artificial Intelligence"]),
+        ("PR and SEO", ["Public Relations", "SEO"]),
+    ],
+)
 def test_short_acronyms_need_capitals(text: str, expected: list[str]) -> None:
     assert skill_names(text) == expected
 

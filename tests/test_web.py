@@ -48,8 +48,9 @@ def profile_document_of(store, cv_id: str) -> dict:
     with open_store(store) as opened:
         row = [c.cv_id for c in opened.candidates.all()].index(cv_id)
         candidate = opened.candidates.get([row])[row]
-        return profile_document(candidate, opened.profiles().table.get([row])[row].read(),
-                                opened.manifest.profiles["as_of"])
+        return profile_document(
+            candidate, opened.profiles().table.get([row])[row].read(), opened.manifest.profiles["as_of"]
+        )
 
 
 def search_doc(store, query: str, topk: int) -> dict:
@@ -58,10 +59,13 @@ def search_doc(store, query: str, topk: int) -> dict:
 
 
 def shown_lists(html: str) -> dict:
-    return {section.attrs["data-list"]: [(row.attrs["data-cv"], row.find("a", "name").text,
-                                          [e.text for e in row.find_all("p", "evidence")])
-                                         for row in section.find_all("li", "row")]
-            for section in parse(html).find_all("section", "list")}
+    return {
+        section.attrs["data-list"]: [
+            (row.attrs["data-cv"], row.find("a", "name").text, [e.text for e in row.find_all("p", "evidence")])
+            for row in section.find_all("li", "row")
+        ]
+        for section in parse(html).find_all("section", "list")
+    }
 
 
 def test_the_search_page_shows_the_lists_of_the_search_document_side_by_side(site):
@@ -70,7 +74,8 @@ def test_the_search_page_shows_the_lists_of_the_search_document_side_by_side(sit
     doc = search_doc(site.store, "Kubernetes", 3)
     assert shown_lists(page.text) == {
         name: [(r["cv_id"], r["name"], [f"p.{e['page']} {e['text']}" for e in r["evidence"]]) for r in records]
-        for name, records in doc["lists"].items()}
+        for name, records in doc["lists"].items()
+    }
     dom = parse(page.text)
     assert [h.text for h in dom.find_all("h2")] == ["FAISS (dense)", "BM25 (keywords)", "RRF"]
     assert {r[0] for r in shown_lists(page.text)["bm25"]} == {"alice", "frank"}  # K8s and Kubernetes alike
@@ -89,7 +94,8 @@ def test_meaning_only_rows_far_from_the_query_are_set_apart(site):
         for i, record in enumerate(doc["lists"]["faiss"]):
             record["weak"] = i >= weak_from
         faiss = parse(page.render(request=request, form=SearchForm(q="Kubernetes"), doc=doc, error=None)).find(
-            "section", data_list="faiss")
+            "section", data_list="faiss"
+        )
         items = [li.attrs["class"] for li in faiss.find("ol").children if getattr(li, "tag", None) == "li"]
         assert items == ["row"] * weak_from + ["apart"] + ["row"] * (4 - weak_from)
 
@@ -98,10 +104,12 @@ def test_filters_apply_and_a_bad_value_is_a_400_with_one_line(site):
     page = fetch(f"{site.url}/?" + urlencode({"q": "Kubernetes", "skill": "Kafka", "keep_unknown": "1"}))
     assert [r[0] for r in shown_lists(page.text)["fused"]] == ["frank"]
     assert "Filters: " in parse(page.text).find("p", "summary").text
-    for params, message in (({"min_years": "five"}, "min years must be a whole number"),
-                            ({"where": "years >= "}, "invalid filters"),
-                            ({"topk": "0"}, "rows per list must be a whole number from 1 to 50"),
-                            ({"fusion": "magic"}, "fusion must be one of rrf, convex")):
+    for params, message in (
+        ({"min_years": "five"}, "min years must be a whole number"),
+        ({"where": "years >= "}, "invalid filters"),
+        ({"topk": "0"}, "rows per list must be a whole number from 1 to 50"),
+        ({"fusion": "magic"}, "fusion must be one of rrf, convex"),
+    ):
         page = fetch(f"{site.url}/?" + urlencode({"q": "Kubernetes"} | params))
         assert page.status == 400, params
         error = parse(page.text).find("p", "error").text
@@ -142,20 +150,24 @@ def test_a_candidate_not_on_the_lists_is_shown_without_highlights_and_says_so(si
     assert list(profile) == ["title", "experience", "location", "skills", "languages", "education", "email", "phone"]
     # the same lines as `rag profile`
     lines = profile_text(profile_document_of(site.store, "bob")).splitlines()[1:]
-    assert [f"{label} {value}" for label, value in profile.items()] == [" ".join(line.split()) for line in lines
-                                                                        if not line.strip().startswith("headline")]
+    assert [f"{label} {value}" for label, value in profile.items()] == [
+        " ".join(line.split()) for line in lines if not line.strip().startswith("headline")
+    ]
     assert "Tableau" in profile["skills"]
 
 
 def test_a_person_with_two_files_is_one_row_and_each_file_shows_its_own_lines(site):
     row = parse(fetch(f"{site.url}/?q=Docker").text).find("section", data_list="fused").find("li", "row")
     files = row.find_all("a", "file")
-    assert [(a.text, a.attrs["href"]) for a in files] == [("fay/cv.pdf", "/cv/file?id=fay"),
-                                                          ("fay_qa/cv.pdf", "/cv/file?id=fay_qa")]
+    assert [(a.text, a.attrs["href"]) for a in files] == [
+        ("fay/cv.pdf", "/cv/file?id=fay"),
+        ("fay_qa/cv.pdf", "/cv/file?id=fay_qa"),
+    ]
     assert "the same person in 2 files" in row.text
     qa = parse(fetch(f"{site.url}/cv?id=fay_qa&q=Docker").text)
     assert [h.attrs["data-text"] for h in qa.find_all("rect", "hit")] == [
-        "Manual and automated testing; Docker for test rigs."]
+        "Manual and automated testing; Docker for test rigs."
+    ]
     other = parse(fetch(f"{site.url}/cv?id=fay&q=Docker").text)  # the line is in the other file
     assert not other.find_all("rect", "hit")
     assert "in another file of this person" in other.find("p", "note").text
@@ -177,7 +189,9 @@ def test_a_cv_missing_from_the_folder_falls_back_to_its_indexed_text(site, tmp_p
         dom = parse(fetch(f"{url}/cv?id=frank&q=Kubernetes").text)
         assert f"The file is not in the CV folder {tmp_path / 'moved'}" in dom.find("p", "note").text
         assert [m.text for m in dom.find_all("mark") if m.attrs.get("title")] == [
-            "Certifications: CKA (Kubernetes administrator)", "Ran Jenkins on Kubernetes for 30 teams."]
+            "Certifications: CKA (Kubernetes administrator)",
+            "Ran Jenkins on Kubernetes for 30 teams.",
+        ]
         assert fetch(f"{url}/cv/file?id=frank").status == 404
         assert fetch(f"{url}/cv/page?id=frank&n=1").status == 404
         status = parse(fetch(f"{url}/status").text)
@@ -211,7 +225,10 @@ def test_files_are_served_by_cv_id_only(site):
 def test_an_unknown_cv_is_a_404_naming_the_closest_ids(site):
     answer = fetch(f"{site.url}/cv?id=alise")
     assert answer.status == 404 and "Traceback" not in answer.text
-    assert "no CV with cv_id 'alise' in the store (10 CVs); did you mean alice" in parse(answer.text).find("p", "error").text
+    assert (
+        "no CV with cv_id 'alise' in the store (10 CVs); did you mean alice"
+        in parse(answer.text).find("p", "error").text
+    )
 
 
 def post_jd(url: str, text: str = "", topk: int = 3, upload: tuple[str, bytes] | None = None, **filters):
@@ -224,15 +241,24 @@ def test_a_pasted_job_description_is_matched_into_the_table_and_the_csv(site):
     assert posted.status == 303 and posted.headers["location"].startswith("/match?jd=")
     page = fetch(site.url + posted.headers["location"])
     with open_store(site.store) as store:
-        doc = match_document(match(Searcher(store), parse_jd(JD), MatchSettings(3)), store.manifest, str(site.store),
-                             "pasted text")
+        doc = match_document(
+            match(Searcher(store), parse_jd(JD), MatchSettings(3)), store.manifest, str(site.store), "pasted text"
+        )
     dom = parse(page.text)
     assert [li.find("b").text for li in dom.find("ol", "requirements-read").find_all("li")] == [
-        r["label"] for r in doc["jd"]["requirements"]]
+        r["label"] for r in doc["jd"]["requirements"]
+    ]
     rows = dom.find("table", "match").find("tbody").find_all("tr")
-    assert [(row.attrs["data-cv"], [td.text for td in row.find_all("td", "met") + row.find_all("td", "unmet")])
-            for row in rows] == [(c["cv_id"], ["✓"] * sum(o["met"] for o in c["requirements"])
-                                  + ["✗"] * sum(not o["met"] for o in c["requirements"])) for c in doc["candidates"]]
+    assert [
+        (row.attrs["data-cv"], [td.text for td in row.find_all("td", "met") + row.find_all("td", "unmet")])
+        for row in rows
+    ] == [
+        (
+            c["cv_id"],
+            ["✓"] * sum(o["met"] for o in c["requirements"]) + ["✗"] * sum(not o["met"] for o in c["requirements"]),
+        )
+        for c in doc["candidates"]
+    ]
     assert rows[0].attrs["data-cv"] == "alice" and "all-must" in rows[0].attrs["class"]
     csv_link = dom.find("a", "csv").attrs["href"]
     csv = fetch(site.url + csv_link)
@@ -327,8 +353,13 @@ def test_rag_serve_serves_until_stopped_and_a_busy_port_is_one_line(tmp_path, ha
     write_pdf(cv_dir / "frank" / "cv.pdf", FRANK)
     build(cv_dir, store)
     env = {"EMBEDDING_MODEL": MODEL, "HF_HUB_OFFLINE": "1", "PYTHONPATH": f"{FAKES}:{ROOT}"}
-    server = subprocess.Popen([sys.executable, "-m", "rag", "serve", "--store", str(store), "--cv-dir", str(cv_dir),
-                               "--port", "0"], stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "rag", "serve", "--store", str(store), "--cv-dir", str(cv_dir), "--port", "0"],
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
     try:
         line = server.stderr.readline()
         assert line.startswith("rag serve: rag ") and f"for the store in {store}" in line, line
@@ -357,8 +388,9 @@ def test_rag_serve_serves_until_stopped_and_a_busy_port_is_one_line(tmp_path, ha
 
 
 def test_forms_read_and_write_their_parameters():
-    form = SearchForm.checked({"q": " Kafka ", "topk": "7", "fusion": "convex", "location": "Berlin, Munich ,",
-                               "keep_unknown": "on"})
+    form = SearchForm.checked(
+        {"q": " Kafka ", "topk": "7", "fusion": "convex", "location": "Berlin, Munich ,", "keep_unknown": "on"}
+    )
     assert (form.q, form.topk, form.fusion) == ("Kafka", 7, "convex")
     assert form.filters.compile().text == "location=Berlin or location=Munich"
     assert SearchForm.checked(form.params()) == form
@@ -370,17 +402,26 @@ def test_forms_read_and_write_their_parameters():
 
 def test_evidence_lines_are_found_whole_before_inside_longer_lines():
     box = [Rect(0, i * 10, 100, 8) for i in range(4)]
-    lines = [("Skills: Jenkins, Kafka", box[0]), ("Jenkins", box[1]), ("Ran  Jenkins\u00a0for 30 teams on", box[2]),
-             ("Kubernetes clusters", box[3])]
+    lines = [
+        ("Skills: Jenkins, Kafka", box[0]),
+        ("Jenkins", box[1]),
+        ("Ran  Jenkins\u00a0for 30 teams on", box[2]),
+        ("Kubernetes clusters", box[3]),
+    ]
     assert find_lines(lines, "Jenkins") == [box[1]]  # the line that is the evidence, not every line naming it
     assert find_lines(lines, "Ran Jenkins for 30 teams on") == [box[2]]  # spaces as the index normalised them
     assert find_lines(lines, "…Jenkins for 30…") == [box[2]]  # clipped for display: found inside its line
     assert find_lines(lines, "Terraform") == [] and find_lines(lines, "…") == []
     h = Highlight("Kafka", 1, ("kafka",))
     assert [(s.text, s.marks) for s in mark_lines("Skills: Jenkins, Kafka\nKafka\nPython", [h])] == [
-        ("Skills: Jenkins, Kafka", ()), ("Kafka", (h,)), ("Python", ())]
+        ("Skills: Jenkins, Kafka", ()),
+        ("Kafka", (h,)),
+        ("Python", ()),
+    ]
     assert merge([Highlight("a", 1, ("x",)), Highlight("a", 1, ("y", "x")), Highlight("a", 2, ("x",))]) == [
-        Highlight("a", 1, ("x", "y")), Highlight("a", 2, ("x",))]
+        Highlight("a", 1, ("x", "y")),
+        Highlight("a", 2, ("x",)),
+    ]
 
 
 def test_scanned_pages_are_drawn_without_boxes(tmp_path):
@@ -390,7 +431,11 @@ def test_scanned_pages_are_drawn_without_boxes(tmp_path):
     read = files.views(tmp_path, "scan/cv.pdf", wanted, frozenset())
     scanned = files.views(tmp_path, "scan/cv.pdf", wanted, frozenset({2}))
     assert [len(v.boxes) for v in read] == [0, 1] and not any(v.scanned for v in read)
-    assert [v.scanned for v in scanned] == [False, True] and scanned[1].boxes == () and scanned[1].unplaced == tuple(wanted)
+    assert (
+        [v.scanned for v in scanned] == [False, True]
+        and scanned[1].boxes == ()
+        and scanned[1].unplaced == tuple(wanted)
+    )
     (tmp_path / "scan" / "cv.pdf").write_bytes(b"replaced by something else")
     assert files.views(tmp_path, "scan/cv.pdf", wanted, frozenset()) is None  # cannot be opened: text instead
 
@@ -400,8 +445,9 @@ def test_boxes_follow_a_page_shown_turned(tmp_path):
     with pymupdf.open(path) as doc:
         doc[0].set_rotation(90)  # a scan saved sideways and turned upright by the viewer
         doc.saveIncr()
-    view = CvFiles().views(tmp_path, "turned/cv.pdf", [Highlight("Ran Kafka clusters for payments.", 1, ())],
-                           frozenset())[0]
+    view = CvFiles().views(
+        tmp_path, "turned/cv.pdf", [Highlight("Ran Kafka clusters for payments.", 1, ())], frozenset()
+    )[0]
     assert (view.width, view.height) == (842, 595)  # as drawn: landscape
     (box,) = view.boxes
     assert box.rect.height > 5 * box.rect.width  # the line runs down the drawn page

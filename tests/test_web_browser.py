@@ -18,16 +18,26 @@ from web_site import JD, JENKINS, served_site
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
 if not (CHROMIUM and CHROMEDRIVER):
-    pytest.skip("no browser: chromium and chromedriver not found (as root: apt-get install -y chromium "
-                "chromium-driver)", allow_module_level=True)
+    pytest.skip(
+        "no browser: chromium and chromedriver not found (as root: apt-get install -y chromium chromium-driver)",
+        allow_module_level=True,
+    )
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (requirements-dev.txt)")
 from selenium.common.exceptions import NoAlertPresentException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support import expected_conditions as shown  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1280,1000")
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--window-size=1280,1000",
+)
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +78,10 @@ def test_a_search_then_a_candidate_shows_the_evidence_boxed_on_the_drawn_page(br
     query.submit()
     fused = wait_for(browser, 'section.list[data-list="fused"]')
     assert [h.text for h in browser.find_elements(By.CSS_SELECTOR, "section.list h2")] == [
-        "FAISS (dense)", "BM25 (keywords)", "RRF"]
+        "FAISS (dense)",
+        "BM25 (keywords)",
+        "RRF",
+    ]
     first = fused.find_element(By.CSS_SELECTOR, "li.row")
     evidence = [e.text.split(" ", 1)[1] for e in first.find_elements(By.CSS_SELECTOR, "p.evidence")]
     name = first.find_element(By.CSS_SELECTOR, "a.name")
@@ -83,7 +96,8 @@ def test_a_search_then_a_candidate_shows_the_evidence_boxed_on_the_drawn_page(br
     size = browser.execute_async_script(
         "const done = arguments[0], img = new Image();"
         "img.onload = () => done([img.naturalWidth, img.naturalHeight]); img.onerror = () => done(null);"
-        "img.src = document.querySelector('svg.sheet image').getAttribute('href');")
+        "img.src = document.querySelector('svg.sheet image').getAttribute('href');"
+    )
     assert size and size[0] > 800 and size[1] > 1000
     # ... and every box lies on it, visibly tinted over the line it marks.
     sheet = browser.find_element(By.CSS_SELECTOR, "svg.sheet").rect
@@ -116,8 +130,10 @@ def test_a_pasted_job_description_gives_the_table_sorted_by_the_pages_script(bro
     assert browser.find_element(By.CSS_SELECTOR, "a.csv").get_attribute("href").startswith(site.url + "/match.csv?jd=")
 
     def column(index: int) -> list[float]:
-        return [float(row.find_elements(By.TAG_NAME, "td")[index].get_attribute("data-value"))
-                for row in browser.find_elements(By.CSS_SELECTOR, "table.match tbody tr")]
+        return [
+            float(row.find_elements(By.TAG_NAME, "td")[index].get_attribute("data-value"))
+            for row in browser.find_elements(By.CSS_SELECTOR, "table.match tbody tr")
+        ]
 
     assert all(0 <= score <= 100 for score in column(2))  # the overall score
     sort = browser.find_element(By.XPATH, "//table[contains(@class, 'match')]//th[text()='Relevance']")
@@ -129,18 +145,24 @@ def test_a_pasted_job_description_gives_the_table_sorted_by_the_pages_script(bro
 
 def test_a_cv_made_of_markup_is_shown_and_nothing_in_it_runs(browser, site):
     browser.get_log("browser")  # what earlier tests logged
-    for link, shown_text in (("/?q=Groovy", "<script>window.pwned = 'script'</script>"),
-                             ("/cv?id=mallory&q=Groovy", "Jenkins Engineer <script>window.pwned = 'script'</script>"),
-                             ("/cv?id=mallet&q=Jenkins", "<img src=x onerror=\"window.pwned = 'docx-onerror'\">")):
+    for link, shown_text in (
+        ("/?q=Groovy", "<script>window.pwned = 'script'</script>"),
+        ("/cv?id=mallory&q=Groovy", "Jenkins Engineer <script>window.pwned = 'script'</script>"),
+        ("/cv?id=mallet&q=Jenkins", "<img src=x onerror=\"window.pwned = 'docx-onerror'\">"),
+    ):
         browser.get(site.url + link)
         wait_for(browser, "main")
         assert shown_text in browser.find_element(By.TAG_NAME, "main").text, link
         assert browser.execute_script("return typeof window.pwned") == "undefined", link
         # Escaped, not merely blocked by the CSP: the markup never became elements.
-        assert browser.execute_script(
-            "return document.querySelectorAll('img, [onerror]').length"
-            " + [...document.scripts].filter(s => s.textContent.includes('pwned')).length") == 0, link
+        assert (
+            browser.execute_script(
+                "return document.querySelectorAll('img, [onerror]').length"
+                " + [...document.scripts].filter(s => s.textContent.includes('pwned')).length"
+            )
+            == 0
+        ), link
         with pytest.raises(NoAlertPresentException):
-            browser.switch_to.alert.text
+            _ = browser.switch_to.alert.text
     refused = [e["message"] for e in browser.get_log("browser") if "Content Security Policy" in e["message"]]
     assert refused == []  # nothing even tried to run

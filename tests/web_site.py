@@ -20,20 +20,26 @@ from builds import build_store
 from pdfs import CVS, write_pdf
 from word_files import write_docx
 
-from rag.build.builder import BuildSettings
+from rag.pipeline.builder import BuildSettings
 from rag.web.app import build_app
 
 MODEL = "hash-words-64"
 JENKINS = "Who has experience with Jenkins?"
 # A CV whose text is markup: every page that shows it must show it as text, and run none of it.
-HOSTILE = ("Mallory Mark — Jenkins Engineer <script>window.pwned = 'script'</script>\n"
-           'Jenkins pipelines <img src=x onerror="window.pwned = \'onerror\'"> and "quotes" & ampersands\n'
-           "Skills: Jenkins, Groovy")
-FRANK = ["Frank Moreau — Site Reliability Engineer, Lyon\nOn call for Kafka clusters.",
-         "Certifications: CKA (Kubernetes administrator)\nRan Jenkins on Kubernetes for 30 teams.\nLanguages: French"]
+HOSTILE = (
+    "Mallory Mark — Jenkins Engineer <script>window.pwned = 'script'</script>\n"
+    'Jenkins pipelines <img src=x onerror="window.pwned = \'onerror\'"> and "quotes" & ampersands\n'
+    "Skills: Jenkins, Groovy"
+)
+FRANK = [
+    "Frank Moreau — Site Reliability Engineer, Lyon\nOn call for Kafka clusters.",
+    "Certifications: CKA (Kubernetes administrator)\nRan Jenkins on Kubernetes for 30 teams.\nLanguages: French",
+]
 # Two CVs of one person (the same name and e-mail): one row listing both files.
-FAY = {"fay": "Fay Lund\nfay.lund@mail.org\nQA Engineer (SE version)\nTest automation with Selenium and Groovy.",
-       "fay_qa": "Fay Lund\nfay.lund@mail.org\nQA Engineer (QA version)\nManual and automated testing; Docker for test rigs."}
+FAY = {
+    "fay": "Fay Lund\nfay.lund@mail.org\nQA Engineer (SE version)\nTest automation with Selenium and Groovy.",
+    "fay_qa": "Fay Lund\nfay.lund@mail.org\nQA Engineer (QA version)\nManual and automated testing; Docker for test rigs.",
+}
 JD = "DevOps Engineer\n\nRequirements:\n- Jenkins\n- Kubernetes\n\nNice to have:\n- Python\n"
 
 
@@ -45,12 +51,19 @@ def write_corpus(folder: Path) -> Path:
     write_pdf(folder / "frank" / "cv.pdf", FRANK)
     for cv_id, text in FAY.items():
         write_pdf(folder / cv_id / "cv.pdf", [text])
-    write_docx(folder / "grace" / "cv.docx", "Grace Hopper",
-               ["Compiler engineer, Arlington", "Built release pipelines in Jenkins for the COBOL toolchain."],
-               [["Skills", "Jenkins, COBOL"]])
+    write_docx(
+        folder / "grace" / "cv.docx",
+        "Grace Hopper",
+        ["Compiler engineer, Arlington", "Built release pipelines in Jenkins for the COBOL toolchain."],
+        [["Skills", "Jenkins, COBOL"]],
+    )
     write_pdf(folder / "mallory" / "cv.pdf", [HOSTILE])
-    write_docx(folder / "mallet" / "cv.docx", "Mallet <script>window.pwned = 'docx'</script>",
-               ['Jenkins admin <img src=x onerror="window.pwned = \'docx-onerror\'">'], [["Skills", "Jenkins"]])
+    write_docx(
+        folder / "mallet" / "cv.docx",
+        "Mallet <script>window.pwned = 'docx'</script>",
+        ["Jenkins admin <img src=x onerror=\"window.pwned = 'docx-onerror'\">"],
+        [["Skills", "Jenkins"]],
+    )
     (folder / "broken" / "cv.pdf").parent.mkdir(parents=True)
     (folder / "broken" / "cv.pdf").write_bytes(b"not a pdf at all")
     return folder
@@ -75,8 +88,9 @@ def serving(store: Path, cv_dir: Path | None = None, loopback_only: bool = True)
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(build_app(store, cv_dir, loopback_only=loopback_only),
-                                           log_config=None, access_log=False))
+    server = uvicorn.Server(
+        uvicorn.Config(build_app(store, cv_dir, loopback_only=loopback_only), log_config=None, access_log=False)
+    )
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
@@ -111,8 +125,9 @@ class NoRedirects(urllib.request.HTTPRedirectHandler):
 _OPENER = urllib.request.build_opener(NoRedirects)
 
 
-def fetch(url: str, data: bytes | None = None, headers: dict[str, str] | None = None, method: str | None = None
-          ) -> Answer:
+def fetch(
+    url: str, data: bytes | None = None, headers: dict[str, str] | None = None, method: str | None = None
+) -> Answer:
     """One request, redirects not followed, error statuses returned rather than raised."""
     request = urllib.request.Request(url, data=data, headers=headers or {}, method=method)
     try:
@@ -129,8 +144,12 @@ def multipart(fields: dict[str, str], files: dict[str, tuple[str, bytes]] | None
     for name, value in fields.items():
         parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode())
     for name, (filename, content) in (files or {}).items():
-        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
-                     f"Content-Type: application/octet-stream\r\n\r\n".encode() + content + b"\r\n")
+        parts.append(
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
+            f"Content-Type: application/octet-stream\r\n\r\n".encode()
+            + content
+            + b"\r\n"
+        )
     body = b"".join(parts) + f"--{boundary}--\r\n".encode()
     return body, {"Content-Type": f"multipart/form-data; boundary={boundary}"}
 
@@ -147,8 +166,11 @@ class Element:
         found = []
         for child in self.children:
             if isinstance(child, Element):
-                if child.tag == tag and (cls is None or cls in child.attrs.get("class", "").split()) and all(
-                        child.attrs.get(k.replace("_", "-")) == v for k, v in attrs.items()):
+                if (
+                    child.tag == tag
+                    and (cls is None or cls in child.attrs.get("class", "").split())
+                    and all(child.attrs.get(k.replace("_", "-")) == v for k, v in attrs.items())
+                ):
                     found.append(child)
                 found += child.find_all(tag, cls, **attrs)
         return found

@@ -23,7 +23,7 @@ def _text_box_run(text: str):
     body = f"<w:txbxContent><w:p><w:r><w:t>{text}</w:t></w:r></w:p></w:txbxContent>"
     return parse_xml(
         f"<w:r {_NS}><mc:AlternateContent>"
-        f"<mc:Choice Requires=\"wps\"><w:drawing><wp:anchor><a:graphic><a:graphicData>"
+        f'<mc:Choice Requires="wps"><w:drawing><wp:anchor><a:graphic><a:graphicData>'
         f"<wps:wsp><wps:txbx>{body}</wps:txbx></wps:wsp>"
         f"</a:graphicData></a:graphic></wp:anchor></w:drawing></mc:Choice>"
         f"<mc:Fallback><w:pict><v:shape><v:textbox>{body}</v:textbox></v:shape></w:pict></mc:Fallback>"

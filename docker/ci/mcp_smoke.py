@@ -23,8 +23,9 @@ class Server:
     """The command as a subprocess, spoken to one JSON-RPC line at a time."""
 
     def __init__(self, command: list[str]):
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                                        encoding="utf-8")
+        self.process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8"
+        )
 
     def send(self, message: dict) -> None:
         self.process.stdin.write(json.dumps(message) + "\n")
@@ -50,8 +51,11 @@ def main(query: str, command: list[str]) -> str:
     timer = threading.Timer(TIMEOUT_S, server.process.kill)
     timer.start()
     try:
-        hello = server.request(1, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
-                                                 "clientInfo": {"name": "mcp-smoke", "version": "1"}})
+        hello = server.request(
+            1,
+            "initialize",
+            {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "mcp-smoke", "version": "1"}},
+        )
         server.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         tools = {t["name"] for t in server.request(2, "tools/list", {})["tools"]}
         found = server.request(3, "tools/call", {"name": "search_candidates", "arguments": {"query": query, "topk": 3}})

@@ -47,8 +47,7 @@ def parse_pins(lines) -> dict[str, str]:
 
 def installed_pins() -> dict[str, str]:
     return {
-        normalize(dist.metadata["Name"]): dist.version.split("+", 1)[0]
-        for dist in importlib.metadata.distributions()
+        normalize(dist.metadata["Name"]): dist.version.split("+", 1)[0] for dist in importlib.metadata.distributions()
     }
 
 

@@ -44,12 +44,15 @@ class LazyGroup(OneLineErrors, click.Group):
             formatter.write_dl([(name, summary) for name, (_, summary) in SUBCOMMANDS.items()])
 
 
-@click.group(cls=LazyGroup, epilog="""\b
+@click.group(
+    cls=LazyGroup,
+    epilog="""\b
 Examples:
   rag index --cv-dir ~/cvs
   rag search "Who has experience with Jenkins?"
   rag search -q "Kubernetes" --json | jq '.lists.fused[].name'
-Run `rag COMMAND --help` for a command's options.""")
+Run `rag COMMAND --help` for a command's options.""",
+)
 @click.version_option(__version__, "-V", "--version", prog_name="rag")
 def main() -> None:
     """Index CVs and find the people in them: dense (FAISS) and keyword (BM25) retrieval, fused."""

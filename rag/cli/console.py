@@ -30,10 +30,26 @@ def option(*names: str, **kwargs):
 
 # Options as the Makefile's users name them: an error through make names the variable they typed.
 MAKE_VARIABLES = {
-    "cv_dir": "CV_DIR", "store": "STORE", "query": "Q", "words": "Q", "topk": "TOPK",
-    "mode": "MODE", "rule": "FUSION", "weights": "WEIGHTS", "rrf_k": "RRF_K", "n": "N", "seed": "SEED",
-    "min_years": "MIN_YEARS", "max_years": "MAX_YEARS", "locations": "LOCATION", "languages": "LANGUAGE",
-    "skills": "SKILL", "where": "WHERE", "as_of": "AS_OF", "host": "HOST", "port": "PORT",
+    "cv_dir": "CV_DIR",
+    "store": "STORE",
+    "query": "Q",
+    "words": "Q",
+    "topk": "TOPK",
+    "mode": "MODE",
+    "rule": "FUSION",
+    "weights": "WEIGHTS",
+    "rrf_k": "RRF_K",
+    "n": "N",
+    "seed": "SEED",
+    "min_years": "MIN_YEARS",
+    "max_years": "MAX_YEARS",
+    "locations": "LOCATION",
+    "languages": "LANGUAGE",
+    "skills": "SKILL",
+    "where": "WHERE",
+    "as_of": "AS_OF",
+    "host": "HOST",
+    "port": "PORT",
 }
 
 

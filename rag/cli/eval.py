@@ -48,18 +48,33 @@ Examples:
 """,
 )
 @store_option("Store folder written by `rag index`.")
-@option("--truth", "truth_dir", type=click.Path(path_type=Path, file_okay=False),
-        default=Path("cv_generation/data/truth"), show_default=True,
-        help="The corpus's truth folder (cv_generation writes it beside the CV folder): queries.jsonl, "
-             "<cv_id>.json for each CV's profile, and jobs/ when there are jobs to score.")
-@option("--queries", "queries_path", type=click.Path(path_type=Path), default=None,
-        help="JSON lines of {query, kind, language, relevant: [cv_id, ...]} [default: TRUTH/queries.jsonl].")
-@option("--out", type=click.Path(path_type=Path), default=None,
-        help="Where to write the JSON report [default: STORE/eval.json].")
+@option(
+    "--truth",
+    "truth_dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=Path("cv_generation/data/truth"),
+    show_default=True,
+    help="The corpus's truth folder (cv_generation writes it beside the CV folder): queries.jsonl, "
+    "<cv_id>.json for each CV's profile, and jobs/ when there are jobs to score.",
+)
+@option(
+    "--queries",
+    "queries_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="JSON lines of {query, kind, language, relevant: [cv_id, ...]} [default: TRUTH/queries.jsonl].",
+)
+@option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Where to write the JSON report [default: STORE/eval.json].",
+)
 @fusion_options
 @option("--sweep", is_flag=True, help="Score the fused list under a grid of fusion settings.")
-def main(store: Path, truth_dir: Path, queries_path: Path | None, out: Path | None, fusion: FusionSettings,
-         sweep: bool) -> None:
+def main(
+    store: Path, truth_dir: Path, queries_path: Path | None, out: Path | None, fusion: FusionSettings, sweep: bool
+) -> None:
     """Score FAISS, BM25 and the fused list at the candidate level, the profiles field by field,
     and rag match on the job descriptions (when the truth has jobs/), against a corpus's truth."""
     queries_path = queries_path or truth_dir / "queries.jsonl"
@@ -73,8 +88,10 @@ def main(store: Path, truth_dir: Path, queries_path: Path | None, out: Path | No
     queries = as_people(searcher, queries)
     ranked = ranked_ids(searcher, queries, fusions)
     m = opened.manifest
-    click.echo(f"Retrieval quality over {len(queries)} queries · {m.candidate_count} CVs · model {m.embedding_model} "
-               f"· store {m.fingerprint[:12]} · {time.monotonic() - started:.1f} s")
+    click.echo(
+        f"Retrieval quality over {len(queries)} queries · {m.candidate_count} CVs · model {m.embedding_model} "
+        f"· store {m.fingerprint[:12]} · {time.monotonic() - started:.1f} s"
+    )
     if sweep:
         click.echo(format_sweep(queries, ranked, fusions))
         return
@@ -93,20 +110,35 @@ def main(store: Path, truth_dir: Path, queries_path: Path | None, out: Path | No
         "metrics": summary,
         "fused_margin_ndcg@10": margins(summary),
         "profiles": profiles,
-        "per_query": [{"qid": q.qid, "query": q.query, "kind": q.kind, "language": q.language,
-                       "relevant": sorted(q.relevant), "top10": row} for q, row in zip(queries, ranked)],
+        "per_query": [
+            {
+                "qid": q.qid,
+                "query": q.query,
+                "kind": q.kind,
+                "language": q.language,
+                "relevant": sorted(q.relevant),
+                "top10": row,
+            }
+            for q, row in zip(queries, ranked)
+        ],
     }
     if jobs:
         months = sorted({job.reference_month for job in jobs if job.reference_month})
         if months and months != [m.profiles.get("as_of")]:
-            click.echo(f"warning: the store counts years of experience up to {m.profiles.get('as_of')}, the jobs' "
-                       f"truth up to {', '.join(months)}; rebuild with --as-of {months[0]} for exact figures", err=True)
+            click.echo(
+                f"warning: the store counts years of experience up to {m.profiles.get('as_of')}, the jobs' "
+                f"truth up to {', '.join(months)}; rebuild with --as-of {months[0]} for exact figures",
+                err=True,
+            )
         scores = jobs_eval.score_jobs(searcher, jobs_dir, jobs)
-        click.echo(f"\nJD ranking over {len(jobs)} jobs (rag match; graded nDCG@10, and who meets every "
-                   "must-have against the truth):")
+        click.echo(
+            f"\nJD ranking over {len(jobs)} jobs (rag match; graded nDCG@10, and who meets every "
+            "must-have against the truth):"
+        )
         click.echo(jobs_eval.format_table(jobs_eval.summarise(scores)))
-        rule = jobs_eval.phrase_rule(searcher, [(q.query, q.relevant) for q in queries if q.kind == "paraphrase"],
-                                     DEFAULT_PHRASE_THRESHOLD)
+        rule = jobs_eval.phrase_rule(
+            searcher, [(q.query, q.relevant) for q in queries if q.kind == "paraphrase"], DEFAULT_PHRASE_THRESHOLD
+        )
         click.echo(jobs_eval.format_phrase_rule(rule))
         report["jobs"] = jobs_eval.report(scores) | {"phrase_rule": rule}
     out = out or store / EVAL_REPORT
@@ -116,28 +148,36 @@ def main(store: Path, truth_dir: Path, queries_path: Path | None, out: Path | No
     click.echo(display(f"wrote {out}"))
 
 
-
-
 def profile_report(store: OpenStore, truth_dir: Path) -> dict | None:
     """The store's profiles scored against each CV's truth: printed, and returned for eval.json
     (None, with a note, when the folder holds no truth for them)."""
     samples = store_samples(store, truth_dir)
     if not samples:
-        click.echo(display(f"Profiles: no <cv_id>.json in {truth_dir} for the store's CVs, so their accuracy is "
-                           "not scored"))
+        click.echo(
+            display(f"Profiles: no <cv_id>.json in {truth_dir} for the store's CVs, so their accuracy is not scored")
+        )
         return None
     as_of = store.manifest.profiles.get("as_of")
     months = sorted({month for s in samples if (month := reference_month(s.truth))})
     if months and months != [as_of]:
-        click.echo(f"warning: the store counts years of experience up to {as_of}, the corpus's truth up to "
-                   f"{', '.join(months)}; for comparable figures rebuild with --as-of {months[0]} "
-                   f"({word(Fix('rebuild', {'store': str(store.root), 'as_of': months[0]}))})", err=True)
+        click.echo(
+            f"warning: the store counts years of experience up to {as_of}, the corpus's truth up to "
+            f"{', '.join(months)}; for comparable figures rebuild with --as-of {months[0]} "
+            f"({word(Fix('rebuild', {'store': str(store.root), 'as_of': months[0]}))})",
+            err=True,
+        )
     scores = score_samples(samples, truth_dir)
     summary = summarise_profiles(scores)
     click.echo(f"Profile accuracy over {len(samples)} CVs (the store's profiles, as of {as_of})")
     click.echo(format_profile_table(summary))
-    return {"as_of": as_of, "reference_months": months, "cv_count": len(samples), "targets": TARGETS,
-            "summary": summary, "failures": failures(scores)}
+    return {
+        "as_of": as_of,
+        "reference_months": months,
+        "cv_count": len(samples),
+        "targets": TARGETS,
+        "summary": summary,
+        "failures": failures(scores),
+    }
 
 
 if __name__ == "__main__":

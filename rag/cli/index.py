@@ -10,10 +10,6 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from rag.build.builder import VARIANTS, BuildResult, BuildSettings, build_store
-from rag.build.cv_folder import choose_cv_dir
-from rag.build.engines.local import LocalEngine
-from rag.build.notes import hidden_summary, ocr_summary
 from rag.cli.console import Command, TerminalReporter, option
 from rag.cli.fixes import docker_runner, via_make, word
 from rag.cli.options import DEFAULT_CV_DIR, cv_dir_option, store_option
@@ -21,25 +17,61 @@ from rag.errors import Fix, UsageError
 from rag.index.model_choice import DEFAULT_MODEL
 from rag.ingest.chunking import DEFAULT_CHUNK_CHARS, DEFAULT_OVERLAP_CHARS
 from rag.ingest.limits import MB, Limits
+from rag.pipeline.builder import VARIANTS, BuildResult, BuildSettings, build_store
+from rag.pipeline.cv_folder import choose_cv_dir
+from rag.pipeline.engines.local import LocalEngine
+from rag.pipeline.notes import hidden_summary, ocr_summary
 from rag.text import display
 
 ENGINES = ("local", "ray")
 _POSITIVE = click.IntRange(min=1)
 LIMIT_OPTIONS = (
-    option("--max-file-mb", type=click.FloatRange(min=0, min_open=True), default=Limits.file_bytes / MB,
-           show_default=True, help="Largest file read, in MB (a Word file also once unpacked)."),
-    option("--max-pages", type=_POSITIVE, default=Limits.pages, show_default=True,
-           help="Most pages of one PDF (frames of one image)."),
-    option("--max-ocr-pages", type=click.IntRange(min=0), default=Limits.ocr_pages, show_default=True,
-           help="Most pages of one file read by OCR; the rest are left out, with a warning."),
-    option("--max-build-ocr-pages", type=click.IntRange(min=0), default=Limits.build_ocr_pages, show_default=True,
-           help="Most pages read by OCR in one build."),
-    option("--max-chunks", type=_POSITIVE, default=Limits.chunks, show_default=True,
-           help="Most chunks of one CV's text."),
-    option("--file-timeout", type=click.FloatRange(min=0, min_open=True), default=Limits.seconds, show_default=True,
-           metavar="SECONDS", help="Longest time to extract one file, OCR included."),
-    option("--file-memory-mb", type=_POSITIVE, default=Limits.memory_bytes // MB, show_default=True,
-           help="Most memory a worker may take on top of its own to read one file."),
+    option(
+        "--max-file-mb",
+        type=click.FloatRange(min=0, min_open=True),
+        default=Limits.file_bytes / MB,
+        show_default=True,
+        help="Largest file read, in MB (a Word file also once unpacked).",
+    ),
+    option(
+        "--max-pages",
+        type=_POSITIVE,
+        default=Limits.pages,
+        show_default=True,
+        help="Most pages of one PDF (frames of one image).",
+    ),
+    option(
+        "--max-ocr-pages",
+        type=click.IntRange(min=0),
+        default=Limits.ocr_pages,
+        show_default=True,
+        help="Most pages of one file read by OCR; the rest are left out, with a warning.",
+    ),
+    option(
+        "--max-build-ocr-pages",
+        type=click.IntRange(min=0),
+        default=Limits.build_ocr_pages,
+        show_default=True,
+        help="Most pages read by OCR in one build.",
+    ),
+    option(
+        "--max-chunks", type=_POSITIVE, default=Limits.chunks, show_default=True, help="Most chunks of one CV's text."
+    ),
+    option(
+        "--file-timeout",
+        type=click.FloatRange(min=0, min_open=True),
+        default=Limits.seconds,
+        show_default=True,
+        metavar="SECONDS",
+        help="Longest time to extract one file, OCR included.",
+    ),
+    option(
+        "--file-memory-mb",
+        type=_POSITIVE,
+        default=Limits.memory_bytes // MB,
+        show_default=True,
+        help="Most memory a worker may take on top of its own to read one file.",
+    ),
 )
 
 
@@ -48,10 +80,26 @@ def limit_options(command):
     is skipped and named (docs/input.md, "Limits")."""
 
     @functools.wraps(command)
-    def wrapper(*args, max_file_mb, max_pages, max_ocr_pages, max_build_ocr_pages, max_chunks, file_timeout,
-                file_memory_mb, **kwargs):
-        limits = Limits(round(max_file_mb * MB), max_pages, max_ocr_pages, max_build_ocr_pages, max_chunks,
-                        file_timeout, file_memory_mb * MB)
+    def wrapper(
+        *args,
+        max_file_mb,
+        max_pages,
+        max_ocr_pages,
+        max_build_ocr_pages,
+        max_chunks,
+        file_timeout,
+        file_memory_mb,
+        **kwargs,
+    ):
+        limits = Limits(
+            round(max_file_mb * MB),
+            max_pages,
+            max_ocr_pages,
+            max_build_ocr_pages,
+            max_chunks,
+            file_timeout,
+            file_memory_mb * MB,
+        )
         return command(*args, limits=limits, **kwargs)
 
     for add in reversed(LIMIT_OPTIONS):
@@ -72,43 +120,115 @@ Examples:
   EMBEDDING_MODEL=sentence-transformers/all-MiniLM-L6-v2 rag index --force
   rag index --engine ray                      # a local Ray instance, one worker per core
   rag index --engine ray --ray-address ray://127.0.0.1:10001
-"""
+""",
 )
-@cv_dir_option("Folder of CVs (PDF, .docx, scanned images): <dir>/<cv_id>/cv.pdf or <dir>/<name>.pdf (any file name). "
-               "Default: the folder the store was built from, else cv_generation/data/cvs.")
+@cv_dir_option(
+    "Folder of CVs (PDF, .docx, scanned images): <dir>/<cv_id>/cv.pdf or <dir>/<name>.pdf (any file name). "
+    "Default: the folder the store was built from, else cv_generation/data/cvs."
+)
 @store_option("Store folder; written atomically, the previous store stays usable until the new one is complete.")
-@option("--model", default=None, metavar="NAME_OR_FOLDER",
-        help=f"Embedding model: a Hugging Face id or a local folder. Default: $EMBEDDING_MODEL, else {DEFAULT_MODEL}.")
+@option(
+    "--model",
+    default=None,
+    metavar="NAME_OR_FOLDER",
+    help=f"Embedding model: a Hugging Face id or a local folder. Default: $EMBEDDING_MODEL, else {DEFAULT_MODEL}.",
+)
 @option("--chunk-chars", type=int, default=DEFAULT_CHUNK_CHARS, show_default=True, help="Characters per chunk.")
-@option("--overlap-chars", type=int, default=DEFAULT_OVERLAP_CHARS, show_default=True,
-        help="Characters shared by consecutive chunks.")
-@option("--batch-size", type=int, default=16, show_default=True,
-        help="Chunks per embedding batch (batches group chunks of similar length).")
-@option("--encoder", "variant", type=click.Choice(VARIANTS), default="fp32", show_default=True,
-        help="Encoder weights: fp32, or int8 (faster, vectors differ slightly; see docs/performance.md).")
-@option("--ocr", type=click.Choice(["on", "off"]), default="on", show_default=True,
-        help="Read pages without a usable text layer (scans, fonts without Unicode) by OCR; off leaves them out.")
-@option("--as-of", default=None, metavar="YYYY-MM",
-        help="The month \"present\" means in CV dates, for years of experience. Default: this month (kept in "
-             "the manifest); pass a fixed month for figures that must not move, e.g. on generated CVs.")
-@option("--engine", type=click.Choice(ENGINES), default="local", show_default=True,
-        help="Where extraction and embedding run: this machine, or Ray (needs the ray extra; see docs/ray.md).")
-@option("--ray-address", envvar="RAY_ADDRESS", default=None, metavar="ADDRESS",
-        help="With --engine ray: the cluster, ray://host:port (Ray Client). Default: $RAY_ADDRESS, else a "
-             "local Ray instance started for the build.")
-@option("--ray-workers", type=click.IntRange(min=1), default=None, metavar="N",
-        help="With --engine ray: workers (one CPU each) per stage. Default: one per CPU of the cluster.")
-@option("--follow-links", "-L", is_flag=True,
-        help="Follow links that lead out of the CV folder (as find -L); without it they are named and left out.")
+@option(
+    "--overlap-chars",
+    type=int,
+    default=DEFAULT_OVERLAP_CHARS,
+    show_default=True,
+    help="Characters shared by consecutive chunks.",
+)
+@option(
+    "--batch-size",
+    type=int,
+    default=16,
+    show_default=True,
+    help="Chunks per embedding batch (batches group chunks of similar length).",
+)
+@option(
+    "--encoder",
+    "variant",
+    type=click.Choice(VARIANTS),
+    default="fp32",
+    show_default=True,
+    help="Encoder weights: fp32, or int8 (faster, vectors differ slightly; see docs/performance.md).",
+)
+@option(
+    "--ocr",
+    type=click.Choice(["on", "off"]),
+    default="on",
+    show_default=True,
+    help="Read pages without a usable text layer (scans, fonts without Unicode) by OCR; off leaves them out.",
+)
+@option(
+    "--as-of",
+    default=None,
+    metavar="YYYY-MM",
+    help='The month "present" means in CV dates, for years of experience. Default: this month (kept in '
+    "the manifest); pass a fixed month for figures that must not move, e.g. on generated CVs.",
+)
+@option(
+    "--engine",
+    type=click.Choice(ENGINES),
+    default="local",
+    show_default=True,
+    help="Where extraction and embedding run: this machine, or Ray (needs the ray extra; see docs/ray.md).",
+)
+@option(
+    "--ray-address",
+    envvar="RAY_ADDRESS",
+    default=None,
+    metavar="ADDRESS",
+    help="With --engine ray: the cluster, ray://host:port (Ray Client). Default: $RAY_ADDRESS, else a "
+    "local Ray instance started for the build.",
+)
+@option(
+    "--ray-workers",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="With --engine ray: workers (one CPU each) per stage. Default: one per CPU of the cluster.",
+)
+@option(
+    "--follow-links",
+    "-L",
+    is_flag=True,
+    help="Follow links that lead out of the CV folder (as find -L); without it they are named and left out.",
+)
 @limit_options
-@option("--replace", is_flag=True,
-        help="Index --cv-dir into a store built from another folder, replacing its CVs (otherwise refused).")
-@option("--force", is_flag=True, help="Rebuild from scratch, reusing nothing, even when nothing changed (make rebuild).")
+@option(
+    "--replace",
+    is_flag=True,
+    help="Index --cv-dir into a store built from another folder, replacing its CVs (otherwise refused).",
+)
+@option(
+    "--force", is_flag=True, help="Rebuild from scratch, reusing nothing, even when nothing changed (make rebuild)."
+)
 @option("--quiet", is_flag=True, help="No progress bars or notes; warnings and errors still show.")
 @option("--json", "as_json", is_flag=True, help="Print the resulting manifest as JSON on stdout.")
-def main(cv_dir: Path, store: Path, model: str | None, chunk_chars: int, overlap_chars: int, batch_size: int,
-         variant: str, ocr: str, as_of: str | None, engine: str, ray_address: str | None, ray_workers: int | None,
-         follow_links: bool, limits: Limits, replace: bool, force: bool, quiet: bool, as_json: bool) -> None:
+def main(
+    cv_dir: Path,
+    store: Path,
+    model: str | None,
+    chunk_chars: int,
+    overlap_chars: int,
+    batch_size: int,
+    variant: str,
+    ocr: str,
+    as_of: str | None,
+    engine: str,
+    ray_address: str | None,
+    ray_workers: int | None,
+    follow_links: bool,
+    limits: Limits,
+    replace: bool,
+    force: bool,
+    quiet: bool,
+    as_json: bool,
+) -> None:
     """Index CVs for search: extract text, chunk it, build BM25 and FAISS indexes.
 
     Each CV also gets a profile (title, location, years of experience, languages, education,
@@ -126,20 +246,25 @@ def main(cv_dir: Path, store: Path, model: str | None, chunk_chars: int, overlap
     named = context.get_parameter_source("cv_dir") is not ParameterSource.DEFAULT or context.params.get("cv_dir_old")
     cv_dir = choose_cv_dir(store, cv_dir if named else None, DEFAULT_CV_DIR, replace)
     model = model or os.environ.get("EMBEDDING_MODEL", "").strip() or None
-    settings = BuildSettings(model, chunk_chars, overlap_chars, batch_size, variant, ocr == "on", as_of, limits,
-                             follow_links)
+    settings = BuildSettings(
+        model, chunk_chars, overlap_chars, batch_size, variant, ocr == "on", as_of, limits, follow_links
+    )
     reporter = TerminalReporter(quiet)
     with make_engine(engine, ray_address, ray_workers) as chosen:
         result = build_store(cv_dir, store, settings, force=force, reporter=reporter, engine=chosen)
         # A Ray engine says where the work ran, and what Ray reported about workers that died.
         where, retried = getattr(chosen, "description", ""), getattr(chosen, "ray_messages", [])
     if retried:
-        reporter.warn(f"Ray restarted workers that died during the build and redid their work ({len(retried)} "
-                      f"lines from Ray, the first: {retried[0][:160]})")
+        reporter.warn(
+            f"Ray restarted workers that died during the build and redid their work ({len(retried)} "
+            f"lines from Ray, the first: {retried[0][:160]})"
+        )
     if docker_runner() and not result.up_to_date and any(s["kind"] == "broken link" for s in result.manifest.skipped):
-        reporter.warn("the Docker runner sees only the CV folder and the store, so a link to anywhere else is "
-                      "broken in its container; to index what such links lead to, run "
-                      + ("make index RUNNER=local FOLLOW_LINKS=1" if via_make() else "rag index --follow-links on the host"))
+        reporter.warn(
+            "the Docker runner sees only the CV folder and the store, so a link to anywhere else is "
+            "broken in its container; to index what such links lead to, run "
+            + ("make index RUNNER=local FOLLOW_LINKS=1" if via_make() else "rag index --follow-links on the host")
+        )
     if as_json:
         click.echo(result.manifest.to_json())
     else:
@@ -154,8 +279,8 @@ def make_engine(name: str, ray_address: str | None, ray_workers: int | None) -> 
         if ray_workers is not None:
             raise UsageError("--ray-workers needs --engine ray")
         return nullcontext(LocalEngine())
-    from rag.build.engines.ray.cluster import RaySettings
-    from rag.build.engines.ray.engine import RayEngine
+    from rag.pipeline.engines.ray.cluster import RaySettings
+    from rag.pipeline.engines.ray.engine import RayEngine
 
     return RayEngine(RaySettings(ray_address or None, ray_workers))
 
@@ -171,10 +296,12 @@ def _summary_lines(result: BuildResult, out_dir: Path) -> list[str]:
     ocr_count = sum(len(r["pages"]) for r in m.ocr_pages)
     if result.up_to_date:
         left_out = f"; {_count(len(m.skipped), 'file')} not indexed, listed by `rag ls`" if m.skipped else ""
-        return [f"{out_dir} is up to date with {m.cv_dir}: nothing changed since the last build "
-                f"({_count(indexed, 'CV')}, "
-                f"{m.chunk_count} chunks, fingerprint {m.fingerprint[:12]}{left_out}). To rebuild anyway: "
-                + f"`{word(Fix('rebuild', {'store': str(out_dir)}))}`."]
+        return [
+            f"{out_dir} is up to date with {m.cv_dir}: nothing changed since the last build "
+            f"({_count(indexed, 'CV')}, "
+            f"{m.chunk_count} chunks, fingerprint {m.fingerprint[:12]}{left_out}). To rebuild anyway: "
+            + f"`{word(Fix('rebuild', {'store': str(out_dir)}))}`."
+        ]
     reused = []
     if result.extracted < result.documents:
         reused.append(f"{result.documents - result.extracted} extractions")
@@ -188,18 +315,21 @@ def _summary_lines(result: BuildResult, out_dir: Path) -> list[str]:
     if duplicates:
         reuse += f"; {duplicates} chunks repeat another chunk's text and share its vector"
     see_above = " (see above)" if m.skipped else ""
-    lines = [f"{_count(indexed, 'CV')} indexed, {_count(ocr_count, 'page')} OCR'd, "
-             f"{_count(len(m.skipped), 'file')} not indexed{see_above}",
-             f"  {m.chunk_count} chunks in {result.seconds:.1f} s, {m.cv_dir} -> {out_dir}",
-             f"  extracted {result.extracted} files, profiled {result.profiled} as of {m.profiles['as_of']} and "
-             f"embedded {result.embedded} chunks{reuse}",
-             f"  model {m.embedding_model} [{m.encoder['variant']}], dim {m.dim}, fingerprint {m.fingerprint[:12]}"]
+    lines = [
+        f"{_count(indexed, 'CV')} indexed, {_count(ocr_count, 'page')} OCR'd, "
+        f"{_count(len(m.skipped), 'file')} not indexed{see_above}",
+        f"  {m.chunk_count} chunks in {result.seconds:.1f} s, {m.cv_dir} -> {out_dir}",
+        f"  extracted {result.extracted} files, profiled {result.profiled} as of {m.profiles['as_of']} and "
+        f"embedded {result.embedded} chunks{reuse}",
+        f"  model {m.embedding_model} [{m.encoder['variant']}], dim {m.dim}, fingerprint {m.fingerprint[:12]}",
+    ]
     lines[1:1] = [f"  {line}" for line in (ocr_summary(m.ocr_pages), hidden_summary(m.hidden_pages)) if line]
     return lines
 
 
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
 
 if __name__ == "__main__":
     main()

@@ -18,11 +18,14 @@ from rag.store.open import open_store
 from rag.text import display
 
 
-@click.command(cls=Command, epilog="""\b
+@click.command(
+    cls=Command,
+    epilog="""\b
 Examples:
   rag ls
   rag ls --store ~/cv_store --verify     # hash every file of the store and its encoder
-""")
+""",
+)
 @store_option("The store folder.")
 @option("--verify", is_flag=True, help="Check every file against its recorded SHA-256 (reads the whole store).")
 @option("--json", "as_json", is_flag=True, help="The manifest as JSON.")
@@ -39,24 +42,32 @@ def ls(store: Path, verify: bool, as_json: bool) -> None:
         for name, size in files:
             click.echo(f"  {_human(size):>7}  {name}")
         total = sum(size for _, size in files) + sum(
-            p.stat().st_size for p in opened.encoder_dir.iterdir() if p.is_file())
+            p.stat().st_size for p in opened.encoder_dir.iterdir() if p.is_file()
+        )
         click.echo(f"  {_human(total):>7}  in all, with the encoder")
-        click.echo(display(f"built {m.created_at} from {m.pdf_count} files in "
-                           f"{m.cv_dir or 'a folder it does not record'}: {m.candidate_count} CVs indexed, "
-                           f"{len(m.skipped)} not indexed; {m.chunk_count} chunks of {m.chunk_chars}/"
-                           f"{m.overlap_chars} characters; model {m.embedding_model} (dim {m.dim}); "
-                           f"fingerprint {m.fingerprint[:12]}"))
+        click.echo(
+            display(
+                f"built {m.created_at} from {m.pdf_count} files in "
+                f"{m.cv_dir or 'a folder it does not record'}: {m.candidate_count} CVs indexed, "
+                f"{len(m.skipped)} not indexed; {m.chunk_count} chunks of {m.chunk_chars}/"
+                f"{m.overlap_chars} characters; model {m.embedding_model} (dim {m.dim}); "
+                f"fingerprint {m.fingerprint[:12]}"
+            )
+        )
         for skipped in m.skipped:  # file names and reasons that quote them: shown escaped
             click.echo(display(f"  not indexed: {skipped['source']}: {skipped['reason']}"))
         if verify:
             click.echo(f"verified: all {checked} files match their checksums")
 
 
-@click.command(cls=Command, epilog="""\b
+@click.command(
+    cls=Command,
+    epilog="""\b
 Examples:
   rag clean
   rag clean --store ~/cv_store
-""")
+""",
+)
 @store_option("The store folder.")
 def clean(store: Path) -> None:
     """Remove a store (its generations, encoders and links), keeping anything else in its folder."""

@@ -44,30 +44,62 @@ Examples:
   pbpaste | rag match --jd -
 """,
 )
-@option("--jd", "jd_path", required=True, metavar="FILE",
-        help="The job description: a text, Markdown or PDF file; - reads it from standard input.")
+@option(
+    "--jd",
+    "jd_path",
+    required=True,
+    metavar="FILE",
+    help="The job description: a text, Markdown or PDF file; - reads it from standard input.",
+)
 @store_option("Store folder written by `rag index`.")
-@option("--topk", "-k", type=click.IntRange(min=1), default=DEFAULT_TOPK, show_default=True,
-        help="Candidates shown.")
+@option("--topk", "-k", type=click.IntRange(min=1), default=DEFAULT_TOPK, show_default=True, help="Candidates shown.")
 @option("--json", "as_json", is_flag=True, help="One JSON document, for scripts (docs/matching.md).")
-@option("--csv", "as_csv", is_flag=True, help="CSV for a spreadsheet: one row per candidate, one column per requirement.")
+@option(
+    "--csv", "as_csv", is_flag=True, help="CSV for a spreadsheet: one row per candidate, one column per requirement."
+)
 @filter_options
-@option("--phrase-threshold", type=click.FloatRange(-1.0, 1.0), default=DEFAULT_PHRASE_THRESHOLD, show_default=True,
-        help="Cosine a CV passage needs with a phrase requirement to meet it.")
-@option("--min-score", type=click.FloatRange(0.0, 100.0), default=0.0, show_default=True,
-        help="Show only candidates whose overall score (0-100) is at least this.")
-@option("--max-jd-mb", type=click.FloatRange(min=0, min_open=True), default=JD_BYTES / MB, show_default=True,
-        help="Largest job description read, in MB (a file, or what standard input holds).")
-def main(jd_path: str, store: Path, topk: int, as_json: bool, as_csv: bool, phrase_threshold: float,
-         min_score: float, max_jd_mb: float, filters: Filters) -> None:
+@option(
+    "--phrase-threshold",
+    type=click.FloatRange(-1.0, 1.0),
+    default=DEFAULT_PHRASE_THRESHOLD,
+    show_default=True,
+    help="Cosine a CV passage needs with a phrase requirement to meet it.",
+)
+@option(
+    "--min-score",
+    type=click.FloatRange(0.0, 100.0),
+    default=0.0,
+    show_default=True,
+    help="Show only candidates whose overall score (0-100) is at least this.",
+)
+@option(
+    "--max-jd-mb",
+    type=click.FloatRange(min=0, min_open=True),
+    default=JD_BYTES / MB,
+    show_default=True,
+    help="Largest job description read, in MB (a file, or what standard input holds).",
+)
+def main(
+    jd_path: str,
+    store: Path,
+    topk: int,
+    as_json: bool,
+    as_csv: bool,
+    phrase_threshold: float,
+    min_score: float,
+    max_jd_mb: float,
+    filters: Filters,
+) -> None:
     """Rank the indexed CVs against a job description, with per-requirement evidence."""
     if as_json and as_csv:
         raise click.UsageError("give --json or --csv, not both")
     label = STDIN_LABEL if jd_path == "-" else jd_path
     jd = parse_jd(read_jd(jd_path, round(max_jd_mb * MB)))
     if not jd.requirements:
-        raise UserError(f"{label}: no requirements found; name skills (Python, SQL), a minimum of years "
-                        "(5+ years) or requirement lines under a heading such as Requirements")
+        raise UserError(
+            f"{label}: no requirements found; name skills (Python, SQL), a minimum of years "
+            "(5+ years) or requirement lines under a heading such as Requirements"
+        )
     compiled = filters.compile()
     opened = open_searchable(store)
     result = match(Searcher(opened), jd, MatchSettings(topk, phrase_threshold, min_score), compiled)
@@ -104,8 +136,9 @@ def _read_file(path: Path, limit: int) -> bytes:
 def _bounded(stream, limit: int, label: str) -> bytes:
     data = stream.read(limit + 1)
     if len(data) > limit:
-        raise UserError(f"{label} holds more than {size_text(limit)}, more than a job description "
-                        "(--max-jd-mb raises the limit)")
+        raise UserError(
+            f"{label} holds more than {size_text(limit)}, more than a job description (--max-jd-mb raises the limit)"
+        )
     return data
 
 

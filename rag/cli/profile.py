@@ -20,12 +20,15 @@ from rag.render.profile import profile_document, profile_text
 from rag.store.open import open_store
 
 
-@click.command(cls=Command, epilog="""\b
+@click.command(
+    cls=Command,
+    epilog="""\b
 Examples:
   rag profile cv_007
   rag profile cv_007 --json | jq .profile.years_experience
   rag profile "inbox/Jane Doe.pdf"      # a file, relative to the CV folder, works too
-""")
+""",
+)
 @click.argument("cv_id")
 @store_option("Store folder written by `rag index`.")
 @option("--json", "as_json", is_flag=True, help="One JSON document: the candidate and every profile field.")

@@ -39,8 +39,11 @@ def rewritten(page: str) -> str:
     """The page with its generated part replaced (appended, between markers, if it has none)."""
     before, _, rest = page.partition(BEGIN)
     _, _, after = rest.partition(END)
-    return f"{before.rstrip()}\n\n{BEGIN}\n{reference()}{END}\n{after.lstrip()}" if rest else \
-        f"{page.rstrip()}\n\n{BEGIN}\n{reference()}{END}\n"
+    return (
+        f"{before.rstrip()}\n\n{BEGIN}\n{reference()}{END}\n{after.lstrip()}"
+        if rest
+        else f"{page.rstrip()}\n\n{BEGIN}\n{reference()}{END}\n"
+    )
 
 
 def main(argv: list[str]) -> int:

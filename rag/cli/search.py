@@ -55,8 +55,17 @@ Examples:
 @fusion_options
 @option("--json", "as_json", is_flag=True, help="One JSON document with every list, for scripts (docs/json.md).")
 @filter_options
-def main(words: tuple[str, ...], query: str | None, store: Path, topk: int, mode: str, chunk_view: bool,
-         fusion: FusionSettings, as_json: bool, filters: Filters) -> None:
+def main(
+    words: tuple[str, ...],
+    query: str | None,
+    store: Path,
+    topk: int,
+    mode: str,
+    chunk_view: bool,
+    fusion: FusionSettings,
+    as_json: bool,
+    filters: Filters,
+) -> None:
     """Find the candidates in indexed CVs that match a question, with FAISS, BM25 and their fusion."""
     text = read_query(query, words)
     compiled = filters.compile()

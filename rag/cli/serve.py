@@ -35,11 +35,20 @@ Examples:
 """,
 )
 @store_option("Store folder written by `rag index`; a rebuild is served from the next request on.")
-@option("--cv-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-        help="The CV folder whose files the pages are drawn from  [default: the folder the store was built from].")
+@option(
+    "--cv-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="The CV folder whose files the pages are drawn from  [default: the folder the store was built from].",
+)
 @option("--host", default=LOOPBACK, show_default=True, help="Address to listen on.")
-@option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
-        help="Port to listen on (0: any free one; the address is printed).")
+@option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8000,
+    show_default=True,
+    help="Port to listen on (0: any free one; the address is printed).",
+)
 def main(store: Path, cv_dir: Path | None, host: str, port: int) -> None:
     """Serve web pages over the store: search, candidates' CVs with the evidence highlighted, match, status."""
     import uvicorn
@@ -51,11 +60,19 @@ def main(store: Path, cv_dir: Path | None, host: str, port: int) -> None:
         logging.getLogger(name).setLevel(logging.INFO)
     sock = listen(host, port)
     folder = cv_dir.absolute() if cv_dir else None
-    app = build_app(store.absolute(), folder, expected_model(), loopback_only=host in (LOOPBACK, "localhost"), word=word)
+    app = build_app(
+        store.absolute(), folder, expected_model(), loopback_only=host in (LOOPBACK, "localhost"), word=word
+    )
     bound = sock.getsockname()
     shown = f"[{bound[0]}]" if sock.family == socket.AF_INET6 else bound[0]
-    log.info("rag %s: http://%s:%d for the store in %s (CV files in %s); Ctrl-C stops it", __version__, shown,
-             bound[1], store.absolute(), folder or "the folder it was built from")
+    log.info(
+        "rag %s: http://%s:%d for the store in %s (CV files in %s); Ctrl-C stops it",
+        __version__,
+        shown,
+        bound[1],
+        store.absolute(),
+        folder or "the folder it was built from",
+    )
     server = uvicorn.Server(uvicorn.Config(app, log_config=None, access_log=True, timeout_graceful_shutdown=2))
     try:
         server.run(sockets=[sock])

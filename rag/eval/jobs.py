@@ -53,9 +53,20 @@ def load_truth(folder: Path) -> list[JobTruth]:
     path = folder / TRUTH
     if not path.is_file():
         raise UserError(f"no job truth at {path}: run {{fix}} (the generator writes jobs/ beside the CVs)", Fix("cvs"))
-    return read_jsonl(path, lambda raw, _: JobTruth(
-        raw["job_id"], raw["file"], raw.get("language", "?"), raw.get("layout", "?"), raw.get("reference_month"),
-        tuple(raw.get("must", ())), frozenset(raw["meets_all"]), dict(raw["grades"])), "job")
+    return read_jsonl(
+        path,
+        lambda raw, _: JobTruth(
+            raw["job_id"],
+            raw["file"],
+            raw.get("language", "?"),
+            raw.get("layout", "?"),
+            raw.get("reference_month"),
+            tuple(raw.get("must", ())),
+            frozenset(raw["meets_all"]),
+            dict(raw["grades"]),
+        ),
+        "job",
+    )
 
 
 def score_jobs(searcher: Searcher, folder: Path, jobs: list[JobTruth]) -> list[JobScore]:
@@ -67,10 +78,13 @@ def score_jobs(searcher: Searcher, folder: Path, jobs: list[JobTruth]) -> list[J
         top = tuple(cv_ids[row] for row in ranking.top)
         shown = frozenset(cv_ids[row] for row in np.flatnonzero(ranking.meets_all))
         read = {_key(r.kind, r.skills, r.min_years, r.label) for r in jd.requirements if r.must}
-        stated = {_key(m["kind"], tuple(canonical(s) or s for s in m.get("skills", ())), m.get("min_years"), "")
-                  for m in job.must}
-        scores.append(JobScore(job, graded_ndcg_at_k(top, job.grades, DEPTH), shown,
-                               read == stated if job.must else None, top))
+        stated = {
+            _key(m["kind"], tuple(canonical(s) or s for s in m.get("skills", ())), m.get("min_years"), "")
+            for m in job.must
+        }
+        scores.append(
+            JobScore(job, graded_ndcg_at_k(top, job.grades, DEPTH), shown, read == stated if job.must else None, top)
+        )
     return scores
 
 
@@ -93,10 +107,13 @@ def summarise(scores: list[JobScore]) -> dict[str, dict[str, float]]:
         hits = sum(len(s.shown_meeting_all & s.truth.meets_all) for s in judged)
         shown = sum(len(s.shown_meeting_all) for s in judged)
         truth = sum(len(s.truth.meets_all) for s in judged)
-        out[name] = {"jobs": len(members), "nDCG@10": float(np.mean([s.ndcg for s in members])),
-                     "precision": (hits / shown if shown else 0.0) if judged else None,
-                     "recall": (hits / truth if truth else 0.0) if judged else None,
-                     "read_exactly": sum(s.read_exactly for s in judged) / len(judged) if judged else None}
+        out[name] = {
+            "jobs": len(members),
+            "nDCG@10": float(np.mean([s.ndcg for s in members])),
+            "precision": (hits / shown if shown else 0.0) if judged else None,
+            "recall": (hits / truth if truth else 0.0) if judged else None,
+            "read_exactly": sum(s.read_exactly for s in judged) / len(judged) if judged else None,
+        }
     return out
 
 
@@ -104,19 +121,31 @@ def format_table(summary: dict[str, dict[str, float]]) -> str:
     header = f"{'jobs':<18}{'n':>4}{'nDCG@10':>10}{'precision':>11}{'recall':>8}{'read exactly':>14}"
     lines = [header, "-" * len(header)]
     for name, row in summary.items():
-        precision, recall, exact = ("-" if row[k] is None else f"{row[k]:.3f}" for k in ("precision", "recall",
-                                                                                        "read_exactly"))
+        precision, recall, exact = (
+            "-" if row[k] is None else f"{row[k]:.3f}" for k in ("precision", "recall", "read_exactly")
+        )
         lines.append(f"{name:<18}{row['jobs']:>4}{row['nDCG@10']:>10.3f}{precision:>11}{recall:>8}{exact:>14}")
     return "\n".join(lines)
 
 
 def report(scores: list[JobScore]) -> dict:
     """The jobs part of eval.json: the summary and every job's outcome."""
-    return {"metrics": summarise(scores),
-            "per_job": [{"job_id": s.truth.job_id, "language": s.truth.language, "layout": s.truth.layout,
-                         "nDCG@10": s.ndcg, "read_exactly": s.read_exactly, "top10": list(s.top),
-                         "meets_all": sorted(s.truth.meets_all), "shown_meeting_all": sorted(s.shown_meeting_all)}
-                        for s in scores]}
+    return {
+        "metrics": summarise(scores),
+        "per_job": [
+            {
+                "job_id": s.truth.job_id,
+                "language": s.truth.language,
+                "layout": s.truth.layout,
+                "nDCG@10": s.ndcg,
+                "read_exactly": s.read_exactly,
+                "top10": list(s.top),
+                "meets_all": sorted(s.truth.meets_all),
+                "shown_meeting_all": sorted(s.shown_meeting_all),
+            }
+            for s in scores
+        ],
+    }
 
 
 def phrase_rule(searcher: Searcher, questions: list[tuple[str, frozenset[str]]], threshold: float) -> dict:
@@ -139,8 +168,12 @@ def phrase_rule(searcher: Searcher, questions: list[tuple[str, frozenset[str]]],
         met = cosines >= t
         hits = int((met & truth).sum())
         precision, recall = hits / max(int(met.sum()), 1), hits / max(int(truth.sum()), 1)
-        return {"threshold": round(float(t), 2), "precision": precision, "recall": recall,
-                "f1": 2 * precision * recall / (precision + recall) if hits else 0.0}
+        return {
+            "threshold": round(float(t), 2),
+            "precision": precision,
+            "recall": recall,
+            "f1": 2 * precision * recall / (precision + recall) if hits else 0.0,
+        }
 
     best = max((scored(t) for t in np.arange(0.10, 0.80, 0.01)), key=lambda row: row["f1"])
     return {"phrases": len(holders), "at_threshold": scored(threshold), "best": best}
@@ -150,6 +183,8 @@ def format_phrase_rule(rule: dict) -> str:
     if not rule["phrases"]:
         return "phrase rule: no paraphrase questions to measure it on"
     now, best = rule["at_threshold"], rule["best"]
-    return (f"phrase rule on {rule['phrases']} paraphrase questions: cosine ≥ {now['threshold']:g} gives precision "
-            f"{now['precision']:.3f}, recall {now['recall']:.3f}, F1 {now['f1']:.3f}; the best F1 here, "
-            f"{best['f1']:.3f}, is at {best['threshold']:g}")
+    return (
+        f"phrase rule on {rule['phrases']} paraphrase questions: cosine ≥ {now['threshold']:g} gives precision "
+        f"{now['precision']:.3f}, recall {now['recall']:.3f}, F1 {now['f1']:.3f}; the best F1 here, "
+        f"{best['f1']:.3f}, is at {best['threshold']:g}"
+    )

@@ -41,8 +41,21 @@ from rag.profile.education import LEVELS
 from rag.profile.places import country_code
 from rag.profile.read import Profile
 
-FIELDS: tuple[str, ...] = ("name", "years", "years_exact", "country", "city", "languages", "skills", "skills_precision",
-                           "skills_recall", "title", "email", "phone", "education")
+FIELDS: tuple[str, ...] = (
+    "name",
+    "years",
+    "years_exact",
+    "country",
+    "city",
+    "languages",
+    "skills",
+    "skills_precision",
+    "skills_recall",
+    "title",
+    "email",
+    "phone",
+    "education",
+)
 TARGETS: dict[str, float] = {"name": 0.97, "years": 0.9, "country": 0.9, "languages": 0.9, "skills": 0.95}
 """Issue 13's accuracy targets on generated corpora."""
 
@@ -120,14 +133,21 @@ def score_cv(profile: Profile, truth: dict, labelled: frozenset[str], name: str 
     if _held(truth, "location"):
         place = profile.location
         city, code = truth_place(truth)
-        written = {fold(" ".join(filter(None, (place.city, place.country_written)))),
-                   fold(place.city or place.country_written or "")} if place else set()
+        written = (
+            {
+                fold(" ".join(filter(None, (place.city, place.country_written)))),
+                fold(place.city or place.country_written or ""),
+            }
+            if place
+            else set()
+        )
         if code is not None:
             fields["country"] = float(place is not None and place.code == code)
         fields["city"] = float(fold(city) in written - {""})
     if _held(truth, "spoken_languages"):
-        fields["languages"] = set_f1((s.language for s in profile.languages),
-                                     (s["language"] for s in truth["spoken_languages"]))[2]
+        fields["languages"] = set_f1(
+            (s.language for s in profile.languages), (s["language"] for s in truth["spoken_languages"])
+        )[2]
     extras: tuple[str, ...] = ()
     if _held(truth, "skills"):
         truth_skills = {canonical(skill) or skill for skill in truth["skills"]}
@@ -139,12 +159,14 @@ def score_cv(profile: Profile, truth: dict, labelled: frozenset[str], name: str 
     if _held(truth, "email"):
         fields["email"] = float(_same_text(profile.email, truth["email"]))
     if _held(truth, "phone"):
-        fields["phone"] = float(profile.phone is not None
-                                and phone_digits(profile.phone) == phone_digits(truth["phone"]))
+        fields["phone"] = float(
+            profile.phone is not None and phone_digits(profile.phone) == phone_digits(truth["phone"])
+        )
     if _held(truth, "education"):
         fields["education"] = float(profile.education == truth_education(truth))
-    return CvScore(truth["cv_id"], truth.get("template") or truth.get("layout") or "", truth.get("language") or "",
-                   fields, extras)
+    return CvScore(
+        truth["cv_id"], truth.get("template") or truth.get("layout") or "", truth.get("language") or "", fields, extras
+    )
 
 
 def summarise(scores: list[CvScore]) -> dict[str, dict[str, float]]:
@@ -159,8 +181,10 @@ def summarise(scores: list[CvScore]) -> dict[str, dict[str, float]]:
                 groups[f"{key}:{value}"].append(s)
     out = {}
     for key, members in sorted(groups.items(), key=lambda kv: (kv[0] != "all", kv[0])):
-        row = {"n": float(len(members)),
-               "unlabelled_skills_per_cv": sum(len(s.unlabelled_skills) for s in members) / len(members)}
+        row = {
+            "n": float(len(members)),
+            "unlabelled_skills_per_cv": sum(len(s.unlabelled_skills) for s in members) / len(members),
+        }
         for f in FIELDS:
             scored = [s.fields[f] for s in members if f in s.fields]
             if scored:
@@ -171,5 +195,8 @@ def summarise(scores: list[CvScore]) -> dict[str, dict[str, float]]:
 
 def failures(scores: list[CvScore]) -> dict[str, list[str]]:
     """cv_ids that miss each target field the truth holds (skills: F1 below 0.95), to look at by hand."""
-    return {f: [s.cv_id for s in scores if f in s.fields and s.fields[f] < (0.95 if f == "skills" else 1.0)]
-            for f in TARGETS if any(f in s.fields for s in scores)}
+    return {
+        f: [s.cv_id for s in scores if f in s.fields and s.fields[f] < (0.95 if f == "skills" else 1.0)]
+        for f in TARGETS
+        if any(f in s.fields for s in scores)
+    }

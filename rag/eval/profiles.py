@@ -16,15 +16,27 @@ from pathlib import Path
 
 import orjson
 
-from rag.build.profiling import current_month
 from rag.errors import Fix, UserError
 from rag.eval.profile_score import TARGETS, CvScore, score_cv
 from rag.ingest.extract import ExtractionFailed, extract_pdf
 from rag.lexicon.vocabulary import canonical
+from rag.pipeline.profiling import current_month
 from rag.profile.names import identify
 from rag.profile.read import Profile, build_profile
 
-SHOWN = ("name", "years", "years_exact", "country", "city", "languages", "skills", "title", "email", "phone", "education")
+SHOWN = (
+    "name",
+    "years",
+    "years_exact",
+    "country",
+    "city",
+    "languages",
+    "skills",
+    "title",
+    "email",
+    "phone",
+    "education",
+)
 
 
 CORPUS = "corpus.json"  # in a truth folder: the skills its truth can label (and how it was made)
@@ -60,8 +72,9 @@ def profile_corpus(cvs: Path, truth_dir: Path) -> tuple[list[Sample], float]:
     """A sample for each CV folder with its truth, and the seconds spent building profiles."""
     folders = sorted(cvs / p.stem for p in truth_dir.glob("*.json") if (cvs / p.stem / "cv.pdf").is_file())
     if not folders:
-        raise UserError(f"no <cv_id>/cv.pdf under {cvs} with <cv_id>.json in {truth_dir}: generate some with "
-                        "{fix}", Fix("cvs"))
+        raise UserError(
+            f"no <cv_id>/cv.pdf under {cvs} with <cv_id>.json in {truth_dir}: generate some with {{fix}}", Fix("cvs")
+        )
     samples, spent = [], 0.0
     for folder in folders:
         truth = orjson.loads((truth_dir / f"{folder.name}.json").read_bytes())
@@ -100,19 +113,27 @@ def format_table(summary: dict[str, dict[str, float]]) -> str:
     header = f"{'group':<20}{'n':>5}" + "".join(f"{f:>12}" for f in shown) + f"{'extras':>8}"
     lines = [header, "-" * len(header)]
     for group, row in summary.items():
-        lines.append(f"{group:<20}{int(row['n']):>5}" + "".join(f"{row[f]:>12.3f}" if f in row else f"{'-':>12}"
-                                                             for f in shown)
-                     + f"{row['unlabelled_skills_per_cv']:>8.1f}")
+        lines.append(
+            f"{group:<20}{int(row['n']):>5}"
+            + "".join(f"{row[f]:>12.3f}" if f in row else f"{'-':>12}" for f in shown)
+            + f"{row['unlabelled_skills_per_cv']:>8.1f}"
+        )
     lines.append("-" * len(header))
     partial = [f"{f} {int(overall[f'n:{f}'])}" for f in shown if overall[f"n:{f}"] < overall["n"]]
     if partial:
         lines.append(f"scored only where the truth holds the field: {', '.join(partial)} of {int(overall['n'])} CVs")
     targets = [(f, t) for f, t in TARGETS.items() if f in overall]
     if targets:
-        lines.append("targets: " + ", ".join(
-            f"{f} {overall[f]:.3f} {'≥' if overall[f] >= t else '<'} {t} {'ok' if overall[f] >= t else 'MISSED'}"
-            for f, t in targets))
+        lines.append(
+            "targets: "
+            + ", ".join(
+                f"{f} {overall[f]:.3f} {'≥' if overall[f] >= t else '<'} {t} {'ok' if overall[f] >= t else 'MISSED'}"
+                for f, t in targets
+            )
+        )
     if "skills" in overall:
-        lines.append(f"skills precision {overall['skills_precision']:.3f}, recall {overall['skills_recall']:.3f}; "
-                     "extras = skills found outside the truth's vocabulary, per CV (not scored)")
+        lines.append(
+            f"skills precision {overall['skills_precision']:.3f}, recall {overall['skills_recall']:.3f}; "
+            "extras = skills found outside the truth's vocabulary, per CV (not scored)"
+        )
     return "\n".join(lines)

@@ -51,11 +51,16 @@ class Query:
 
 def load_queries(path: Path) -> list[Query]:
     if not path.is_file():
-        raise UserError(f"no query set at {path}: run {{fix}} (the generator writes queries.jsonl beside the CVs)",
-                        Fix("cvs"))
-    return read_jsonl(path, lambda raw, number: Query(str(raw.get("qid", number)), raw["query"],
-                                                       raw.get("language", "?"), raw["kind"],
-                                                       frozenset(raw["relevant"])), "query")
+        raise UserError(
+            f"no query set at {path}: run {{fix}} (the generator writes queries.jsonl beside the CVs)", Fix("cvs")
+        )
+    return read_jsonl(
+        path,
+        lambda raw, number: Query(
+            str(raw.get("qid", number)), raw["query"], raw.get("language", "?"), raw["kind"], frozenset(raw["relevant"])
+        ),
+        "query",
+    )
 
 
 def as_people(searcher: Searcher, queries: list[Query]) -> list[Query]:
@@ -100,8 +105,10 @@ def summarise(queries: list[Query], ranked: list[dict], names: list[str]) -> dic
 
 def margins(summary: dict) -> dict[str, float]:
     """Fused nDCG@10 minus the best single list's, per kind: never negative is the goal."""
-    return {kind: summary["fused"][kind]["nDCG@10"] - max(summary[n][kind]["nDCG@10"] for n in ("faiss", "bm25"))
-            for kind in summary["fused"]}
+    return {
+        kind: summary["fused"][kind]["nDCG@10"] - max(summary[n][kind]["nDCG@10"] for n in ("faiss", "bm25"))
+        for kind in summary["fused"]
+    }
 
 
 def format_table(summary: dict) -> str:
@@ -115,16 +122,22 @@ def format_table(summary: dict) -> str:
             label = f"{kind:<16}{row['n']:>4}" if i == 0 else " " * 20
             lines.append(f"{label}  {name:<6}" + "".join(f"{row[m]:>9.3f}" for m in METRICS))
     margin = margins(summary)
-    lines.append("fused nDCG@10 minus the best single list: "
-                 + ", ".join(f"{kind} {value:+.3f}" for kind, value in margin.items()))
+    lines.append(
+        "fused nDCG@10 minus the best single list: "
+        + ", ".join(f"{kind} {value:+.3f}" for kind, value in margin.items())
+    )
     return "\n".join(lines)
 
 
 def sweep_grid(base: FusionSettings) -> list[FusionSettings]:
     """The settings `rag eval --sweep` scores: RRF over k, BM25's weight and its weight for a
     description; convex over BM25's weight; and each without coverage."""
-    grid = [replace(base, rule="rrf", rrf_k=k, weights={"bm25": w, "faiss": 1.0}, described=d)
-            for k in (10, 30, 60) for w in (0.5, 1.0, 1.5) for d in (0.1, 0.25, 0.5, 1.0)]
+    grid = [
+        replace(base, rule="rrf", rrf_k=k, weights={"bm25": w, "faiss": 1.0}, described=d)
+        for k in (10, 30, 60)
+        for w in (0.5, 1.0, 1.5)
+        for d in (0.1, 0.25, 0.5, 1.0)
+    ]
     grid += [replace(base, rule="convex", weights={"bm25": w, "faiss": 1.0 - w}) for w in SWEEP_WEIGHTS]
     return grid + [replace(base, coverage=not base.coverage), replace(base, rule="convex", coverage=not base.coverage)]
 
@@ -137,4 +150,3 @@ def format_sweep(queries: list[Query], ranked: list[dict], fusions: list[FusionS
     for label, name in [("faiss", "faiss"), ("bm25", "bm25")] + [(f.describe(), n) for f, n in zip(fusions, names)]:
         lines.append(f"{label[:52]:<52}" + "".join(f"{summary[name][k]['nDCG@10']:>10.3f}" for k in kinds))
     return "\n".join(lines)
-

@@ -44,8 +44,9 @@ def build_ivf(vectors: Path, n: int, dim: int, path: Path) -> dict:
     kmeans.train(sample)
     quantizer = faiss.IndexFlatIP(dim)
     quantizer.add(kmeans.centroids)
-    index = faiss.IndexIVFScalarQuantizer(quantizer, dim, nlist, faiss.ScalarQuantizer.QT_8bit,
-                                          faiss.METRIC_INNER_PRODUCT)
+    index = faiss.IndexIVFScalarQuantizer(
+        quantizer, dim, nlist, faiss.ScalarQuantizer.QT_8bit, faiss.METRIC_INNER_PRODUCT
+    )
     index.train(sample)  # the quantizer is trained already: this fits the 8-bit ranges
     for lo in range(0, n, ADD_BLOCK):
         count = min(ADD_BLOCK, n - lo)
@@ -86,8 +87,9 @@ def search_ivf(index, query: np.ndarray, depth: int, kept: np.ndarray | None) ->
     row) leaves the others out."""
     import faiss
 
-    _, found = index.search(_one(query), depth, params=faiss.SearchParametersIVF(nprobe=index.nprobe,
-                                                                                 sel=_selector(kept)))
+    _, found = index.search(
+        _one(query), depth, params=faiss.SearchParametersIVF(nprobe=index.nprobe, sel=_selector(kept))
+    )
     return found[0][found[0] >= 0].astype(np.int64)
 
 

@@ -118,11 +118,12 @@ class DenseSegment:
             raise DamagedFile(f"a segment's vectors do not match its {rows} chunks of dim {dim}")
         if ivf is None:
             for lo in range(0, rows, _CHECK_BLOCK):
-                _check_unit(vectors[lo:lo + _CHECK_BLOCK])
+                _check_unit(vectors[lo : lo + _CHECK_BLOCK])
         return cls(vectors, keys, ivf)
 
-    def similarities(self, query: np.ndarray, live: LiveRows, allowed: np.ndarray | None,
-                     at_least: float | None) -> np.ndarray:
+    def similarities(
+        self, query: np.ndarray, live: LiveRows, allowed: np.ndarray | None, at_least: float | None
+    ) -> np.ndarray:
         """Cosine of the unit query with each live chunk of the segment, in order (see the module
         docstring for an approximate segment); allowed (bool per live chunk) may narrow the search."""
         if self.ivf is None:
@@ -158,16 +159,20 @@ class DenseIndex:
 
     @classmethod
     def load(cls, folders: list[Path], live: list[LiveRows], dim: int, approximate: list[bool]) -> DenseIndex:
-        return cls([DenseSegment.load(folder, rows.size, dim, ivf)
-                    for folder, rows, ivf in zip(folders, live, approximate)], live, dim)
+        return cls(
+            [DenseSegment.load(folder, rows.size, dim, ivf) for folder, rows, ivf in zip(folders, live, approximate)],
+            live,
+            dim,
+        )
 
     @property
     def exact(self) -> bool:
         """Every segment scored exactly (no IVF): similarities() are exact for every chunk."""
         return all(s.ivf is None for s in self.segments)
 
-    def similarities(self, query: np.ndarray, allowed: np.ndarray | None = None,
-                     at_least: float | None = None) -> np.ndarray:
+    def similarities(
+        self, query: np.ndarray, allowed: np.ndarray | None = None, at_least: float | None = None
+    ) -> np.ndarray:
         """Cosine of the query vector with every live chunk, in chunk order: exact in a segment
         scored exactly; in an approximate one, exact for the DEPTH chunks it retrieves (among
         allowed ones, given a bool per chunk), the 8-bit cosine of every other chunk that reaches

@@ -40,8 +40,12 @@ class DictionaryPart:
         encoded = [_utf8(t) for t, _ in items]
         offsets = np.zeros(len(items) + 1, np.int64)
         np.cumsum([len(e) for e in encoded], out=offsets[1:])
-        return cls(np.asarray([term_hash(t) for t, _ in items], np.uint64), np.asarray([i for _, i in items], np.int64),
-                   np.frombuffer(b"".join(encoded), np.uint8).copy(), offsets)
+        return cls(
+            np.asarray([term_hash(t) for t, _ in items], np.uint64),
+            np.asarray([i for _, i in items], np.int64),
+            np.frombuffer(b"".join(encoded), np.uint8).copy(),
+            offsets,
+        )
 
     @classmethod
     def join(cls, parts: list[DictionaryPart]) -> DictionaryPart:
@@ -62,7 +66,7 @@ class DictionaryPart:
         return len(self.ids)
 
     def term(self, i: int) -> str:
-        return self.blob[self.offsets[i]:self.offsets[i + 1]].tobytes().decode("utf-8", "surrogatepass")
+        return self.blob[self.offsets[i] : self.offsets[i + 1]].tobytes().decode("utf-8", "surrogatepass")
 
     def items(self) -> dict[str, int]:
         return {self.term(i): int(self.ids[i]) for i in range(len(self))}

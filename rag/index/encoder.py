@@ -122,13 +122,19 @@ class Encoder:
         return self.embed([self.spec.query_prefix + t for t in texts])
 
     def embed_passages(
-        self, texts: Sequence[str], batch_size: int = 16, on_batch: Callable[[int], None] | None = None,
+        self,
+        texts: Sequence[str],
+        batch_size: int = 16,
+        on_batch: Callable[[int], None] | None = None,
         by_tokens: bool = False,
     ) -> np.ndarray:
         return self.embed([self.spec.passage_prefix + t for t in texts], batch_size, on_batch, by_tokens)
 
     def embed(
-        self, texts: Sequence[str], batch_size: int = 16, on_batch: Callable[[int], None] | None = None,
+        self,
+        texts: Sequence[str],
+        batch_size: int = 16,
+        on_batch: Callable[[int], None] | None = None,
         by_tokens: bool = False,
     ) -> np.ndarray:
         """Vectors in input order; batches hold texts of similar token length to keep padding low.

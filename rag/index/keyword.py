@@ -43,8 +43,9 @@ def held_terms(batch: TokenBatch, ids: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return np.unique(ids[held], return_counts=True)
 
 
-def store_stats(segments: list[KeywordSegment], live: list[LiveRows], deleted: list[DeletedTerms | None],
-                term_count: int) -> Bm25Stats:
+def store_stats(
+    segments: list[KeywordSegment], live: list[LiveRows], deleted: list[DeletedTerms | None], term_count: int
+) -> Bm25Stats:
     """Document frequencies, chunk count and total length over the live chunks of every segment."""
     df = np.zeros(term_count, np.int64)
     total = 0
@@ -58,8 +59,9 @@ def store_stats(segments: list[KeywordSegment], live: list[LiveRows], deleted: l
 
 
 class KeywordIndex:
-    def __init__(self, segments: list[KeywordSegment], live: list[LiveRows], dictionary: TermDictionary,
-                 stats: Bm25Stats):
+    def __init__(
+        self, segments: list[KeywordSegment], live: list[LiveRows], dictionary: TermDictionary, stats: Bm25Stats
+    ):
         self.segments = segments
         self.live = live
         self.dictionary = dictionary
@@ -70,8 +72,14 @@ class KeywordIndex:
         self._joined: dict[str, list[tuple[str, tuple[str, ...]]]] | None = None
 
     @classmethod
-    def load(cls, folders: list[Path], live: list[LiveRows], deleted: list[DeletedTerms | None],
-             dictionary: TermDictionary, term_count: int) -> KeywordIndex:
+    def load(
+        cls,
+        folders: list[Path],
+        live: list[LiveRows],
+        deleted: list[DeletedTerms | None],
+        dictionary: TermDictionary,
+        term_count: int,
+    ) -> KeywordIndex:
         segments = [KeywordSegment.load(folder, rows.size) for folder, rows in zip(folders, live)]
         return cls(segments, live, dictionary, store_stats(segments, live, deleted, term_count))
 
@@ -92,8 +100,11 @@ class KeywordIndex:
                     self._joined.setdefault(piece, []).append((joined, split))
         wanted = pieces(term) or (term,)
         n = len(wanted)
-        return [joined for joined, split in self._joined.get(wanted[0], ())
-                if joined != term and any(split[i:i + n] == wanted for i in range(len(split) - n + 1))]
+        return [
+            joined
+            for joined, split in self._joined.get(wanted[0], ())
+            if joined != term and any(split[i : i + n] == wanted for i in range(len(split) - n + 1))
+        ]
 
     def postings(self, term: str) -> tuple[np.ndarray, np.ndarray]:
         """Live chunks holding term (ascending store-wide ids) and the term's BM25 weight in each."""
@@ -159,8 +170,7 @@ class KeywordIndex:
             for offset, term_id in enumerate(ids[1:], start=1):
                 if not len(starts):
                     break
-                starts = np.intersect1d(starts, segment.positions_of(segment.row(term_id)) - offset,
-                                        assume_unique=True)
+                starts = np.intersect1d(starts, segment.positions_of(segment.row(term_id)) - offset, assume_unique=True)
             if len(starts):
                 found.append(rows.to_store(segment.chunks_at(starts))[0])
         return np.concatenate(found)

@@ -67,8 +67,9 @@ class KeywordWriter:
         # Positions count every word, stop words included, and leave one unused between chunks,
         # so a phrase never skips a word nor spans two chunks.
         first = self.words + np.concatenate([[0], np.cumsum(batch.word_counts + 1)])
-        where = np.arange(len(batch.words), dtype=np.int64) + np.repeat(first[:-1] - np.concatenate(
-            [[0], np.cumsum(batch.word_counts)])[:-1], batch.word_counts)
+        where = np.arange(len(batch.words), dtype=np.int64) + np.repeat(
+            first[:-1] - np.concatenate([[0], np.cumsum(batch.word_counts)])[:-1], batch.word_counts
+        )
         content = batch.words >= 0
         self.word_terms.append(ids[batch.words[content]])
         self.word_where.append(where[content])
@@ -83,19 +84,28 @@ class KeywordWriter:
         tf_dtype = np.uint16 if self.max_tf <= np.iinfo(np.uint16).max else np.int32
         lengths = np.concatenate(self.lengths).astype(np.int32) if self.lengths else np.zeros(0, np.int32)
         terms, indptr, (chunks, tf) = group_by_key(
-            self.entry_terms.close(), [self.entry_chunks.close(), self.entry_tf.close()], term_count,
-            [(folder / CHUNKS, np.int32), (folder / TF, tf_dtype)])
+            self.entry_terms.close(),
+            [self.entry_chunks.close(), self.entry_tf.close()],
+            term_count,
+            [(folder / CHUNKS, np.int32), (folder / TF, tf_dtype)],
+        )
         _write_pickle(folder / PICKLE, TermCounts(terms_of(terms), _csc(tf, chunks, indptr, self.chunks), lengths))
         del chunks, tf  # unmapped before the positions are grouped
         position_dtype = np.int32 if self.words < np.iinfo(np.int32).max else np.int64
-        word_terms, word_indptr, _ = group_by_key(self.word_terms.close(), [self.word_where.close()], term_count,
-                                                  [(folder / POSITIONS, position_dtype)])
+        word_terms, word_indptr, _ = group_by_key(
+            self.word_terms.close(), [self.word_where.close()], term_count, [(folder / POSITIONS, position_dtype)]
+        )
         per_term = np.zeros(term_count, np.int64)
         per_term[word_terms] = np.diff(word_indptr)
         pos_indptr = np.concatenate([[0], np.cumsum(per_term[terms])])
         chunk_first = np.concatenate([*self.chunk_first, [self.words]]).astype(np.int64)
-        for name, array in ((TERMS, terms), (INDPTR, indptr), (LENGTHS, lengths), (POS_INDPTR, pos_indptr),
-                            (CHUNK_FIRST, chunk_first)):
+        for name, array in (
+            (TERMS, terms),
+            (INDPTR, indptr),
+            (LENGTHS, lengths),
+            (POS_INDPTR, pos_indptr),
+            (CHUNK_FIRST, chunk_first),
+        ):
             np.save(folder / name, array, allow_pickle=False)
         dictionary.save(folder / DICTIONARY)
         for spool in self.spool_dir.iterdir():
@@ -108,8 +118,9 @@ def _csc(tf: np.ndarray, chunks: np.ndarray, indptr: np.ndarray, rows: int):
     from scipy.sparse import csc_matrix
 
     index = np.int32 if len(chunks) < np.iinfo(np.int32).max else np.int64
-    return csc_matrix((tf, chunks.astype(index, copy=False), indptr.astype(index)), shape=(rows, len(indptr) - 1),
-                      copy=False)
+    return csc_matrix(
+        (tf, chunks.astype(index, copy=False), indptr.astype(index)), shape=(rows, len(indptr) - 1), copy=False
+    )
 
 
 def _write_pickle(path: Path, counts: TermCounts) -> None:
@@ -141,15 +152,20 @@ class KeywordSegment:
     def load(cls, folder: Path, chunk_count: int) -> KeywordSegment:
         """Memory-map a segment's keyword files and check that they fit together and cover its chunks."""
         try:
-            arrays = [np.load(folder / name, mmap_mode="r", allow_pickle=False)
-                      for name in (TERMS, INDPTR, CHUNKS, TF, LENGTHS, POS_INDPTR, POSITIONS, CHUNK_FIRST)]
+            arrays = [
+                np.load(folder / name, mmap_mode="r", allow_pickle=False)
+                for name in (TERMS, INDPTR, CHUNKS, TF, LENGTHS, POS_INDPTR, POSITIONS, CHUNK_FIRST)
+            ]
         except (OSError, ValueError) as exc:
             raise DamagedFile(f"the keyword index of a segment cannot be read ({type(exc).__name__})") from None
         segment = cls(*arrays)
-        consistent = (len(segment.indptr) == len(segment.pos_indptr) == len(segment.terms) + 1
-                      and int(segment.indptr[-1]) == len(segment.chunks) == len(segment.tf)
-                      and int(segment.pos_indptr[-1]) == len(segment.positions)
-                      and len(segment.lengths) == chunk_count and len(segment.chunk_first) == chunk_count + 1)
+        consistent = (
+            len(segment.indptr) == len(segment.pos_indptr) == len(segment.terms) + 1
+            and int(segment.indptr[-1]) == len(segment.chunks) == len(segment.tf)
+            and int(segment.pos_indptr[-1]) == len(segment.positions)
+            and len(segment.lengths) == chunk_count
+            and len(segment.chunk_first) == chunk_count + 1
+        )
         if not consistent:
             raise DamagedFile(f"the keyword index of a segment does not describe its {chunk_count} chunks")
         return segment
@@ -169,7 +185,7 @@ class KeywordSegment:
     def positions_of(self, row: int | None) -> np.ndarray:
         if row is None:
             return np.zeros(0, np.int64)
-        return np.asarray(self.positions[int(self.pos_indptr[row]):int(self.pos_indptr[row + 1])], np.int64)
+        return np.asarray(self.positions[int(self.pos_indptr[row]) : int(self.pos_indptr[row + 1])], np.int64)
 
     def chunks_at(self, positions: np.ndarray) -> np.ndarray:
         """The segment chunks holding those word positions (distinct, ascending)."""

@@ -55,8 +55,9 @@ def resolve_model(name: str, explicit: bool, warn: Callable[[str], None]) -> Mod
 
     backend = backend_for(name)
     if backend:
-        return ModelSource(name, Path(), f"{backend.name}/1", f"the {backend.name} encoder registered in this process",
-                           name)
+        return ModelSource(
+            name, Path(), f"{backend.name}/1", f"the {backend.name} encoder registered in this process", name
+        )
     folder = Path(name).expanduser()
     if folder.is_dir():
         if not (folder / "config.json").is_file():

@@ -36,5 +36,10 @@ def tokenise(texts: list[str]) -> TokenBatch:
         words.extend(-1 if w in STOPWORDS else ids.setdefault(w, len(ids)) for w in chunk_words)
         term_counts.append(len(chunk_terms))
         word_counts.append(len(chunk_words))
-    return TokenBatch(list(ids), np.asarray(terms, np.int32), np.asarray(term_counts, np.int32),
-                      np.asarray(words, np.int32), np.asarray(word_counts, np.int32))
+    return TokenBatch(
+        list(ids),
+        np.asarray(terms, np.int32),
+        np.asarray(term_counts, np.int32),
+        np.asarray(words, np.int32),
+        np.asarray(word_counts, np.int32),
+    )

@@ -36,12 +36,14 @@ class Spool:
 
     def read(self, start: int, count: int) -> np.ndarray:
         """Numbers start .. start+count-1 (fewer at the end), read into memory."""
-        return np.fromfile(self.path, self.dtype, count=min(count, self.count - start),
-                           offset=start * self.dtype.itemsize)
+        return np.fromfile(
+            self.path, self.dtype, count=min(count, self.count - start), offset=start * self.dtype.itemsize
+        )
 
 
-def group_by_key(keys: Spool, values: list[Spool], key_count: int, outputs: list[tuple[Path, object]]
-                 ) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+def group_by_key(
+    keys: Spool, values: list[Spool], key_count: int, outputs: list[tuple[Path, object]]
+) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
     """The distinct keys (ascending), a CSR pointer over them, and each value spool regrouped by
     key (stable: entries of one key keep their order), written to the .npy files named in outputs
     with their dtypes. keys are in [0, key_count)."""

@@ -21,9 +21,7 @@ def validate_chunking(chunk_chars: int, overlap_chars: int) -> None:
     if overlap_chars <= 0:
         raise UserError(f"overlap must be positive, got --overlap-chars {overlap_chars}")
     if overlap_chars >= chunk_chars:
-        raise UserError(
-            f"overlap ({overlap_chars}) must be smaller than the chunk size ({chunk_chars})"
-        )
+        raise UserError(f"overlap ({overlap_chars}) must be smaller than the chunk size ({chunk_chars})")
 
 
 def _cuts_word(text: str, i: int) -> bool:

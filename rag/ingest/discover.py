@@ -56,8 +56,9 @@ def cv_id_for(relative: Path) -> str:
     return printable(relative.with_suffix("").as_posix())
 
 
-def discover_cvs(cv_dir: Path, follow_links: bool = False, file_bytes: int = Limits.file_bytes
-                 ) -> tuple[list[CvFile], list[Skipped]]:
+def discover_cvs(
+    cv_dir: Path, follow_links: bool = False, file_bytes: int = Limits.file_bytes
+) -> tuple[list[CvFile], list[Skipped]]:
     if not cv_dir.exists():
         raise UserError(f"CV folder not found: {cv_dir}")
     if not cv_dir.is_dir():
@@ -103,8 +104,10 @@ def discover_cvs(cv_dir: Path, follow_links: bool = False, file_bytes: int = Lim
         found.append(CvFile(cv_id, source, path, st.st_size, st.st_mtime_ns, kind))
     if not found:
         others = f": found {len(skipped)} other files, none of them a CV" if skipped else ""
-        raise UserError(f"no CV files (PDF, Word .docx or scanned images) in {cv_dir}{others} "
-                        f"(expected {cv_dir}/<cv_id>/cv.pdf or {cv_dir}/<name>.pdf)")
+        raise UserError(
+            f"no CV files (PDF, Word .docx or scanned images) in {cv_dir}{others} "
+            f"(expected {cv_dir}/<cv_id>/cv.pdf or {cv_dir}/<name>.pdf)"
+        )
     found.sort(key=lambda f: os.fsencode(f.path.relative_to(cv_dir)))
     skipped.sort(key=lambda s: s.source.encode("utf-8", "surrogateescape"))
     return found, skipped
@@ -114,8 +117,9 @@ def _other_reason(path: Path) -> str:
     if path.name.startswith("~$"):
         return "a Word lock file (Word keeps one while the document is open), not a CV"
     suffix = path.suffix.lower()
-    return _OTHER_REASONS.get(suffix, f"not a CV type ({suffix or 'no extension'}); "
-                                      f"CVs are {', '.join(sorted(CV_TYPES))} files")
+    return _OTHER_REASONS.get(
+        suffix, f"not a CV type ({suffix or 'no extension'}); CVs are {', '.join(sorted(CV_TYPES))} files"
+    )
 
 
 class _Inside:
@@ -130,8 +134,9 @@ class _Inside:
         return self.follow_links or Path(os.path.realpath(path)).is_relative_to(self.root)
 
     def refusal(self, label: str, path: Path) -> Skipped:
-        return Skipped(label, f"a link to {link_target(path)}, outside the CV folder: --follow-links follows it",
-                       "link outside")
+        return Skipped(
+            label, f"a link to {link_target(path)}, outside the CV folder: --follow-links follows it", "link outside"
+        )
 
 
 def link_target(path: Path) -> str:
@@ -182,8 +187,13 @@ def _walk(root: Path, inside: _Inside) -> tuple[list[Path], list[Skipped]]:
             except OSError:
                 is_dir = False
             if entry.is_symlink() and not path.exists():
-                skipped.append(Skipped(printable(path.relative_to(root).as_posix()),
-                                       f"a link to {link_target(path)}, which does not exist", "broken link"))
+                skipped.append(
+                    Skipped(
+                        printable(path.relative_to(root).as_posix()),
+                        f"a link to {link_target(path)}, which does not exist",
+                        "broken link",
+                    )
+                )
             elif is_dir and entry.is_symlink():
                 links.append(path)
             elif is_dir:

@@ -192,8 +192,9 @@ def check_pages(count: int, limits: FileLimits) -> None:
 def check_text(pages: list[str], limits: FileLimits) -> None:
     """Stop reading a file once its text is more than its chunks may hold."""
     if sum(map(len, pages)) > limits.chars:
-        raise too_large(f"more than {limits.chars:,} characters of text, more than its chunks may hold", None,
-                        "--max-chunks")
+        raise too_large(
+            f"more than {limits.chars:,} characters of text, more than its chunks may hold", None, "--max-chunks"
+        )
 
 
 def _text_layer(page: pymupdf.Page, hidden: HiddenText) -> tuple[list[_Line], str | None]:
@@ -220,15 +221,19 @@ def _check_usable(result: Extracted, unread: dict[str, list[int]]) -> None:
     usable = any(not ch.isspace() for page in result.pages for ch in page)
     _left_out(result, unread["ocr limit"], usable)
     if usable:
-        result.warnings += [f"page {n} has no text layer, only images or drawings (scanned?), and OCR is off; "
-                            "it is not searchable"
-                            for n in unread["scanned"]]
-        result.warnings += [f"page {n} has fonts without a Unicode mapping and OCR is off; it is left out"
-                            for n in unread["unmapped"]]
+        result.warnings += [
+            f"page {n} has no text layer, only images or drawings (scanned?), and OCR is off; it is not searchable"
+            for n in unread["scanned"]
+        ]
+        result.warnings += [
+            f"page {n} has fonts without a Unicode mapping and OCR is off; it is left out" for n in unread["unmapped"]
+        ]
         return
     if unread["unmapped"]:
-        raise ExtractionFailed("no text", "the text layer is unreadable (fonts without a Unicode mapping) "
-                                          "and OCR is off (--ocr on reads it)")
+        raise ExtractionFailed(
+            "no text",
+            "the text layer is unreadable (fonts without a Unicode mapping) and OCR is off (--ocr on reads it)",
+        )
     if unread["scanned"]:
         raise ExtractionFailed("no text", "the pages are images (a scanned CV?) and OCR is off (--ocr on reads them)")
     if result.ocr_pages:
@@ -241,8 +246,10 @@ def _left_out(result: Extracted, pages: list[int], usable: bool) -> None:
     if not pages:
         return
     shown = ", ".join(map(str, pages[:5])) + (f" and {len(pages) - 5} more" if len(pages) > 5 else "")
-    note = (f"page{'s' if len(pages) > 1 else ''} {shown} need OCR beyond the OCR limit (--max-ocr-pages a "
-            "file, --max-build-ocr-pages a build) and are left out")
+    note = (
+        f"page{'s' if len(pages) > 1 else ''} {shown} need OCR beyond the OCR limit (--max-ocr-pages a "
+        "file, --max-build-ocr-pages a build) and are left out"
+    )
     if not usable:
         raise ExtractionFailed("no text", f"no text: {note}", pages)
     result.warnings.append(note)
@@ -320,12 +327,18 @@ HEAD_LINES = 40  # the name sits near the top; the rest of page 1 only helps ran
 def head_lines(lines: list[_Line], rect: pymupdf.Rect) -> list[HeadLine]:
     """Page 1's lines top to bottom (then left to right), as HeadLine records, at most HEAD_LINES."""
     width, height = max(rect.width, 1.0), max(rect.height, 1.0)
-    ordered = sorted(lines, key=lambda l: (round(l.box.y0, 1), l.box.x0))[:HEAD_LINES]
+    ordered = sorted(lines, key=lambda line: (round(line.box.y0, 1), line.box.x0))[:HEAD_LINES]
     return [
-        HeadLine(text, round(l.size, 2), l.bold, round((l.box.y0 - rect.y0) / height, 4),
-                 round((l.box.x0 - rect.x0) / width, 4), round((l.box.x1 - rect.x0) / width, 4))
-        for l in ordered
-        if (text := normalize_text(l.box.text))
+        HeadLine(
+            text,
+            round(line.size, 2),
+            line.bold,
+            round((line.box.y0 - rect.y0) / height, 4),
+            round((line.box.x0 - rect.x0) / width, 4),
+            round((line.box.x1 - rect.x0) / width, 4),
+        )
+        for line in ordered
+        if (text := normalize_text(line.box.text))
     ]
 
 

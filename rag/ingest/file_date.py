@@ -10,7 +10,7 @@ _PDF_DATE = re.compile(r"^(?:D:)?((?:19|20)\d\d)(0[1-9]|1[0-2])")
 
 
 def pdf_month(metadata: dict | None) -> str | None:
-    """"YYYY-MM" of a PDF's modification date, else its creation date ("D:20230415093000Z" gives
+    """ "YYYY-MM" of a PDF's modification date, else its creation date ("D:20230415093000Z" gives
     "2023-04"); None when it has neither."""
     for key in ("modDate", "creationDate"):
         found = _PDF_DATE.match((metadata or {}).get(key) or "")
@@ -20,7 +20,7 @@ def pdf_month(metadata: dict | None) -> str | None:
 
 
 def docx_month(core_properties) -> str | None:
-    """"YYYY-MM" of a Word file's last modification, else its creation (python-docx core properties)."""
+    """ "YYYY-MM" of a Word file's last modification, else its creation (python-docx core properties)."""
     for when in (core_properties.modified, core_properties.created):
         if isinstance(when, datetime):
             return f"{when.year:04d}-{when.month:02d}"

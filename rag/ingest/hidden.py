@@ -97,8 +97,10 @@ def visible_blocks(page: pymupdf.Page, flags: int, hidden: HiddenText) -> list[d
                     box = pymupdf.Rect(chars[0]["bbox"])
                     for c in chars[1:]:
                         box |= c["bbox"]
-                    spans.append({k: v for k, v in span.items() if k != "chars"}
-                                 | {"text": "".join(c["c"] for c in chars), "bbox": tuple(box)})
+                    spans.append(
+                        {k: v for k, v in span.items() if k != "chars"}
+                        | {"text": "".join(c["c"] for c in chars), "bbox": tuple(box)}
+                    )
             if spans:
                 box = pymupdf.Rect(spans[0]["bbox"])
                 for s in spans[1:]:
@@ -118,14 +120,20 @@ def _paints(page: pymupdf.Page, trace: list[dict]) -> list[_Paint]:
     bounding-box log, read only when the page has images or paints something that is neither text
     nor a path (a gap in the sequence numbers of the two)."""
     paths = page.get_cdrawings()
-    paints = [_Paint(path["seqno"], tuple(path["rect"]), _rgb(path["fill"]), (path.get("fill_opacity") or 1.0) >= 0.99)
-              for path in paths if path.get("fill") is not None]
+    paints = [
+        _Paint(path["seqno"], tuple(path["rect"]), _rgb(path["fill"]), (path.get("fill_opacity") or 1.0) >= 0.99)
+        for path in paths
+        if path.get("fill") is not None
+    ]
     numbered = {span["seqno"] for span in trace} | {path["seqno"] for path in paths}
     if not page.get_images() and len(numbered) == max(numbered) + 1:
         return paints
     log = page.get_bboxlog()
-    images = {_rounded(i["bbox"]): not i["has-mask"] for i in page.get_image_info()} if any(
-        kind == "fill-image" for kind, _ in log) else {}
+    images = (
+        {_rounded(i["bbox"]): not i["has-mask"] for i in page.get_image_info()}
+        if any(kind == "fill-image" for kind, _ in log)
+        else {}
+    )
     for seqno, (kind, box) in enumerate(log):
         if kind in ("fill-image", "fill-shade"):
             paints.append(_Paint(seqno, tuple(box), None, kind == "fill-image" and images.get(_rounded(box), False)))
@@ -142,8 +150,9 @@ def _reason(span: dict, paints: list[_Paint], grounds: list[tuple[float, float, 
         return OFF_PAGE
     centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
     if span["type"] in INVISIBLE_MODES or span["opacity"] == 0:
-        return None if any(p.colour is None and p.seqno < seqno and _holds(p.box, centre) for p in paints) \
-            else "invisible"
+        return (
+            None if any(p.colour is None and p.seqno < seqno and _holds(p.box, centre) for p in paints) else "invisible"
+        )
     area = max((box[2] - box[0]) * (box[3] - box[1]), 1e-6)
     if any(p.seqno > seqno and p.opaque and _overlap(box, p.box) >= COVERED * area for p in paints):
         return "covered"

@@ -20,7 +20,7 @@ JD_BYTES = 5 * MB  # a job description file (rag match --jd), or what standard i
 @dataclass(frozen=True)
 class Limits:
     """A build's limits. Those per file are checked as the file is read; a worker that goes over
-    the time or memory limit is stopped (rag/build/engines/workers.py)."""
+    the time or memory limit is stopped (rag/pipeline/engines/workers.py)."""
 
     file_bytes: int = 50 * MB  # one file on disk, and a Word file once unpacked
     pages: int = 100  # pages of one PDF, frames of one image
@@ -37,8 +37,9 @@ class Limits:
 
     def for_file(self, chunk_chars: int, ocr_pages: int | None = None) -> FileLimits:
         """What extraction checks for one file; ocr_pages is its share of the build's OCR."""
-        return FileLimits(self.file_bytes, self.pages, self.ocr_pages if ocr_pages is None else ocr_pages,
-                          self.chunks * chunk_chars)
+        return FileLimits(
+            self.file_bytes, self.pages, self.ocr_pages if ocr_pages is None else ocr_pages, self.chunks * chunk_chars
+        )
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from rag.ingest.reading_order import Box
 
 OCR_DPI = 150  # A4 at 150 dpi is 1240 x 1754 pixels, inside the detector's 2000-pixel limit
 MAX_SIDE = 2000  # pixels: the detector scales anything larger down to this anyway (a phone photo
-                 # read as a 72-dpi image would otherwise render at tens of megapixels)
+# read as a 72-dpi image would otherwise render at tens of megapixels)
 MIN_SCORE = 0.5  # recognition confidence below which a line is dropped as noise
 _threads = -1  # ONNX Runtime threads of this process's engine: every core, unless share_cores() said otherwise
 
@@ -36,8 +36,9 @@ def engine_id() -> str:
     try:
         version = metadata.version("rapidocr")
     except metadata.PackageNotFoundError:
-        raise UserError("OCR needs the rapidocr package, which is not installed: run {fix}, or build with OCR off",
-                        Fix("install")) from None
+        raise UserError(
+            "OCR needs the rapidocr package, which is not installed: run {fix}, or build with OCR off", Fix("install")
+        ) from None
     return f"rapidocr-{version}@{OCR_DPI}dpi"
 
 
@@ -45,11 +46,13 @@ def engine_id() -> str:
 def _engine():
     from rapidocr import RapidOCR
 
-    return RapidOCR(params={
-        "Global.log_level": "error",
-        "Global.use_cls": False,  # upright lines only; the 180-degree classifier costs time for nothing here
-        "EngineConfig.onnxruntime.intra_op_num_threads": _threads,
-    })
+    return RapidOCR(
+        params={
+            "Global.log_level": "error",
+            "Global.use_cls": False,  # upright lines only; the 180-degree classifier costs time for nothing here
+            "EngineConfig.onnxruntime.intra_op_num_threads": _threads,
+        }
+    )
 
 
 def ocr_page(page: pymupdf.Page) -> list[Box]:

@@ -60,8 +60,10 @@ def extract_docx(path: Path, limits: FileLimits = FileLimits()) -> Extracted:
         default_size = _default_size(document)
         written = docx_month(document.core_properties)
         # No pages, so `top` is the paragraph's place in the text and `left` is unknown (0).
-        head = [HeadLine(" ".join(line.split()), _size(p, default_size), _bold(p), round(i / len(paragraphs), 4), 0.0)
-                for i, (p, line) in enumerate(paragraphs[:HEAD_LINES])]
+        head = [
+            HeadLine(" ".join(line.split()), _size(p, default_size), _bold(p), round(i / len(paragraphs), 4), 0.0)
+            for i, (p, line) in enumerate(paragraphs[:HEAD_LINES])
+        ]
     except Exception as exc:  # python-docx, zipfile and lxml each raise their own types
         raise ExtractionFailed("corrupt", f"not a readable Word file ({short_reason(exc)})") from None
     if not paragraphs:

@@ -76,8 +76,10 @@ def _phrases(text: str) -> tuple[str, ...]:
 
 
 # Folded headings (fold(): lower case, accents stripped), without a trailing colon.
-HEADINGS: dict[str, str] = {h: kind for kind, text in {
-    MUST: """
+HEADINGS: dict[str, str] = {
+    h: kind
+    for kind, text in {
+        MUST: """
         requirements
         required
         required skills
@@ -218,7 +220,7 @@ HEADINGS: dict[str, str] = {h: kind for kind, text in {
         essential qualifications
         minimum experience
     """,
-    NICE: """
+        NICE: """
         nice to have
         nice-to-have
         nice to haves
@@ -285,7 +287,7 @@ HEADINGS: dict[str, str] = {h: kind for kind, text in {
         additional qualifications
         plus points
     """,
-    TASKS: """
+        TASKS: """
         about the role
         the role
         role
@@ -340,7 +342,7 @@ HEADINGS: dict[str, str] = {h: kind for kind, text in {
         day to day
         your role
     """,
-    OTHER: """
+        OTHER: """
         about us
         about the company
         the company
@@ -419,7 +421,9 @@ HEADINGS: dict[str, str] = {h: kind for kind, text in {
         offres similaires
         emplois similaires
     """,
-}.items() for h in _phrases(text)}
+    }.items()
+    for h in _phrases(text)
+}
 
 
 def _markers(phrases: tuple[str, ...]) -> regex.Pattern:
@@ -508,16 +512,30 @@ _MUST_PHRASES = _phrases("""
 """)
 _NICE_MARKERS, _MUST_MARKERS = _markers(_NICE_PHRASES), _markers(_MUST_PHRASES)
 # A prose sentence that asks something of the candidate, where a name it does not know is a skill.
-_ASKS = regex.compile("|".join((_NICE_MARKERS.pattern, _MUST_MARKERS.pattern, r"(?<![\p{L}])(?:experien|erfahrung|"
-                                r"knowledge|kenntnis|conocimiento|connaissance|familiar|proficien|skill|expert|"
-                                r"dominio|maitrise|with|mit|con|avec)")))
+_ASKS = regex.compile(
+    "|".join(
+        (
+            _NICE_MARKERS.pattern,
+            _MUST_MARKERS.pattern,
+            r"(?<![\p{L}])(?:experien|erfahrung|"
+            r"knowledge|kenntnis|conocimiento|connaissance|familiar|proficien|skill|expert|"
+            r"dominio|maitrise|with|mit|con|avec)",
+        )
+    )
+)
 
 # Words that frame a phrase requirement or say how much it matters, never what it asks for.
-_FILLER = STOPWORDS | QUERY_FRAMING | frozenset(
-    word for phrase in (*_NICE_PHRASES, *_MUST_PHRASES) for word in phrase.split()
-) | frozenset("serait sera seria would ware waere strong solid good excellent proven".split())
+_FILLER = (
+    STOPWORDS
+    | QUERY_FRAMING
+    | frozenset(word for phrase in (*_NICE_PHRASES, *_MUST_PHRASES) for word in phrase.split())
+    | frozenset("serait sera seria would ware waere strong solid good excellent proven".split())
+)
 
-_NUMBER_WORDS = {w: n for n, words in enumerate(_phrases("""
+_NUMBER_WORDS = {
+    w: n
+    for n, words in enumerate(
+        _phrases("""
     zero
     one uno una un une ein eine einem einer
     two dos zwei deux
@@ -529,14 +547,20 @@ _NUMBER_WORDS = {w: n for n, words in enumerate(_phrases("""
     eight ocho acht huit
     nine nueve neun neuf
     ten diez zehn dix
-"""), start=0) for w in words.split()}
+"""),
+        start=0,
+    )
+    for w in words.split()
+}
 _NUMBER = r"(?:\d{1,2}|" + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True)) + ")"
 _YEARS = regex.compile(
     rf"(?<![\p{{L}}\p{{N}}])(?P<n>{_NUMBER})(?:\s*(?:-|–|to|a|bis)\s*\d{{1,2}})?\s*\+?\s*"
-    r"(?:years?|yrs?|anos?|jahre|jahren|jahr|ans?|annees?)(?![\p{L}\p{N}])")
+    r"(?:years?|yrs?|anos?|jahre|jahren|jahr|ans?|annees?)(?![\p{L}\p{N}])"
+)
 _EXPERIENCE_CONTEXT = regex.compile(
     r"(?<![\p{L}])(?:experience|experiencia|erfahrung|berufserfahrung|praxis|trayectoria|at least|minimum|"
-    r"al menos|minimo|mindestens|au moins|\+)")
+    r"al menos|minimo|mindestens|au moins|\+)"
+)
 
 # Words from a minimum of years to the skill it is about: "5+ years of hands-on professional
 # experience in building services with Python" is eight.
@@ -553,32 +577,62 @@ _LINK = regex.compile(r"\[([^\[\]\n]{0,200})\]\([^()\n]{0,400}\)")
 _PARENTHESES = regex.compile(r"\([^()\n]{0,200}\)")
 _EDGE = regex.compile(r"^[^\p{L}\p{N}]+|[\s:：.?!\-–—]+$")
 # Sentence ends: . ! ? ; followed by space and a capital, never after an abbreviation (e.g., z.B.).
-_SENTENCE = regex.compile(r"(?<!\b(?:e\.g|i\.e|z\.\s?B|p\.\s?ej|p\.\s?ex|etc|approx|incl|bzw|ca|vs))"
-                          r"(?:[.!?](?=\s+[\p{Lu}¿¡])|;)\s*")
+_SENTENCE = regex.compile(
+    r"(?<!\b(?:e\.g|i\.e|z\.\s?B|p\.\s?ej|p\.\s?ex|etc|approx|incl|bzw|ca|vs))"
+    r"(?:[.!?](?=\s+[\p{Lu}¿¡])|;)\s*"
+)
 _MAX_HEADING_WORDS = 8
 _MAX_GUESSED_HEADING_WORDS = 5
 # A job board's blocks: "Experience:" then "PHP: 5 years (Required)", "Education:" then "Bachelor's
 # (Preferred)", "Language:" then "English (Required)".
-BOARD_HEADINGS = {h: BOARD for h in ("experience", "education", "language", "languages", "license/certification",
-                                      "licenses/certifications", "certification", "certifications", "licence")}
+BOARD_HEADINGS = {
+    h: BOARD
+    for h in (
+        "experience",
+        "education",
+        "language",
+        "languages",
+        "license/certification",
+        "licenses/certifications",
+        "certification",
+        "certifications",
+        "licence",
+    )
+}
 _BOARD_MARK = regex.compile(r"(?i)\(\s*(?:required|preferred)\s*\)")
-_BOARD_LINE = regex.compile(r"(?i)\(\s*(?:required|preferred)\s*\)|\d+\s*\+?\s*(?:years?|yrs?)|bachelor|master|degree|"
-                            r"diploma|high school|associate|doctorate|ph\.?d")
+_BOARD_LINE = regex.compile(
+    r"(?i)\(\s*(?:required|preferred)\s*\)|\d+\s*\+?\s*(?:years?|yrs?)|bachelor|master|degree|"
+    r"diploma|high school|associate|doctorate|ph\.?d"
+)
 # A short line that is no known heading but is built around a heading word: "Key Skills",
 # "Required Experience & Qualifications", "JOB RESPONSIBILITIES". Checked in this order.
-_HEADING_WORDS = [(kind, regex.compile(pattern)) for kind, pattern in (
-    (NICE, r"\b(?:preferred|nice|bonus|plus|desir|advantage|good to have|wunsch|deseable|atout|optional)"),
-    (TASKS, r"\b(?:responsib|dut(?:y|ies)|tasks?\b|what you.?ll do|aufgaben|funciones|missions?\b|job description)"),
-    (OTHER, r"\b(?:about|company|benefit|offer|perks|salary|pay\b|compensation|schedule|location|apply|equal "
-            r"opportunit|eeo|job type|contact|why join|culture)"),
-    (MUST, r"\b(?:requirement|qualification|skills?\b|experience\b|eligib|profile|profil|anforderung|requisit|"
-           r"competenc|must|knowledge|expertise)"),
-)]
+_HEADING_WORDS = [
+    (kind, regex.compile(pattern))
+    for kind, pattern in (
+        (NICE, r"\b(?:preferred|nice|bonus|plus|desir|advantage|good to have|wunsch|deseable|atout|optional)"),
+        (
+            TASKS,
+            r"\b(?:responsib|dut(?:y|ies)|tasks?\b|what you.?ll do|aufgaben|funciones|missions?\b|job description)",
+        ),
+        (
+            OTHER,
+            r"\b(?:about|company|benefit|offer|perks|salary|pay\b|compensation|schedule|location|apply|equal "
+            r"opportunit|eeo|job type|contact|why join|culture)",
+        ),
+        (
+            MUST,
+            r"\b(?:requirement|qualification|skills?\b|experience\b|eligib|profile|profil|anforderung|requisit|"
+            r"competenc|must|knowledge|expertise)",
+        ),
+    )
+]
 _INNER_PUNCTUATION = regex.compile(r"[.;!?]|,\s")
 # A clause about the employer, not the candidate: "We're a purpose-driven company", "Join us",
 # the equal-opportunity statement.
-_ABOUT_US = regex.compile(r"^(?:we|we're|we are|our|join us|us|at \w+,? we)\b|equal (?:employment )?opportunit|"
-                          r"regardless of (?:age|race|colou?r|gender|sex)|affirmative action|reasonable accommodation")
+_ABOUT_US = regex.compile(
+    r"^(?:we|we're|we are|our|join us|us|at \w+,? we)\b|equal (?:employment )?opportunit|"
+    r"regardless of (?:age|race|colou?r|gender|sex)|affirmative action|reasonable accommodation"
+)
 # A task about trying a tool ("Help us evaluate Rust for future projects") asks for no one who
 # knows it yet.
 _EXPLORATORY = regex.compile(r"\b(?:evaluat|evaluier|evaluar|evaluer|explor|pilot|future|kunftig|futur)")
@@ -597,42 +651,102 @@ def _about_us(clause: str) -> bool:
 
 
 _SMALL_WORDS = frozenset("and or of the for to in & a an with y de del und et des du la le".split())
-_DEGREE_CONTEXT = regex.compile(r"degree|bachelor|master|ph\.?\s?d|doctor|diplom|graduat|b\.?\s?sc|m\.?\s?sc|b\.?\s?tech|"
-                                r"m\.?\s?tech|mba|abitur|licenciatura|grado|studium|hochschul|universit|titul|bac\s?\+|"
-                                r"education|bs/ms|ms/phd|b\.?e\.?(?:/|\s)")
-_LANGUAGE_CONTEXT = regex.compile(r"language|speak|spoken|written|verbal|fluen|proficien|idioma|lengua|nivel|sprach|"
-                                  r"kenntnis|langue|parl|courant|native|mother tongue|muttersprach|bilingu|zweisprachig")
+_DEGREE_CONTEXT = regex.compile(
+    r"degree|bachelor|master|ph\.?\s?d|doctor|diplom|graduat|b\.?\s?sc|m\.?\s?sc|b\.?\s?tech|"
+    r"m\.?\s?tech|mba|abitur|licenciatura|grado|studium|hochschul|universit|titul|bac\s?\+|"
+    r"education|bs/ms|ms/phd|b\.?e\.?(?:/|\s)"
+)
+_LANGUAGE_CONTEXT = regex.compile(
+    r"language|speak|spoken|written|verbal|fluen|proficien|idioma|lengua|nivel|sprach|"
+    r"kenntnis|langue|parl|courant|native|mother tongue|muttersprach|bilingu|zweisprachig"
+)
 _CEFR = regex.compile(r"(?<![\p{L}\p{N}])([ABC][12])(?![\p{L}\p{N}])")
-_LEVEL_WORD_LEVELS = [(regex.compile(pattern), level) for pattern, level in (
-    (r"native|mother tongue|muttersprach|lengua materna|langue maternelle|bilingu|zweisprachig", "native"),
-    (r"fluen|business|professional|advanced|proficien|excellent|sehr gut|verhandlungssicher|fliessend|flie.end|"
-     r"courant|avance|avanzad|fluid|dominio|excelente", "C1"),
-    (r"\bgood\b|\bgute?n?\b|intermediate|conversational|working knowledge|\bbuen|intermedi|\bbon\b|\bbonne", "B2"),
-    (r"basic|grundkenntnis|basico|notions|elementary", "A2"),
-)]
+_LEVEL_WORD_LEVELS = [
+    (regex.compile(pattern), level)
+    for pattern, level in (
+        (r"native|mother tongue|muttersprach|lengua materna|langue maternelle|bilingu|zweisprachig", "native"),
+        (
+            r"fluen|business|professional|advanced|proficien|excellent|sehr gut|verhandlungssicher|fliessend|flie.end|"
+            r"courant|avance|avanzad|fluid|dominio|excelente",
+            "C1",
+        ),
+        (r"\bgood\b|\bgute?n?\b|intermediate|conversational|working knowledge|\bbuen|intermedi|\bbon\b|\bbonne", "B2"),
+        (r"basic|grundkenntnis|basico|notions|elementary", "A2"),
+    )
+]
 _LEVEL_WORDS = regex.compile("|".join(pattern.pattern for pattern, _ in _LEVEL_WORD_LEVELS))
 # Between two skills: joined as alternatives (any meets), once punctuation and filler words are
 # taken out ("SQL databases such as MySQL", "Python, R and/or SAS", "AWS/GCP", "(e.g. React)").
 _GAP_PUNCTUATION = regex.compile(r"[\s.,;:()/|&]+")
-_GAP_FILLER = frozenset("""database databases tool tools framework frameworks language languages platform platforms
+_GAP_FILLER = frozenset(
+    """database databases tool tools framework frameworks language languages platform platforms
     technology technologies system systems service services server servers library libraries stack experience
-    knowledge skills concepts solutions environments environment engines engine clouds cloud etc""".split())
-_ALTERNATIVES = frozenset({"", "or", "o", "u", "oder", "ou", "andor", "orand", "yo", "undoder", "etou", "eg",
-                           "suchas", "like", "forexample", "forinstance", "zb", "wie", "pej", "pex", "como",
-                           "parexemple", "comme", "telque", "telsque", "tellesque", "ie", "orother", "oranother"})
+    knowledge skills concepts solutions environments environment engines engine clouds cloud etc""".split()
+)
+_ALTERNATIVES = frozenset(
+    {
+        "",
+        "or",
+        "o",
+        "u",
+        "oder",
+        "ou",
+        "andor",
+        "orand",
+        "yo",
+        "undoder",
+        "etou",
+        "eg",
+        "suchas",
+        "like",
+        "forexample",
+        "forinstance",
+        "zb",
+        "wie",
+        "pej",
+        "pex",
+        "como",
+        "parexemple",
+        "comme",
+        "telque",
+        "telsque",
+        "tellesque",
+        "ie",
+        "orother",
+        "oranother",
+    }
+)
 # Capitalised words of postings that name no skill: acronyms of the trade, days, months, pronouns.
-_COMMON_NAMES = frozenset("""api apis ui ux it hr cv bs ms ba ma mba phd usa uk eu eeo ceo cto cio cfo vp qa ai ml
+_COMMON_NAMES = frozenset(
+    """api apis ui ux it hr cv bs ms ba ma mba phd usa uk eu eeo ceo cto cio cfo vp qa ai ml
     b2b b2c pm am ok etc inc ltd llc gmbh co corp dept div usd eur inr lpa ctc wfh hq id pdf ui/ux url urls faq
     we our you your i my they their this these that the a an any all new full senior junior lead team teams work
     monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
     september october november december strong good excellent proven ability knowledge experience understanding
     familiarity proficiency hands degree bachelor master masters bachelors computer science engineering
-    information technology related field equivalent minimum plus years year""".split())
+    information technology related field equivalent minimum plus years year""".split()
+)
 # After a run of skills joined by commas: an "or" that makes them alternatives, though what it
 # leads to is no skill the clause names.
 _OR_NEXT = regex.compile(r"\s*,?\s*(?:or|oder|o|u|ou|and/or)\s")
-_NARROWINGS = frozenset({"with", "including", "incl", "especially", "inparticular", "particularly", "con", "mit",
-                         "avec", "inkl", "inklusive", "incluyendo", "notamment", "using"})
+_NARROWINGS = frozenset(
+    {
+        "with",
+        "including",
+        "incl",
+        "especially",
+        "inparticular",
+        "particularly",
+        "con",
+        "mit",
+        "avec",
+        "inkl",
+        "inklusive",
+        "incluyendo",
+        "notamment",
+        "using",
+    }
+)
 _MAX_PHRASE_WORDS = 25
 _TITLE_LINES = 12
 
@@ -679,8 +793,13 @@ def parse_jd(text: str) -> JobDescription:
         found += [r for clause in unread for r in _read_clause(clause, not stated, False) if r.kind != PHRASE]
     found += tasks
     if not any(r.kind != PHRASE for r in found):  # nothing read where it should be: read it all
-        found += [r for clause, _ in clauses if clause != title_line and not _about_us(clause)
-                  for r in _read_clause(clause, True, False) if r.kind != PHRASE]
+        found += [
+            r
+            for clause, _ in clauses
+            if clause != title_line and not _about_us(clause)
+            for r in _read_clause(clause, True, False)
+            if r.kind != PHRASE
+        ]
     title = md_titles[0] if md_titles else title_line and pick_title([title_line])
     return JobDescription(title, _merged(found), sectioned)
 
@@ -750,7 +869,8 @@ def _heading_of_line(content: str) -> str | None:
     if _INNER_PUNCTUATION.search(bare) or ":" in bare:  # "Bonus: Kafka" is a heading inline
         return None
     written_as_heading = content.rstrip().endswith((":", "：", "*")) or all(
-        w[:1].isupper() or not w[:1].isalpha() or w.lower() in _SMALL_WORDS for w in bare.split())
+        w[:1].isupper() or not w[:1].isalpha() or w.lower() in _SMALL_WORDS for w in bare.split()
+    )
     return heading_kind(bare, guess=written_as_heading)
 
 
@@ -760,13 +880,24 @@ def _clauses(lines: list[_Line]) -> list[tuple[str, str]]:
     for line in lines:
         if not line.text:
             items.append(["", line.section])
-        elif (items and items[-1][0] and items[-1][1] == line.section and not line.bullet
-              and line.text[:1].islower() and line.section != BOARD):
+        elif (
+            items
+            and items[-1][0]
+            and items[-1][1] == line.section
+            and not line.bullet
+            and line.text[:1].islower()
+            and line.section != BOARD
+        ):
             items[-1][0] += " " + line.text  # a bullet or sentence wrapped onto the next line
         else:
             items.append([line.text, line.section])
-    return [(clause.strip(), section) for text, section in items if text
-            for clause in _SENTENCE.split(text) if clause.strip()]
+    return [
+        (clause.strip(), section)
+        for text, section in items
+        if text
+        for clause in _SENTENCE.split(text)
+        if clause.strip()
+    ]
 
 
 def _read_board_line(line: str) -> list[Requirement]:
@@ -795,8 +926,9 @@ def _read_clause(clause: str, must: bool, sectioned: bool) -> list[Requirement]:
     optional = bool(_NICE_MARKERS.search(folded))
     must = must and not optional
     found = _education(clause, must) + _language(clause, must)
-    groups = [g for g in _skill_groups(clause, _mentions(clause, sectioned))
-              if g.skills or not levels_in(g.label)]  # "BS/MS", "B.Tech" name a degree, no skill
+    groups = [
+        g for g in _skill_groups(clause, _mentions(clause, sectioned)) if g.skills or not levels_in(g.label)
+    ]  # "BS/MS", "B.Tech" name a degree, no skill
     years = _min_years(folded, need_context=not sectioned)
     timed = [g for g in groups if years is not None and _years_attached(clause, g)]
     found += [Requirement(SKILL, g.label, must, clause, g.skills, terms=g.terms) for g in groups if g not in timed]
@@ -833,8 +965,10 @@ def _language(clause: str, must: bool) -> list[Requirement]:
     if not names or not (_LANGUAGE_CONTEXT.search(folded) or _CEFR.search(clause) or _LEVEL_WORDS.search(folded)):
         return []
     level = _language_level(clause)
-    return [Requirement(LANGUAGE, name + (f" {level}" if level else ""), must, clause, level=level, language=name)
-            for name in names]
+    return [
+        Requirement(LANGUAGE, name + (f" {level}" if level else ""), must, clause, level=level, language=name)
+        for name in names
+    ]
 
 
 def _language_level(clause: str) -> str | None:
@@ -852,11 +986,11 @@ def _what_is_asked(clause: str) -> str:
     tokens = raw_tokens(clause)
     framing = [i for i, t in enumerate(tokens) if t.term in QUERY_FRAMING]
     if framing and framing[-1] + 1 < len(tokens):
-        tokens = tokens[framing[-1] + 1:]
+        tokens = tokens[framing[-1] + 1 :]
     kept = [i for i, t in enumerate(tokens) if t.term not in _FILLER]
     if not kept:
         return clause.strip()
-    return clause[tokens[kept[0]].start:tokens[kept[-1]].end]
+    return clause[tokens[kept[0]].start : tokens[kept[-1]].end]
 
 
 @dataclass(frozen=True)
@@ -886,15 +1020,21 @@ def _mentions(clause: str, sectioned: bool) -> list[_Mention]:
     if not sectioned and not _ASKS.search(fold(clause)):
         return known  # prose about the company ("Soluciones HT S.A.T. amplía su equipo") names no need
     taken = [(m.start, m.end) for m in known]
-    names = [_Mention(a, b, None, tuple(t.term for t in raw_tokens(clause[a:b])))
-             for a, b in unknown_names(clause, taken, strict=not sectioned or _capitalises_nouns(clause) or _title_case(clause))]
+    names = [
+        _Mention(a, b, None, tuple(t.term for t in raw_tokens(clause[a:b])))
+        for a, b in unknown_names(
+            clause, taken, strict=not sectioned or _capitalises_nouns(clause) or _title_case(clause)
+        )
+    ]
     return sorted(known + names, key=lambda m: m.start)
 
 
 # Function words of German, whose nouns all start with a capital ("Erfahrung", "Vorteil"): in a
 # German clause only a technical or all-capitals word is read as a name.
-_GERMAN_WORDS = frozenset("mit und oder von für fur sind der die das des dem den eine einer im zu bei auf "
-                          "wir ihr du sie ist sehr gute guten idealerweise kenntnisse erfahrung berufserfahrung jahre jahren mindestens".split())
+_GERMAN_WORDS = frozenset(
+    "mit und oder von für fur sind der die das des dem den eine einer im zu bei auf "
+    "wir ihr du sie ist sehr gute guten idealerweise kenntnisse erfahrung berufserfahrung jahre jahren mindestens".split()
+)
 
 
 def _capitalises_nouns(clause: str) -> bool:
@@ -920,15 +1060,21 @@ def unknown_names(clause: str, taken: list[tuple[int, int]], strict: bool) -> li
     roles: set[int] = set()  # spans holding a role word: a job title ("Systems Administrator"), no skill
     tokens = raw_tokens(clause)
     for index, token in enumerate(tokens):
-        written = clause[token.start:token.end]
+        written = clause[token.start : token.end]
         place = index or int(_whole_item(clause, tokens))
         if any(a < token.end and token.start < b for a, b in taken) or not _name_shaped(written, place, strict):
             continue
-        if token.term in STOPWORDS or token.term in _COMMON_NAMES or token.term in QUERY_FRAMING or \
-                languages_in(written) or len(token.term) < 2 or _CEFR.fullmatch(written):
+        if (
+            token.term in STOPWORDS
+            or token.term in _COMMON_NAMES
+            or token.term in QUERY_FRAMING
+            or languages_in(written)
+            or len(token.term) < 2
+            or _CEFR.fullmatch(written)
+        ):
             continue
         previous = spans[-1] if spans else None
-        if previous and previous[2] == index - 1 and previous[3] < 3 and not clause[previous[1]:token.start].strip():
+        if previous and previous[2] == index - 1 and previous[3] < 3 and not clause[previous[1] : token.start].strip():
             previous[1], previous[2], previous[3] = token.end, index, previous[3] + 1
         else:
             spans.append([token.start, token.end, index, 1])
@@ -940,8 +1086,11 @@ def unknown_names(clause: str, taken: list[tuple[int, int]], strict: bool) -> li
 def _whole_item(clause: str, tokens: list) -> bool:
     """A list item that is one name and nothing else: "Fooquux", "Rest Assured" (whose first word
     is capitalised as a name, not as a sentence's start)."""
-    return len(tokens) == 1 or (len(tokens) == 2 and clause[tokens[1].start:tokens[1].start + 1].isupper()
-                                and not clause[tokens[0].end:tokens[1].start].strip())
+    return len(tokens) == 1 or (
+        len(tokens) == 2
+        and clause[tokens[1].start : tokens[1].start + 1].isupper()
+        and not clause[tokens[0].end : tokens[1].start].strip()
+    )
 
 
 def _name_shaped(written: str, index: int, strict: bool) -> bool:
@@ -965,12 +1114,12 @@ def _skill_groups(clause: str, mentions: list[_Mention]) -> list[_Group]:
     Skills joined by "and" are each their own. A skill right after a negation ("Java, not
     JavaScript") is no requirement."""
     ends = [0] + [m.end for m in mentions]
-    mentions = [m for m, end in zip(mentions, ends) if not _NEGATION.search(fold(clause[end:m.start]))]
+    mentions = [m for m, end in zip(mentions, ends) if not _NEGATION.search(fold(clause[end : m.start]))]
     runs: list[list[_Mention]] = []
     linked: list[bool] = []
     narrowed: list[int] = []  # per run: the index from which its members meet it ("X with Y": from Y)
     for previous, mention in zip([None, *mentions], mentions):
-        gap = fold(clause[previous.end:mention.start]).strip(" \t") if previous else None
+        gap = fold(clause[previous.end : mention.start]).strip(" \t") if previous else None
         if gap is not None and _gap_words(gap) in _ALTERNATIVES:
             runs[-1].append(mention)
             linked[-1] = linked[-1] or gap.strip(", ") != ""
@@ -982,19 +1131,33 @@ def _skill_groups(clause: str, mentions: list[_Mention]) -> list[_Group]:
             runs.append([mention])
             linked.append(False)
             narrowed.append(0)
-    linked = [has_or or (len(run) > 1 and bool(_OR_NEXT.match(fold(clause[run[-1].end:]))))
-              for run, has_or in zip(runs, linked)]  # "DevOps, SRE or platform engineering"
+    linked = [
+        has_or or (len(run) > 1 and bool(_OR_NEXT.match(fold(clause[run[-1].end :]))))
+        for run, has_or in zip(runs, linked)
+    ]  # "DevOps, SRE or platform engineering"
     groups: list[_Group] = []
     for run, has_or, start in zip(runs, linked, narrowed):
-        for members in ([run] if has_or else [[m] for m in run]):
+        for members in [run] if has_or else [[m] for m in run]:
             meeting = members[start:] if has_or and start else members
-            written = dict.fromkeys(clause[m.start:m.end] for m in members)
-            label = "/".join(written) if not (has_or and start) else (
-                "/".join(dict.fromkeys(clause[m.start:m.end] for m in members[:start])) + " with "
-                + "/".join(dict.fromkeys(clause[m.start:m.end] for m in meeting)))
-            groups.append(_Group(label, tuple(dict.fromkeys(m.canonical for m in meeting if m.canonical)),
-                                 tuple(dict.fromkeys(m.words for m in meeting if not m.canonical)),
-                                 members[0].start, members[-1].end))
+            written = dict.fromkeys(clause[m.start : m.end] for m in members)
+            label = (
+                "/".join(written)
+                if not (has_or and start)
+                else (
+                    "/".join(dict.fromkeys(clause[m.start : m.end] for m in members[:start]))
+                    + " with "
+                    + "/".join(dict.fromkeys(clause[m.start : m.end] for m in meeting))
+                )
+            )
+            groups.append(
+                _Group(
+                    label,
+                    tuple(dict.fromkeys(m.canonical for m in meeting if m.canonical)),
+                    tuple(dict.fromkeys(m.words for m in meeting if not m.canonical)),
+                    members[0].start,
+                    members[-1].end,
+                )
+            )
     return groups
 
 
@@ -1002,16 +1165,18 @@ def _years_attached(clause: str, group: _Group) -> bool:
     """Whether the clause's years are the group's: "5+ years of experience with Python", "Python
     (5+ years)", but not "4 years of experience and solid Python": nothing but a few linking
     words stand between them."""
-    before = fold(clause[:group.start])
+    before = fold(clause[: group.start])
     last = None
-    for last in _YEARS.finditer(before):
+    for last in _YEARS.finditer(before):  # noqa: B007 (the last match is wanted)
         pass
     if last is not None:
-        between = before[last.end():]
+        between = before[last.end() :]
         return len(between.split()) <= _YEARS_REACH and not _DETACHED.search(between)
-    after = fold(clause[group.end:])
+    after = fold(clause[group.end :])
     first = _YEARS.search(after)
-    return first is not None and len(after[:first.start()].split()) <= 3 and not _DETACHED.search(after[:first.start()])
+    return (
+        first is not None and len(after[: first.start()].split()) <= 3 and not _DETACHED.search(after[: first.start()])
+    )
 
 
 def _gap_words(gap: str) -> str:
@@ -1049,8 +1214,11 @@ def _merged(found: list[Requirement]) -> tuple[Requirement, ...]:
         elif req.must and not old.must:
             kept[key] = req
     timed = {_key(r)[1:]: r.must for r in kept.values() if r.kind == YEARS and (r.skills or r.terms)}
-    ordered = [r for r in kept.values()  # "Python" beside "5+ years of Python" says nothing more
-               if not (r.kind == SKILL and _key(r)[1:] in timed and (timed[_key(r)[1:]] or not r.must))]
+    ordered = [
+        r
+        for r in kept.values()  # "Python" beside "5+ years of Python" says nothing more
+        if not (r.kind == SKILL and _key(r)[1:] in timed and (timed[_key(r)[1:]] or not r.must))
+    ]
     return tuple([r for r in ordered if r.must] + [r for r in ordered if not r.must])
 
 

@@ -106,19 +106,30 @@ class MatchResult:
     filtered: FilterOutcome | None = None
 
 
-def match(searcher: Searcher, jd: JobDescription, settings: MatchSettings,
-          filters: CompiledFilters | None = None) -> MatchResult:
+def match(
+    searcher: Searcher, jd: JobDescription, settings: MatchSettings, filters: CompiledFilters | None = None
+) -> MatchResult:
     """The top candidates against the JD; filters (Filters.compile()) leave candidates out first."""
     outcome = filters.apply(searcher.store.profiles().columns) if filters else None
     keep = outcome.keep if outcome else np.ones(searcher.store.manifest.candidate_count, dtype=bool)
     ranking = rank_against(searcher, jd, settings, keep)
     met_by = tuple(int((row & keep).sum()) for row in ranking.met)
-    return MatchResult(jd, settings, ranking.as_of, int(keep.sum()), met_by, int(ranking.meets_all.sum()),
-                       describe(searcher, ranking), filters, outcome)
+    return MatchResult(
+        jd,
+        settings,
+        ranking.as_of,
+        int(keep.sum()),
+        met_by,
+        int(ranking.meets_all.sum()),
+        describe(searcher, ranking),
+        filters,
+        outcome,
+    )
 
 
-def rank_against(searcher: Searcher, jd: JobDescription, settings: MatchSettings,
-                 keep: np.ndarray | None = None) -> Ranking:
+def rank_against(
+    searcher: Searcher, jd: JobDescription, settings: MatchSettings, keep: np.ndarray | None = None
+) -> Ranking:
     """Every candidate measured against the JD, scored 0-100 and ordered by that score; keep (bool
     per candidate) leaves the others out of the order and of the relevance scores' normalisation."""
     store = searcher.store
@@ -157,8 +168,22 @@ def rank_against(searcher: Searcher, jd: JobDescription, settings: MatchSettings
         shown = shown & keep
         meets_all = meets_all & keep
     order = order[shown[order]]
-    return Ranking(jd, store.manifest.profiles["as_of"], met, years, in_roles, must_met, nice_met, relevance,
-                   order[: settings.topk], meets_all, mentions, cosines, score, parts)
+    return Ranking(
+        jd,
+        store.manifest.profiles["as_of"],
+        met,
+        years,
+        in_roles,
+        must_met,
+        nice_met,
+        relevance,
+        order[: settings.topk],
+        meets_all,
+        mentions,
+        cosines,
+        score,
+        parts,
+    )
 
 
 def _held_names(searcher: Searcher, reqs: tuple[Requirement, ...]) -> tuple[Requirement, ...]:
@@ -181,8 +206,7 @@ def _holders(searcher: Searcher, words: tuple[str, ...]) -> int:
     return int(agg.holding(searcher.store.starts, searcher.literal_chunks(words)).sum())
 
 
-def _name_holders(searcher: Searcher, reqs: tuple[Requirement, ...], mentions: SkillMentions
-                  ) -> dict[str, np.ndarray]:
+def _name_holders(searcher: Searcher, reqs: tuple[Requirement, ...], mentions: SkillMentions) -> dict[str, np.ndarray]:
     """For every skill the JD names, known or not: who states it (bool per candidate)."""
     starts = searcher.store.starts
     out = {s: mentions.holders(s) for r in reqs for s in r.skills}
@@ -227,8 +251,14 @@ def speaks(columns, language: str, level: str | None) -> np.ndarray:
 SCORE_WEIGHTS = {"must": 0.35, "nice": 0.05, "skills": 0.70, "years": 0.05, "relevance": 0.10}
 
 
-def score_parts(jd: JobDescription, met: np.ndarray, years: dict[int, np.ndarray], names: dict[str, np.ndarray],
-                relevance: np.ndarray, keep: np.ndarray | None) -> dict[str, np.ndarray]:
+def score_parts(
+    jd: JobDescription,
+    met: np.ndarray,
+    years: dict[int, np.ndarray],
+    names: dict[str, np.ndarray],
+    relevance: np.ndarray,
+    keep: np.ndarray | None,
+) -> dict[str, np.ndarray]:
     """Each part of the overall score, 0 to 1 per candidate, for the parts this JD has: must-haves
     met, nice-to-haves met, the share of the JD's named skills the CV states, the years against
     the highest minimum asked (unknown: 0), and relevance (min-max over the candidates kept)."""
@@ -242,8 +272,9 @@ def score_parts(jd: JobDescription, met: np.ndarray, years: dict[int, np.ndarray
     if names:
         parts["skills"] = np.mean(list(names.values()), axis=0)
     if years:
-        parts["years"] = np.mean([np.clip(np.maximum(y, 0) / reqs[i].min_years, 0.0, 1.0) for i, y in years.items()],
-                                 axis=0)
+        parts["years"] = np.mean(
+            [np.clip(np.maximum(y, 0) / reqs[i].min_years, 0.0, 1.0) for i, y in years.items()], axis=0
+        )
     kept = np.ones(len(relevance), dtype=bool) if keep is None else keep
     low, high = (float(relevance[kept].min()), float(relevance[kept].max())) if kept.any() else (0.0, 0.0)
     parts["relevance"] = (relevance - low) / (high - low) if high > low else np.zeros(len(relevance))
@@ -268,12 +299,18 @@ def describe(searcher: Searcher, ranking: Ranking) -> list[CandidateMatch]:
     store, starts, reqs = searcher.store, searcher.store.starts, ranking.jd.requirements
     rows = ranking.top.tolist()
     people = store.candidates.get(rows)
-    closest = {(i, row): int(starts[row]) + int(np.argmax(cos[starts[row]:starts[row + 1]]))
-               for i, cos in ranking.cosines.items() for row in rows}
+    closest = {
+        (i, row): int(starts[row]) + int(np.argmax(cos[starts[row] : starts[row + 1]]))
+        for i, cos in ranking.cosines.items()
+        for row in rows
+    }
     met_closest = {key: c for key, c in closest.items() if ranking.met[key]}
     chunks = store.chunks.get(set(met_closest.values()))  # only met phrases show their chunk
-    stating = {i: ranking.mentions.first_stating(req.skills, len(starts) - 1)
-               for i, req in enumerate(reqs) if req.kind == SKILL}
+    stating = {
+        i: ranking.mentions.first_stating(req.skills, len(starts) - 1)
+        for i, req in enumerate(reqs)
+        if req.kind == SKILL
+    }
     literal = {words: searcher.literal_chunks(words) for req in reqs for words in req.terms}
     met_phrases = {key: chunks[c] for key, c in met_closest.items()}
     lines = _closest_lines(searcher, {key: reqs[key[0]].phrase for key in met_phrases}, met_phrases, people)
@@ -288,8 +325,11 @@ def describe(searcher: Searcher, ranking: Ranking) -> list[CandidateMatch]:
                 shown = None
                 if met:
                     chunk_id = int(stating[i][row])
-                    shown = (_skill_line(ranking.mentions, chunk_id, person, req.skills) if chunk_id >= 0 else
-                             _literal_line(searcher, person, req.terms, literal))
+                    shown = (
+                        _skill_line(ranking.mentions, chunk_id, person, req.skills)
+                        if chunk_id >= 0
+                        else _literal_line(searcher, person, req.terms, literal)
+                    )
                 outcomes.append(Outcome(met, shown))
             elif req.kind == PHRASE:
                 outcomes.append(Outcome(met, lines.get((i, row)), float(ranking.cosines[i][closest[i, row]])))
@@ -297,17 +337,37 @@ def describe(searcher: Searcher, ranking: Ranking) -> list[CandidateMatch]:
                 outcomes.append(Outcome(met, None, None, _profile_detail(req, profiles[row].read())))
             else:
                 years = int(ranking.years[i][row])
-                outcomes.append(Outcome(met, None, None if years < 0 else years,
-                                        _years_detail(req, years, bool(ranking.in_roles[i][row]), ranking.met[i, row])))
+                outcomes.append(
+                    Outcome(
+                        met,
+                        None,
+                        None if years < 0 else years,
+                        _years_detail(req, years, bool(ranking.in_roles[i][row]), ranking.met[i, row]),
+                    )
+                )
         scores = {name: float(s[row]) for name, s in ranking.relevance.items()}
-        out.append(CandidateMatch(rank, person, int(ranking.must_met[row]), int(ranking.nice_met[row]),
-                                  bool(ranking.meets_all[row]), scores, tuple(outcomes), float(ranking.score[row]),
-                                  {name: float(part[row]) for name, part in ranking.parts.items()}))
+        out.append(
+            CandidateMatch(
+                rank,
+                person,
+                int(ranking.must_met[row]),
+                int(ranking.nice_met[row]),
+                bool(ranking.meets_all[row]),
+                scores,
+                tuple(outcomes),
+                float(ranking.score[row]),
+                {name: float(part[row]) for name, part in ranking.parts.items()},
+            )
+        )
     return out
 
 
-def _literal_line(searcher: Searcher, person: Candidate, terms: tuple[tuple[str, ...], ...],
-                  literal: dict[tuple[str, ...], np.ndarray]) -> Evidence | None:
+def _literal_line(
+    searcher: Searcher,
+    person: Candidate,
+    terms: tuple[tuple[str, ...], ...],
+    literal: dict[tuple[str, ...], np.ndarray],
+) -> Evidence | None:
     """The first line of the CV that holds one of the names, as written."""
     lo, hi = person.first_chunk, person.first_chunk + person.chunk_count
     for words in terms:
@@ -324,7 +384,7 @@ def _name_start(text: str, words: tuple[str, ...]) -> int:
     if len(words) == 1:
         return matching_spans(text, {words[0]})[0].start
     tokens = raw_tokens(text)
-    return next(t.start for i, t in enumerate(tokens) if tuple(x.term for x in tokens[i:i + len(words)]) == words)
+    return next(t.start for i, t in enumerate(tokens) if tuple(x.term for x in tokens[i : i + len(words)]) == words)
 
 
 def _years_detail(req: Requirement, years: int, in_roles: bool, met: bool) -> str:
@@ -352,8 +412,12 @@ def _profile_detail(req: Requirement, profile) -> str:
     return f"{req.language} {spoken[0].level or '(level not stated)'} (profile)"
 
 
-def _closest_lines(searcher: Searcher, phrases: dict[tuple[int, int], str], chunks: dict[tuple[int, int], Chunk],
-                   people: dict[int, Candidate]) -> dict[tuple[int, int], Evidence]:
+def _closest_lines(
+    searcher: Searcher,
+    phrases: dict[tuple[int, int], str],
+    chunks: dict[tuple[int, int], Chunk],
+    people: dict[int, Candidate],
+) -> dict[tuple[int, int], Evidence]:
     """For each met phrase (requirement index, candidate row): the line of the candidate's closest
     chunk that is closest to it in meaning. Each distinct chunk's lines and each distinct phrase are
     embedded once, in one batch each. Lines of a few words only (a title, a heading) stand only

@@ -61,8 +61,11 @@ def read_mentions(store: OpenStore, keyword: KeywordIndex, skills: Iterable[str]
         heads = {skill: agg.first_of_each(owner[skill]) for skill in pending}
         fresh = sorted(set(np.concatenate([ids[heads[s]] for s, ids in pending.items()]).tolist()) - mentions.keys())
         for cid, chunk in store.chunks.get(fresh).items():
-            mentions[cid] = [m for m in _mentions(chunk.text, cues)
-                             if m.canonical in first and whole(m, chunk, continues=cid not in last)]
+            mentions[cid] = [
+                m
+                for m in _mentions(chunk.text, cues)
+                if m.canonical in first and whole(m, chunk, continues=cid not in last)
+            ]
             if mentions[cid]:
                 chunks[cid] = chunk
         for skill, ids in pending.items():
@@ -95,11 +98,20 @@ class _Cues:
 
     @classmethod
     def of(cls, terms: set[str]) -> _Cues:
-        word = "(?:" + "|".join("".join(regex.escape(ch) + (r"\p{M}*" if ch.isalpha() else "") for ch in term)
-                                for term in sorted(terms, key=len, reverse=True)) + ")"
+        word = (
+            "(?:"
+            + "|".join(
+                "".join(regex.escape(ch) + (r"\p{M}*" if ch.isalpha() else "") for ch in term)
+                for term in sorted(terms, key=len, reverse=True)
+            )
+            + ")"
+        )
         edge, gap = r"[\p{L}\p{N}]", r"[^\p{L}\p{N}]*"
-        return cls(regex.compile(rf"(?<!{edge}){word}(?!{edge})"), regex.compile(rf"(?<!{edge}){word}{gap}$"),
-                   regex.compile(rf"^{gap}{word}(?!{edge})"))
+        return cls(
+            regex.compile(rf"(?<!{edge}){word}(?!{edge})"),
+            regex.compile(rf"(?<!{edge}){word}{gap}$"),
+            regex.compile(rf"^{gap}{word}(?!{edge})"),
+        )
 
 
 def _mentions(text: str, cues: _Cues) -> list[SkillMention]:
@@ -120,8 +132,10 @@ def _mentions(text: str, cues: _Cues) -> list[SkillMention]:
     offsets = np.cumsum([0] + [len(line) + 1 for line in lines])
     found: list[SkillMention] = []
     for first, last in _runs(sorted(needed)):
-        found += [SkillMention(m.canonical, m.start + int(offsets[first]), m.end + int(offsets[first]))
-                  for m in find_skills("\n".join(lines[first:last]))]
+        found += [
+            SkillMention(m.canonical, m.start + int(offsets[first]), m.end + int(offsets[first]))
+            for m in find_skills("\n".join(lines[first:last]))
+        ]
     return found
 
 

@@ -108,9 +108,7 @@ def _alias_table() -> tuple[dict[tuple[str, ...], str], dict[str, int]]:
 _ALIASES, _ALIAS_STARTS = _alias_table()
 
 TOKENIZER_VERSION = (
-    _RULES_VERSION
-    + "-"
-    + hashlib.sha256(repr((sorted(STOPWORDS), ALIAS_GROUPS)).encode()).hexdigest()[:8]
+    _RULES_VERSION + "-" + hashlib.sha256(repr((sorted(STOPWORDS), ALIAS_GROUPS)).encode()).hexdigest()[:8]
 )
 
 

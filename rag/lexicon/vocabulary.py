@@ -55,20 +55,25 @@ _SENTENCE_END = regex.compile(r"[.!?]\s*$")
 _LIST_BEFORE = ",;/(|•·:&+"
 _LIST_AFTER = ",;/)|•·&+"
 _YEAR = regex.compile(r"(?:19|20)\d\d")
-_LETTER_CONTEXT = frozenset("""programming programmieren programacion programmation programmer language languages
+_LETTER_CONTEXT = frozenset(
+    """programming programmieren programacion programmation programmer language languages
     lenguaje lenguajes langage langages sprache sprachen programmiersprachen scripting studio rstudio shiny tidyverse
-    embedded ansi skills skill competencias habilidades conocimientos kenntnisse fahigkeiten competences""".split())
+    embedded ansi skills skill competencias habilidades conocimientos kenntnisse fahigkeiten competences""".split()
+)
 _ABBREVIATION_AFTER = regex.compile(r"^\s*(?:&|and|n|y|und|et)\s*\p{Lu}(?![\p{L}\p{N}+#])")  # "R & D", "R and D"
 _ABBREVIATION_BEFORE = regex.compile(r"(?<![\p{L}\p{N}])\p{Lu}\s*(?:&|and|n|y|und|et)\s*$")
-_ORGANISATIONS = frozenset("""society club association committee council institute federation union
+_ORGANISATIONS = frozenset(
+    """society club association committee council institute federation union
     department dept chapter board forum circle cell award awards prize scholarship olympiad conference summit
     magazine journal faculty week fair festival sociedad asociacion comite departamento facultad verein gesellschaft
-    verband abteilung fakultat societe comite departement faculte""".split())
+    verband abteilung fakultat societe comite departement faculte""".split()
+)
 _ITEM_EDGE = regex.compile(r"[,;|•·:()\n]|\s[-–—]\s")
 _ORGANISATION_OF = regex.compile(
     r"(?:^|\s)(?:society|association|institute|department|faculty|federation|council|committee|sociedad|asociacion|"
     r"departamento|facultad|societe|departement|faculte|institut|verband|abteilung)\s+(?:of|for|de|du|des|fur|der)"
-    r"(?:\s+the)?\s*$")
+    r"(?:\s+the)?\s*$"
+)
 
 
 def _rule(spelling: str, explicit: bool) -> str:
@@ -85,7 +90,7 @@ def _rule(spelling: str, explicit: bool) -> str:
 
 
 def _gaps(spelling: str, tokens: list[Token]) -> tuple[str, ...]:
-    return tuple(spelling[a.end:b.start].strip() for a, b in zip(tokens, tokens[1:]))
+    return tuple(spelling[a.end : b.start].strip() for a, b in zip(tokens, tokens[1:]))
 
 
 def _add(table: dict[tuple[str, ...], _Spelling], spelling: str, canonical: str, explicit: bool) -> None:
@@ -93,8 +98,7 @@ def _add(table: dict[tuple[str, ...], _Spelling], spelling: str, canonical: str,
     key = tuple(t.term for t in tokens)
     if not key or key in table:
         return  # the first writer of a spelling keeps it: explicit entries before synonyms.py
-    table[key] = _Spelling(canonical, _gaps(spelling, tokens), _rule(spelling, explicit),
-                           spelling in PROPER_NAMES)
+    table[key] = _Spelling(canonical, _gaps(spelling, tokens), _rule(spelling, explicit), spelling in PROPER_NAMES)
 
 
 def _entries() -> list[tuple[str, str, tuple[str, ...]]]:
@@ -187,8 +191,8 @@ def skill_names(text: str) -> list[str]:
 def _match_at(text: str, tokens: list[Token], terms: list[str], i: int) -> tuple[SkillMention, int] | None:
     longest = _LONGEST.get(terms[i], 0)
     for n in range(min(longest, len(tokens) - i), 0, -1):
-        spelling = _TABLE.get(tuple(terms[i:i + n]))
-        if spelling is None or not _gaps_match(text, tokens[i:i + n], spelling.gaps):
+        spelling = _TABLE.get(tuple(terms[i : i + n]))
+        if spelling is None or not _gaps_match(text, tokens[i : i + n], spelling.gaps):
             continue
         start, end = tokens[i].start, tokens[i + n - 1].end
         if _accepted(text, start, end, spelling):
@@ -197,12 +201,12 @@ def _match_at(text: str, tokens: list[Token], terms: list[str], i: int) -> tuple
 
 
 def _gaps_match(text: str, tokens: list[Token], gaps: tuple[str, ...]) -> bool:
-    return all(text[a.end:b.start].strip() == gap for a, b, gap in zip(tokens, tokens[1:], gaps))
+    return all(text[a.end : b.start].strip() == gap for a, b, gap in zip(tokens, tokens[1:], gaps))
 
 
 def _joined_parts(text: str, token: Token) -> Iterable[SkillMention]:
     """Skills inside a joined term that is no spelling itself: "Python/Django", "Java-Entwickler"."""
-    written = text[token.start:token.end]
+    written = text[token.start : token.end]
     if "/" in written:
         pieces, compound = list(regex.finditer(r"[^/]+", written)), False
     elif "-" in written:
@@ -238,10 +242,10 @@ def _ends_a_longer_name(text: str, start: int, end: int) -> bool:
     if not (written.endswith("ing") and written[0].isupper() and written.isalpha()):
         return False
     edge = _ITEM_EDGE.search(text, end)
-    if text[end:edge.start() if edge else len(text)].strip():
+    if text[end : edge.start() if edge else len(text)].strip():
         return False
     before = [m.end() for m in _ITEM_EDGE.finditer(text, max(0, start - 80), start)]
-    others = text[before[-1] if before else max(0, start - 80):start].split()
+    others = text[before[-1] if before else max(0, start - 80) : start].split()
     return 1 <= len(others) <= 2 and all(w[0].isupper() and not w.isupper() and fold(w) not in _LONGEST for w in others)
 
 
@@ -253,11 +257,11 @@ def _in_an_organisation(text: str, start: int, end: int) -> bool:
         return True
     head = _line_before(text, start)
     found = _ORGANISATION_OF.search(fold(head))
-    return found is not None and head[found.start():].strip()[:1].isupper()
+    return found is not None and head[found.start() :].strip()[:1].isupper()
 
 
 def _line_before(text: str, start: int) -> str:
-    return text[text.rfind("\n", 0, start) + 1:start]
+    return text[text.rfind("\n", 0, start) + 1 : start]
 
 
 def _line_after(text: str, end: int) -> str:
@@ -297,8 +301,7 @@ def _in_a_list(text: str, start: int, end: int) -> bool:
     head = _line_before(text, start).rstrip()
     tail = _line_after(text, end).lstrip()
     before_ok = not head or head[-1] in _LIST_BEFORE or fold(head.split()[-1]) in _LINKERS
-    after_ok = (not tail or tail[0] in _LIST_AFTER or (tail[0] == "." and tail[1:].strip() == "")
-                or tail[0].isalpha())
+    after_ok = not tail or tail[0] in _LIST_AFTER or (tail[0] == "." and tail[1:].strip() == "") or tail[0].isalpha()
     if tail[:1] in ("'", "’") or (tail[:1] == "." and tail[1:].strip()):
         return False
     if _ABBREVIATION_AFTER.match(tail) or _ABBREVIATION_BEFORE.search(head) or (head[-1:] == "(" and tail[:1] == ")"):

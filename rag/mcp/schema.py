@@ -32,19 +32,35 @@ class CandidateRecord(TypedDict):
     name: str
     name_source: Annotated[str, Field(description='"cv": read from the CV; "file name": none was found there.')]
     source: Annotated[str, Field(description="The CV's file, relative to the indexed folder.")]
-    files: Annotated[list[CvFile], Field(description=(
-        "Every CV of this person (CVs sharing an e-mail or phone, names agreeing), this one first."))]
+    files: Annotated[
+        list[CvFile],
+        Field(
+            description=("Every CV of this person (CVs sharing an e-mail or phone, names agreeing), this one first.")
+        ),
+    ]
     headline: str | None
     seniority: str | None
     ranks: Annotated[dict[str, int], Field(description="Where each list (faiss, bm25, fused) placed the candidate.")]
     scores: dict[str, float]
     matched_terms: Annotated[list[str], Field(description="Query concepts the CV holds, across all its text.")]
-    weak: Annotated[bool, Field(description=(
-        "Holds no query concept and is far from it in meaning (under the model's calibrated floor): likely unrelated."))]
+    weak: Annotated[
+        bool,
+        Field(
+            description=(
+                "Holds no query concept and is far from it in meaning (under the model's calibrated floor): likely unrelated."
+            )
+        ),
+    ]
     evidence: list[Evidence]
-    profile: Annotated[dict[str, Any], Field(description=(
-        "The profile fields a filter or the query touched (years, location, languages, ...), as read at index "
-        "time; empty when none was."))]
+    profile: Annotated[
+        dict[str, Any],
+        Field(
+            description=(
+                "The profile fields a filter or the query touched (years, location, languages, ...), as read at index "
+                "time; empty when none was."
+            )
+        ),
+    ]
 
 
 class Fusion(TypedDict):
@@ -52,7 +68,9 @@ class Fusion(TypedDict):
     weights: dict[str, float]
     rrf_k: int
     coverage: bool
-    described: Annotated[float, Field(description="BM25's weight is multiplied by this for a query naming nothing specific.")]
+    described: Annotated[
+        float, Field(description="BM25's weight is multiplied by this for a query naming nothing specific.")
+    ]
 
 
 class FiltersSummary(TypedDict):
@@ -87,7 +105,9 @@ class SearchOutput(TypedDict):
     fusion: Fusion
     store: StoreSummary
     filters: Annotated[FiltersSummary | None, Field(description="null when the search had no filters.")]
-    lists: Annotated[dict[str, list[CandidateRecord]], Field(description="List name (faiss, bm25, fused) -> candidates, best first.")]
+    lists: Annotated[
+        dict[str, list[CandidateRecord]], Field(description="List name (faiss, bm25, fused) -> candidates, best first.")
+    ]
 
 
 class Page(TypedDict):
@@ -106,9 +126,15 @@ class CvOutput(TypedDict):
     seniority: str | None
     page_count: int
     chunk_count: int
-    profile: Annotated[dict[str, Any], Field(description=(
-        "Fields read from the CV's text (rag/profile.py): email, phone, title, location, years_experience, "
-        "languages, education, skills; each null or empty when the CV does not say."))]
+    profile: Annotated[
+        dict[str, Any],
+        Field(
+            description=(
+                "Fields read from the CV's text (rag/profile.py): email, phone, title, location, years_experience, "
+                "languages, education, skills; each null or empty when the CV does not say."
+            )
+        ),
+    ]
     pages: Annotated[list[Page], Field(description="The extracted text of each page, page 1 first.")]
 
 
@@ -160,7 +186,9 @@ class Requirement(TypedDict):
 class JobRead(TypedDict):
     source: str
     title: str | None
-    sectioned: Annotated[bool, Field(description="Whether requirement headings were found (else the whole text was read).")]
+    sectioned: Annotated[
+        bool, Field(description="Whether requirement headings were found (else the whole text was read).")
+    ]
     requirements: list[Requirement]
 
 
@@ -181,9 +209,15 @@ class MatchCandidate(TypedDict):
     headline: str | None
     meets_all_must: bool
     score: Annotated[float, Field(description="Overall match, 0 to 100: the weighted parts in score_parts.")]
-    score_parts: Annotated[dict[str, float], Field(description=(
-        "Each part, 0 to 1: must (must-haves met), nice, skills (share of the JD's named skills the CV states), "
-        "years (against the minimum asked), relevance."))]
+    score_parts: Annotated[
+        dict[str, float],
+        Field(
+            description=(
+                "Each part, 0 to 1: must (must-haves met), nice, skills (share of the JD's named skills the CV states), "
+                "years (against the minimum asked), relevance."
+            )
+        ),
+    ]
     must_met: int
     must_total: int
     nice_met: int

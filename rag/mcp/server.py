@@ -53,42 +53,103 @@ READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_worl
 # Every argument is strict: a value of the wrong JSON type ("5" or true for topk, "yes" for
 # keep_unknown) is an argument error naming it, never coerced into something the caller did not say.
 
-Query = Annotated[str, Field(strict=True, min_length=1, max_length=4000, description=(
-    'What to look for, in any language: skills, a role, or a question ("Who has experience with Jenkins?", '
-    '"senior data engineer with Spark"). Known aliases count as the same skill (K8s = Kubernetes); a name '
-    'of several words ("Rest Assured") is looked for as written; role words ("developer") are never '
-    'required; "quoted words" must stand together; A OR B takes either; NOT X or -X leaves out whoever '
-    'holds X. Framing words ("Who has experience with") are ignored.'))]
+Query = Annotated[
+    str,
+    Field(
+        strict=True,
+        min_length=1,
+        max_length=4000,
+        description=(
+            'What to look for, in any language: skills, a role, or a question ("Who has experience with Jenkins?", '
+            '"senior data engineer with Spark"). Known aliases count as the same skill (K8s = Kubernetes); a name '
+            'of several words ("Rest Assured") is looked for as written; role words ("developer") are never '
+            'required; "quoted words" must stand together; A OR B takes either; NOT X or -X leaves out whoever '
+            'holds X. Framing words ("Who has experience with") are ignored.'
+        ),
+    ),
+]
 TopK = Annotated[int, Field(strict=True, ge=1, le=MAX_TOPK, description="How many candidates each list returns.")]
-Mode = Annotated[Literal[MODES], Field(description=(
-    "fused: one list combining meaning and keywords, candidates who hold more of the query's skills first "
-    "(best for most questions); hybrid: the faiss, bm25 and fused lists side by side; faiss: meaning only "
-    "(finds paraphrases); bm25: exact terms and known aliases only."))]
-Rule = Annotated[Literal[RULES], Field(description=(
-    "How the fused list combines the two retrievers: rrf (reciprocal rank fusion, the default) or convex "
-    "(weighted normalised scores)."))]
-CvId = Annotated[str, Field(strict=True, min_length=1, max_length=500,
-                            description="A cv_id, as search_candidates returns it.")]
-Years = Annotated[int | None, Field(strict=True, ge=0, le=80,
-                                    description="Years of professional experience, from the CV's dated roles.")]
+Mode = Annotated[
+    Literal[MODES],
+    Field(
+        description=(
+            "fused: one list combining meaning and keywords, candidates who hold more of the query's skills first "
+            "(best for most questions); hybrid: the faiss, bm25 and fused lists side by side; faiss: meaning only "
+            "(finds paraphrases); bm25: exact terms and known aliases only."
+        )
+    ),
+]
+Rule = Annotated[
+    Literal[RULES],
+    Field(
+        description=(
+            "How the fused list combines the two retrievers: rrf (reciprocal rank fusion, the default) or convex "
+            "(weighted normalised scores)."
+        )
+    ),
+]
+CvId = Annotated[
+    str, Field(strict=True, min_length=1, max_length=500, description="A cv_id, as search_candidates returns it.")
+]
+Years = Annotated[
+    int | None,
+    Field(strict=True, ge=0, le=80, description="Years of professional experience, from the CV's dated roles."),
+]
 Texts = Annotated[list[str], Field(strict=True, max_length=20)]
-Locations = Annotated[Texts, Field(description="Keep candidates living in any of these places: a city or country as "
-                                   "written, or a country name or code (Berlin, Germany, DE).")]
-Languages = Annotated[Texts, Field(description="Keep candidates who speak every one of these languages, optionally at "
-                                   "a level: German, French:B2.")]
-Skills = Annotated[Texts, Field(description="Keep candidates whose CV states every one of these skills (any known "
-                                "spelling: K8s = Kubernetes).")]
-Where = Annotated[str | None, Field(strict=True, max_length=1000, description=(
-    "A filter expression combining the same fields: years>=5 and (location=Berlin or location=Munich) and not "
-    "skill=PHP. Fields: years, years_in(CONCEPT) (the years of the roles that hold it: years_in(backend)>=3), "
-    "location, language, skill, education, title."))]
-KeepUnknown = Annotated[bool, Field(strict=True, description=(
-    "Keep candidates whose CV does not say what a filter asks (years, location, ...); by default they are dropped, "
-    "and the result says how many."))]
-JdText = Annotated[str, Field(strict=True, min_length=1, max_length=50_000, description=(
-    "The job description as text (plain or Markdown), in English, Spanish, German or French; its own headings "
-    "(Requirements, Nice to have, Anforderungen, Requisitos, Profil recherché ...) split must-haves from "
-    "nice-to-haves."))]
+Locations = Annotated[
+    Texts,
+    Field(
+        description="Keep candidates living in any of these places: a city or country as "
+        "written, or a country name or code (Berlin, Germany, DE)."
+    ),
+]
+Languages = Annotated[
+    Texts,
+    Field(
+        description="Keep candidates who speak every one of these languages, optionally at a level: German, French:B2."
+    ),
+]
+Skills = Annotated[
+    Texts,
+    Field(
+        description="Keep candidates whose CV states every one of these skills (any known spelling: K8s = Kubernetes)."
+    ),
+]
+Where = Annotated[
+    str | None,
+    Field(
+        strict=True,
+        max_length=1000,
+        description=(
+            "A filter expression combining the same fields: years>=5 and (location=Berlin or location=Munich) and not "
+            "skill=PHP. Fields: years, years_in(CONCEPT) (the years of the roles that hold it: years_in(backend)>=3), "
+            "location, language, skill, education, title."
+        ),
+    ),
+]
+KeepUnknown = Annotated[
+    bool,
+    Field(
+        strict=True,
+        description=(
+            "Keep candidates whose CV does not say what a filter asks (years, location, ...); by default they are dropped, "
+            "and the result says how many."
+        ),
+    ),
+]
+JdText = Annotated[
+    str,
+    Field(
+        strict=True,
+        min_length=1,
+        max_length=50_000,
+        description=(
+            "The job description as text (plain or Markdown), in English, Spanish, German or French; its own headings "
+            "(Requirements, Nice to have, Anforderungen, Requisitos, Profil recherché ...) split must-haves from "
+            "nice-to-haves."
+        ),
+    ),
+]
 
 
 class CvServer(MCPServer):
@@ -123,8 +184,9 @@ def serving(warm: WarmStore) -> Iterator[Loaded]:
     except UserError as exc:
         raise ToolError(str(exc)) from None
     except OSError as exc:
-        raise ToolError(f"could not read the store in {warm.root} ({short_reason(exc)}); "
-                        "if it was being rebuilt, call again") from None
+        raise ToolError(
+            f"could not read the store in {warm.root} ({short_reason(exc)}); if it was being rebuilt, call again"
+        ) from None
 
 
 def answer(doc: dict, text: str) -> CallToolResult:
@@ -136,14 +198,27 @@ def build_server(root: Path, expected_model: str | None = None) -> MCPServer:
     """The server for the store in root; expected_model (EMBEDDING_MODEL) must be the store's."""
     warm = WarmStore(root, expected_model)
 
-    server = CvServer("cv-rag", version=__version__, instructions=INSTRUCTIONS,
-                      lifespan=lambda _server: warm.serving(log, "each call will say so until it is fixed"))
+    server = CvServer(
+        "cv-rag",
+        version=__version__,
+        instructions=INSTRUCTIONS,
+        lifespan=lambda _server: warm.serving(log, "each call will say so until it is fixed"),
+    )
 
     @server.tool(annotations=READ_ONLY)
-    def search_candidates(query: Query, topk: TopK = 10, mode: Mode = "fused", fusion: Rule = "rrf",
-                          min_years: Years = None, max_years: Years = None, locations: Locations = [],
-                          languages: Languages = [], skills: Skills = [], where: Where = None,
-                          keep_unknown: KeepUnknown = False) -> Annotated[CallToolResult, SearchOutput]:
+    def search_candidates(
+        query: Query,
+        topk: TopK = 10,
+        mode: Mode = "fused",
+        fusion: Rule = "rrf",
+        min_years: Years = None,
+        max_years: Years = None,
+        locations: Locations = [],
+        languages: Languages = [],
+        skills: Skills = [],
+        where: Where = None,
+        keep_unknown: KeepUnknown = False,
+    ) -> Annotated[CallToolResult, SearchOutput]:
         """Find the people whose CVs match a question: candidates ranked best first, one per CV, each
         with the query skills their CV holds and the CV lines that show it. Filters (years, places,
         languages, skills) apply before ranking. Pass a candidate's cv_id to get_cv to read the CV."""
@@ -154,16 +229,26 @@ def build_server(root: Path, expected_model: str | None = None) -> MCPServer:
         return answer(doc, search_text(doc))
 
     @server.tool(annotations=READ_ONLY)
-    def match_job(jd_text: JdText, topk: TopK = 10, min_years: Years = None, max_years: Years = None,
-                  locations: Locations = [], languages: Languages = [], skills: Skills = [], where: Where = None,
-                  keep_unknown: KeepUnknown = False) -> Annotated[CallToolResult, MatchOutput]:
+    def match_job(
+        jd_text: JdText,
+        topk: TopK = 10,
+        min_years: Years = None,
+        max_years: Years = None,
+        locations: Locations = [],
+        languages: Languages = [],
+        skills: Skills = [],
+        where: Where = None,
+        keep_unknown: KeepUnknown = False,
+    ) -> Annotated[CallToolResult, MatchOutput]:
         """Rank the CVs against a job description: the requirements read from it (skills, a minimum of
         years, phrases), then for each candidate which requirements their CV meets, with the line that
         shows it. Candidates meeting every must-have come first. The same filters as search_candidates."""
         jd = parse_jd(jd_text)
         if not jd.requirements:
-            raise ToolError("no requirements found in the job description; name skills (Python, SQL), a minimum "
-                            "of years (5+ years) or requirement lines under a heading such as Requirements")
+            raise ToolError(
+                "no requirements found in the job description; name skills (Python, SQL), a minimum "
+                "of years (5+ years) or requirement lines under a heading such as Requirements"
+            )
         filters = compile_filters(min_years, max_years, locations, languages, skills, where, keep_unknown)
         with serving(warm) as loaded:
             result = match(loaded.searcher, jd, MatchSettings(topk), filters)
@@ -182,10 +267,18 @@ def build_server(root: Path, expected_model: str | None = None) -> MCPServer:
             cv = read_cv(loaded.store, row)
             profile = loaded.store.profiles().table.get([row])[row].read()
         c = cv.candidate
-        doc = {"cv_id": c.cv_id, "name": c.name, "name_source": c.name_source, "source": c.source,
-               "headline": c.headline, "seniority": c.seniority, "page_count": len(cv.pages),
-               "chunk_count": c.chunk_count, "profile": profile.to_dict(),
-               "pages": [{"page": i, "text": t} for i, t in enumerate(cv.pages, 1)]}
+        doc = {
+            "cv_id": c.cv_id,
+            "name": c.name,
+            "name_source": c.name_source,
+            "source": c.source,
+            "headline": c.headline,
+            "seniority": c.seniority,
+            "page_count": len(cv.pages),
+            "chunk_count": c.chunk_count,
+            "profile": profile.to_dict(),
+            "pages": [{"page": i, "text": t} for i, t in enumerate(cv.pages, 1)],
+        }
         return answer(doc, cv_text(doc))
 
     @server.tool(annotations=READ_ONLY)
@@ -202,8 +295,9 @@ def build_server(root: Path, expected_model: str | None = None) -> MCPServer:
 def compile_filters(min_years, max_years, locations, languages, skills, where, keep_unknown):
     """The tools' filter arguments as rag search's compiled filters; a bad one is a tool error."""
     try:
-        return Filters(min_years, max_years, tuple(locations), tuple(languages), tuple(skills), where,
-                       keep_unknown).compile()
+        return Filters(
+            min_years, max_years, tuple(locations), tuple(languages), tuple(skills), where, keep_unknown
+        ).compile()
     except UserError as exc:
         raise ToolError(f"invalid filters: {exc}") from None
 

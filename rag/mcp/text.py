@@ -16,18 +16,26 @@ SHOWN_PROBLEMS = 10  # skipped files and warnings listed in full beyond this are
 def search_text(doc: dict) -> str:
     held = ", ".join(f"{label} ({n} CV{'s' if n != 1 else ''})" for label, n in doc["concepts"].items())
     store = doc["store"]
-    lines = [f"Query: {doc['query']}",
-             f"Looking for: {held or 'nothing but framing words (a meaning search)'}",
-             f"Store: {store['candidate_count']} CVs, {store['chunk_count']} chunks, model {store['embedding_model']}"]
+    lines = [
+        f"Query: {doc['query']}",
+        f"Looking for: {held or 'nothing but framing words (a meaning search)'}",
+        f"Store: {store['candidate_count']} CVs, {store['chunk_count']} chunks, model {store['embedding_model']}",
+    ]
     for name, records in doc["lists"].items():
         lines += ["", f"{list_name(name, doc['fusion']['rule'])}:"]
         if not records:
             lines.append("  no candidates" + (": no CV holds any query term" if name == "bm25" else ""))
         for r in records:
             others = ", ".join(f"{n} #{rank}" for n, rank in r["ranks"].items() if n != name)
-            lines.append(f"{r['rank']}. {display(r['name'])} (cv_id {display(r['cv_id'])}, {display(r['source'])})"
-                         + (f" - {display(r['headline'])}" if r["headline"] else ""))
-            holds = "holds " + ", ".join(r["matched_terms"]) if r["matched_terms"] else "holds no query term (a meaning match)"
+            lines.append(
+                f"{r['rank']}. {display(r['name'])} (cv_id {display(r['cv_id'])}, {display(r['source'])})"
+                + (f" - {display(r['headline'])}" if r["headline"] else "")
+            )
+            holds = (
+                "holds " + ", ".join(r["matched_terms"])
+                if r["matched_terms"]
+                else "holds no query term (a meaning match)"
+            )
             lines.append(f"   {holds}" + (f"; also {others}" if others else ""))
             for ev in r["evidence"][:1]:
                 text = display(ev["text"])
@@ -37,11 +45,16 @@ def search_text(doc: dict) -> str:
 
 def cv_text(doc: dict) -> str:
     pages = doc["page_count"]
-    lines = [display(doc["name"]) + (f" - {display(doc['headline'])}" if doc["headline"] else ""),
-             f"cv_id {display(doc['cv_id'])} · {display(doc['source'])} · {pages} page{'s' if pages != 1 else ''}"
-             + (" · name taken from the file name" if doc["name_source"] != "cv" else "")]
-    lines += [f"{field.replace('_', ' ')}: {display(_plain(value))}"
-              for field, value in doc["profile"].items() if value not in (None, "", [], ())]
+    lines = [
+        display(doc["name"]) + (f" - {display(doc['headline'])}" if doc["headline"] else ""),
+        f"cv_id {display(doc['cv_id'])} · {display(doc['source'])} · {pages} page{'s' if pages != 1 else ''}"
+        + (" · name taken from the file name" if doc["name_source"] != "cv" else ""),
+    ]
+    lines += [
+        f"{field.replace('_', ' ')}: {display(_plain(value))}"
+        for field, value in doc["profile"].items()
+        if value not in (None, "", [], ())
+    ]
     for page in doc["pages"]:
         lines += ["", f"--- page {page['page']} ---", page["text"].strip()]
     return "\n".join(lines)
@@ -53,18 +66,23 @@ def _plain(value) -> str:
         return ", ".join(dict.fromkeys(str(v) for v in value.values() if v not in (None, "")))
     if isinstance(value, (list, tuple)):
         return ("; " if any(isinstance(v, dict) for v in value) else ", ").join(
-            _plain(v).replace(", ", " ") if isinstance(v, dict) else str(v) for v in value)
+            _plain(v).replace(", ", " ") if isinstance(v, dict) else str(v) for v in value
+        )
     return str(value)
 
 
 def status_text(doc: dict) -> str:
-    lines = [f"Store {doc['path']}: {doc['candidate_count']} CVs indexed of {doc['pdf_count']} files "
-             f"({len(doc['skipped'])} skipped), {doc['chunk_count']} chunks",
-             f"Model {doc['embedding_model']} (dim {doc['dim']}, {doc['encoder_variant']}); chunks of "
-             f"{doc['chunk_chars']} characters, {doc['overlap_chars']} overlapping",
-             f"Built {doc['created_at']} (generation {doc['generation']}); loaded by this server {doc['loaded_at']}"]
-    for title, items, text in (("Skipped", doc["skipped"], lambda s: f"{s['source']}: {s['reason']}"),
-                               ("Warnings", doc["warnings"], lambda w: f"{w['source']}: {w['warning']}")):
+    lines = [
+        f"Store {doc['path']}: {doc['candidate_count']} CVs indexed of {doc['pdf_count']} files "
+        f"({len(doc['skipped'])} skipped), {doc['chunk_count']} chunks",
+        f"Model {doc['embedding_model']} (dim {doc['dim']}, {doc['encoder_variant']}); chunks of "
+        f"{doc['chunk_chars']} characters, {doc['overlap_chars']} overlapping",
+        f"Built {doc['created_at']} (generation {doc['generation']}); loaded by this server {doc['loaded_at']}",
+    ]
+    for title, items, text in (
+        ("Skipped", doc["skipped"], lambda s: f"{s['source']}: {s['reason']}"),
+        ("Warnings", doc["warnings"], lambda w: f"{w['source']}: {w['warning']}"),
+    ):
         if items:
             lines.append(f"{title}:")
             lines += [f"  {display(text(item))}" for item in items[:SHOWN_PROBLEMS]]
@@ -76,15 +94,20 @@ def status_text(doc: dict) -> str:
 def match_text(doc: dict) -> str:
     jd, reqs = doc["jd"], doc["jd"]["requirements"]
     lines = [f"Job: {display(jd['title'] or '(no title found)')}", "Requirements:"]
-    lines += [f"  {r['id']}. {'must' if r['must'] else 'nice'} {r['kind']}: {display(r['label'])} "
-              f"({r['met_by']} CV{'s' if r['met_by'] != 1 else ''})" for r in reqs]
+    lines += [
+        f"  {r['id']}. {'must' if r['must'] else 'nice'} {r['kind']}: {display(r['label'])} "
+        f"({r['met_by']} CV{'s' if r['met_by'] != 1 else ''})"
+        for r in reqs
+    ]
     if doc["filters"]:
         lines.append(f"Filters: {doc['filters']['expression']} ({doc['filters']['passed']} CVs pass)")
     lines.append(f"{doc['meets_all_must']} CVs meet every must-have")
     label = {r["id"]: r["label"] for r in reqs}
     for c in doc["candidates"]:
-        lines.append(f"{c['rank']}. {display(c['name'])} (cv_id {display(c['cv_id'])}): score {c['score']:.0f}, "
-                     f"must-haves {c['must_met']}/{c['must_total']}, nice-to-haves {c['nice_met']}/{c['nice_total']}")
+        lines.append(
+            f"{c['rank']}. {display(c['name'])} (cv_id {display(c['cv_id'])}): score {c['score']:.0f}, "
+            f"must-haves {c['must_met']}/{c['must_total']}, nice-to-haves {c['nice_met']}/{c['nice_total']}"
+        )
         for r in c["requirements"]:
             ev = r["evidence"]
             shown = f" - p.{ev['page']}: {display(ev['text'])[:EVIDENCE_CHARS]}" if ev else ""

@@ -20,7 +20,9 @@ _PHONE = regex.compile(
         (?![ \t]+\p{L})         # "7715-083 Lisboa" is a postcode, not a number""",
     regex.VERBOSE | regex.IGNORECASE,
 )
-_YEARS = regex.compile(r"^(?:19|20)\d\d\s*[-/–]\s*(?:19|20)\d\d$|^\d{1,2}[./]\d{1,2}[./]\d{2,4}$|^\d{1,2}/(?:19|20)\d\d")
+_YEARS = regex.compile(
+    r"^(?:19|20)\d\d\s*[-/–]\s*(?:19|20)\d\d$|^\d{1,2}[./]\d{1,2}[./]\d{2,4}$|^\d{1,2}/(?:19|20)\d\d"
+)
 
 
 def find_email(lines: list[str]) -> str | None:
@@ -35,7 +37,9 @@ def find_phone(lines: list[str]) -> str | None:
     for line in lines:
         for match in _PHONE.finditer(line):
             written = match.group(0).strip()
-            digits = sum(ch.isdigit() for ch in regex.sub(r"(?i)(?:x|ext\.?|extension|poste|durchwahl|dw).*$", "", written))
+            digits = sum(
+                ch.isdigit() for ch in regex.sub(r"(?i)(?:x|ext\.?|extension|poste|durchwahl|dw).*$", "", written)
+            )
             if 7 <= digits <= 15 and not _YEARS.search(written):
                 return written
     return None

@@ -39,12 +39,46 @@ MONTH_NUMBER: dict[str, int] = {name: number for number, names in enumerate(_MON
 """Lower-case month name or abbreviation (en/es/de/fr) -> 1..12."""
 
 PRESENT_WORDS: tuple[str, ...] = (
-    "present", "current", "currently", "now", "today", "ongoing", "to date", "till date", "date",
-    "actualidad", "la actualidad", "actual", "actualmente", "presente", "hoy", "la fecha", "en curso",
-    "hasta la fecha", "hasta hoy", "hasta la actualidad",
-    "heute", "jetzt", "aktuell", "derzeit", "dato", "gegenwärtig", "laufend", "bis heute", "bis dato",
-    "aujourd'hui", "aujourd’hui", "présent", "ce jour", "en cours", "actuellement", "maintenant",
-    "à ce jour", "jusqu'à aujourd'hui", "jusqu’à aujourd’hui", "à aujourd'hui",
+    "present",
+    "current",
+    "currently",
+    "now",
+    "today",
+    "ongoing",
+    "to date",
+    "till date",
+    "date",
+    "actualidad",
+    "la actualidad",
+    "actual",
+    "actualmente",
+    "presente",
+    "hoy",
+    "la fecha",
+    "en curso",
+    "hasta la fecha",
+    "hasta hoy",
+    "hasta la actualidad",
+    "heute",
+    "jetzt",
+    "aktuell",
+    "derzeit",
+    "dato",
+    "gegenwärtig",
+    "laufend",
+    "bis heute",
+    "bis dato",
+    "aujourd'hui",
+    "aujourd’hui",
+    "présent",
+    "ce jour",
+    "en cours",
+    "actuellement",
+    "maintenant",
+    "à ce jour",
+    "jusqu'à aujourd'hui",
+    "jusqu’à aujourd’hui",
+    "à aujourd'hui",
 )
 
 _MONTH = "|".join(sorted(map(regex.escape, MONTH_NUMBER), key=len, reverse=True))
@@ -70,16 +104,18 @@ _SINCE = r"(?:since|seit|ab|depuis|desde)[ \t\u00a0]+"
 _RANGE = regex.compile(
     rf"""
     (?<![\p{{L}}\p{{N}}])
-    (?: {_FROM} {_point_pattern('a')} {_TO} (?: {_point_pattern('b')} | (?P<now>{_PRESENT}) )
-      | {_SINCE} {_point_pattern('s')}
-      | {_point_pattern('o')} {_SPACE}[-–—]{_SPACE}(?=\n|$)
+    (?: {_FROM} {_point_pattern("a")} {_TO} (?: {_point_pattern("b")} | (?P<now>{_PRESENT}) )
+      | {_SINCE} {_point_pattern("s")}
+      | {_point_pattern("o")} {_SPACE}[-–—]{_SPACE}(?=\n|$)
     )
     (?![\p{{L}}\p{{N}}])
     """,
     regex.VERBOSE | regex.IGNORECASE,
 )
 
-_POINT = regex.compile(rf"(?<![\p{{L}}\p{{N}}]){_point_pattern('p')}(?![\p{{L}}\p{{N}}])", regex.VERBOSE | regex.IGNORECASE)
+_POINT = regex.compile(
+    rf"(?<![\p{{L}}\p{{N}}]){_point_pattern('p')}(?![\p{{L}}\p{{N}}])", regex.VERBOSE | regex.IGNORECASE
+)
 
 
 @dataclass(frozen=True)
@@ -101,7 +137,7 @@ def month_index(year: int, month: int) -> int:
 
 
 def month_label(index: int) -> str:
-    """"2019-03" for a month index."""
+    """ "2019-03" for a month index."""
     return f"{index // 12:04d}-{index % 12 + 1:02d}"
 
 

@@ -33,11 +33,16 @@ _PATTERNS: dict[str, str] = {
 }
 _CAPS_ONLY = regex.compile(r"(?<![\p{L}\p{N}])(?:(?P<master>MA|MS)|(?P<bachelor>BA|BS))(?![\p{L}\p{N}])")
 _DEGREE = regex.compile(
-    "|".join(rf"(?P<{level}>(?<![\p{{L}}\p{{N}}])(?:{pattern})(?![\p{{L}}\p{{N}}]))" for level, pattern in _PATTERNS.items()),
+    "|".join(
+        rf"(?P<{level}>(?<![\p{{L}}\p{{N}}])(?:{pattern})(?![\p{{L}}\p{{N}}]))" for level, pattern in _PATTERNS.items()
+    ),
     regex.IGNORECASE | regex.VERBOSE,
 )
-_NOT_DEGREES = regex.compile(r"scrum\s+master|master\s+data|master\s*class|cap\s*gemini|driving\s+licen[cs]e"
-                             r"|software\s+licen[cs]e|licence\s+to", regex.IGNORECASE)
+_NOT_DEGREES = regex.compile(
+    r"scrum\s+master|master\s+data|master\s*class|cap\s*gemini|driving\s+licen[cs]e"
+    r"|software\s+licen[cs]e|licence\s+to",
+    regex.IGNORECASE,
+)
 
 
 def levels_in(text: str) -> list[str]:

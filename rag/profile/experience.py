@@ -51,7 +51,8 @@ def role_sections(sections: list[Section]) -> list[Section]:
     """The experience sections; without one, every section but header, education, languages and
     contact (a CV without headings still has dated roles)."""
     return of_kind(sections, "experience") or [
-        s for s in sections if s.kind not in (HEADER, "education", "languages", "contact")]
+        s for s in sections if s.kind not in (HEADER, "education", "languages", "contact")
+    ]
 
 
 @dataclass(frozen=True)
@@ -83,8 +84,13 @@ def find_entries(sections: list[Section]) -> list[Entry]:
 
 def _entry_start(lines: tuple[str, ...], dated: int, previous: int) -> int:
     start = dated
-    while (start - 1 > previous and dated - (start - 1) <= _ENTRY_BACK and not _BULLET.match(lines[start - 1])
-           and len(lines[start - 1]) <= _PROSE and not lines[start - 1].rstrip().endswith((".", ";"))):
+    while (
+        start - 1 > previous
+        and dated - (start - 1) <= _ENTRY_BACK
+        and not _BULLET.match(lines[start - 1])
+        and len(lines[start - 1]) <= _PROSE
+        and not lines[start - 1].rstrip().endswith((".", ";"))
+    ):
         start -= 1
     return start
 
@@ -106,17 +112,62 @@ def _without_dates(line: str) -> str:
 
 
 def make_role(period: Period, entry: Entry) -> Role:
-    terms = sorted({t.term for t in raw_tokens("\n".join(entry.body))
-                    if t.term not in STOPWORDS and not t.term.isdigit()})
+    terms = sorted(
+        {t.term for t in raw_tokens("\n".join(entry.body)) if t.term not in STOPWORDS and not t.term.isdigit()}
+    )
     return Role(month_label(period.start), month_label(period.end), period.ongoing, entry.title, tuple(terms))
 
 
-_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-          "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
-          "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
-          "un": 1, "uno": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7, "ocho": 8, "nueve": 9,
-          "diez": 10, "zwei": 2, "drei": 3, "vier": 4, "fünf": 5, "sechs": 6, "sieben": 7, "acht": 8, "neun": 9,
-          "zehn": 10, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "sept": 7, "huit": 8, "neuf": 9, "dix": 10}
+_WORDS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "twenty": 20,
+    "un": 1,
+    "uno": 1,
+    "dos": 2,
+    "tres": 3,
+    "cuatro": 4,
+    "cinco": 5,
+    "seis": 6,
+    "siete": 7,
+    "ocho": 8,
+    "nueve": 9,
+    "diez": 10,
+    "zwei": 2,
+    "drei": 3,
+    "vier": 4,
+    "fünf": 5,
+    "sechs": 6,
+    "sieben": 7,
+    "acht": 8,
+    "neun": 9,
+    "zehn": 10,
+    "deux": 2,
+    "trois": 3,
+    "quatre": 4,
+    "cinq": 5,
+    "sept": 7,
+    "huit": 8,
+    "neuf": 9,
+    "dix": 10,
+}
 _N = rf"(?P<n>\d{{1,2}}(?:[.,]5)?|{'|'.join(sorted(_WORDS, key=len, reverse=True))})"
 _STATED = regex.compile(
     rf"""(?<![\p{{L}}\p{{N}}.,])
@@ -136,10 +187,12 @@ _ONLY_YEARS = regex.compile(rf"^{_N}\s*\+?\s*(?:years?|yrs?|jahre|años|ans)$", 
 def stated_years(sections: list[Section]) -> float | None:
     """The years of experience the header or summary states, the first figure written; None when
     they state none."""
-    found = next((m for s in of_kind(sections, HEADER) + of_kind(sections, "profile") if (m := _STATED.search(s.text))),
-                 None)
-    found = found or next((m for s in of_kind(sections, "experience")
-                           if s.lines and (m := _ONLY_YEARS.match(s.lines[0]))), None)
+    found = next(
+        (m for s in of_kind(sections, HEADER) + of_kind(sections, "profile") if (m := _STATED.search(s.text))), None
+    )
+    found = found or next(
+        (m for s in of_kind(sections, "experience") if s.lines and (m := _ONLY_YEARS.match(s.lines[0]))), None
+    )
     if found is None:
         return None
     number = found.group("n").lower().replace(",", ".")

@@ -33,19 +33,53 @@ from rag.profile.sections import heading_kind
 TOP_SHARE = 0.45  # the name is in the upper part of page 1 (lower lines only rank font sizes)
 
 _SEPARATORS = re.compile(r"\s+[—–|·•]\s+|\s+-\s+|,\s*|\t+")
-_LABEL = re.compile(r"^\s*(?:name|full name|candidate name|nombre|nombre completo|nom|nom complet|vor- und nachname)"
-                    r"\s*:\s*(.+)$", re.IGNORECASE)
+_LABEL = re.compile(
+    r"^\s*(?:name|full name|candidate name|nombre|nombre completo|nom|nom complet|vor- und nachname)"
+    r"\s*:\s*(.+)$",
+    re.IGNORECASE,
+)
 # The next field on a "Name:" line: "Name: Jane Roe   Experience: 4 years".
-_NEXT_LABEL = re.compile(r"\s+(?=(?:years of experience|experience|location|address|e-?mail|phone|mobile|contact|title|"
-                         r"position|role|linkedin|nationality|date of birth)\s*:)", re.IGNORECASE)
+_NEXT_LABEL = re.compile(
+    r"\s+(?=(?:years of experience|experience|location|address|e-?mail|phone|mobile|contact|title|"
+    r"position|role|linkedin|nationality|date of birth)\s*:)",
+    re.IGNORECASE,
+)
 _HANDLE = re.compile(r"^\S*[a-z][A-Z]\S*$|linkedin|github|https?:|www\.|/in/")  # "PasinduTY", a profile link
-_CONTACT_FIELD = re.compile(r"^\s*(?:e-?mail|phone|mobile|tel|telephone|contact|address|linkedin|github|website)\b",
-                            re.IGNORECASE)
+_CONTACT_FIELD = re.compile(
+    r"^\s*(?:e-?mail|phone|mobile|tel|telephone|contact|address|linkedin|github|website)\b", re.IGNORECASE
+)
 _WORD = re.compile(r"^(?:[^\W\d_][^\W\d_'’.-]*(?:['’.-][^\W\d_]+)*\.?|[^\W\d_]\.)$")
-_PARTICLES = {"de", "del", "della", "di", "da", "das", "do", "dos", "du", "van", "von", "der", "den", "ter", "ten",
-              "zu", "la", "le", "bin", "binti", "al", "el", "y", "e", "af", "av"}
+_PARTICLES = {
+    "de",
+    "del",
+    "della",
+    "di",
+    "da",
+    "das",
+    "do",
+    "dos",
+    "du",
+    "van",
+    "von",
+    "der",
+    "den",
+    "ter",
+    "ten",
+    "zu",
+    "la",
+    "le",
+    "bin",
+    "binti",
+    "al",
+    "el",
+    "y",
+    "e",
+    "af",
+    "av",
+}
 # Folded words that make a line a heading or a job title rather than a name (en, es, de, fr).
-_NOT_NAME = set("""
+_NOT_NAME = set(
+    """
 curriculum vitae resume cv lebenslauf hoja vida profile profil perfil contact contacto kontakt summary
 resumen zusammenfassung skills competencias kenntnisse competences experience experiencia erfahrung
 education educacion ausbildung formation languages idiomas sprachen langues personal information datos
@@ -62,7 +96,8 @@ ingenieur developpeur developpeuse chef analyste infirmier infirmiere comptable 
 university universitat universidad universite universita hochschule school college institute institut
 instituto academy academie gmbh ag ltd inc llc sa sarl sl colegio collage universidade politecnico polytechnic
 lycee gymnasium vidyalaya vidyalayam convent girls boys girl's boy's kindergarten
-""".split())
+""".split()
+)
 
 
 @dataclass(frozen=True)
@@ -201,9 +236,13 @@ def name_from_file(source: str) -> str:
     called cv.pdf its folder's name; the name as it is when nothing readable is left."""
     path = PurePosixPath(source)
     stem = path.parent.name if fold(path.stem) in _FILE_NOISE and path.parent.name else path.stem
-    words = [w for w in re.split(r"[\s_.-]+", stem)
-             if any(ch.isalpha() for ch in w) and fold(w).strip("(),[]") not in _FILE_NOISE
-             and not re.fullmatch(r"v\d+", fold(w))]
+    words = [
+        w
+        for w in re.split(r"[\s_.-]+", stem)
+        if any(ch.isalpha() for ch in w)
+        and fold(w).strip("(),[]") not in _FILE_NOISE
+        and not re.fullmatch(r"v\d+", fold(w))
+    ]
     return " ".join(words) if words else stem
 
 

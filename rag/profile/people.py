@@ -15,8 +15,19 @@ from dataclasses import dataclass
 from rag.lexicon.terms import fold
 
 MAX_VERSIONS = 4  # more CVs than this sharing one contact: a placeholder or a shared line, not a person
-_PLACEHOLDER_DOMAINS = frozenset({"example.com", "example.org", "example.net", "email.com", "domain.com",
-                                  "yourmail.com", "youremail.com", "mail.com", "test.com"})
+_PLACEHOLDER_DOMAINS = frozenset(
+    {
+        "example.com",
+        "example.org",
+        "example.net",
+        "email.com",
+        "domain.com",
+        "yourmail.com",
+        "youremail.com",
+        "mail.com",
+        "test.com",
+    }
+)
 _MIN_PHONE_DIGITS = 7
 _YEARS = re.compile(r"(?:19|20)\d\d\D{1,4}(?:19|20)\d\d")  # "(2018-2021": a span of years read as a number
 

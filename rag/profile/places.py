@@ -29,21 +29,61 @@ from rag.lexicon.terms import fold
 CV_LANGUAGES = ("en", "es", "de", "fr")
 
 _EXTRA_COUNTRY_NAMES: dict[str, tuple[str, ...]] = {
-    "GB": ("UK", "U.K.", "Great Britain", "Britain", "England", "Scotland", "Wales",
-           "Northern Ireland", "Inglaterra", "Escocia", "Gales", "Gran Bretaña", "Großbritannien",
-           "Schottland", "Angleterre", "Écosse", "Pays de Galles", "Grande-Bretagne"),
-    "US": ("USA", "U.S.A.", "US", "U.S.", "United States of America", "America", "EE. UU.",
-           "EE.UU.", "EEUU", "Estados Unidos de América", "Vereinigte Staaten von Amerika",
-           "États-Unis d'Amérique", "Etats-Unis"),
+    "GB": (
+        "UK",
+        "U.K.",
+        "Great Britain",
+        "Britain",
+        "England",
+        "Scotland",
+        "Wales",
+        "Northern Ireland",
+        "Inglaterra",
+        "Escocia",
+        "Gales",
+        "Gran Bretaña",
+        "Großbritannien",
+        "Schottland",
+        "Angleterre",
+        "Écosse",
+        "Pays de Galles",
+        "Grande-Bretagne",
+    ),
+    "US": (
+        "USA",
+        "U.S.A.",
+        "US",
+        "U.S.",
+        "United States of America",
+        "America",
+        "EE. UU.",
+        "EE.UU.",
+        "EEUU",
+        "Estados Unidos de América",
+        "Vereinigte Staaten von Amerika",
+        "États-Unis d'Amérique",
+        "Etats-Unis",
+    ),
     "NL": ("Holland", "The Netherlands", "Nederland", "Holanda", "Hollande"),
     "CZ": ("Czech Republic", "República Checa", "Tschechische Republik", "République tchèque", "Česko"),
     "TR": ("Turkey", "Türkiye"),
     "DE": ("BRD", "Germany"),
     "CH": ("Svizzera", "Schweiz", "Suisse", "Confoederatio Helvetica"),
-    "IT": ("Italia",), "PL": ("Polska",), "SE": ("Sverige",), "NO": ("Norge",), "DK": ("Danmark",),
-    "FI": ("Suomi",), "GR": ("Ελλάδα", "Hellas"), "HU": ("Magyarország",), "RO": ("România",),
-    "BE": ("België", "Belgie"), "AT": ("Oesterreich",), "IE": ("Éire",), "KR": ("Korea",),
-    "AE": ("UAE", "U.A.E."), "RU": ("Russian Federation",),
+    "IT": ("Italia",),
+    "PL": ("Polska",),
+    "SE": ("Sverige",),
+    "NO": ("Norge",),
+    "DK": ("Danmark",),
+    "FI": ("Suomi",),
+    "GR": ("Ελλάδα", "Hellas"),
+    "HU": ("Magyarország",),
+    "RO": ("România",),
+    "BE": ("België", "Belgie"),
+    "AT": ("Oesterreich",),
+    "IE": ("Éire",),
+    "KR": ("Korea",),
+    "AE": ("UAE", "U.A.E."),
+    "RU": ("Russian Federation",),
 }
 
 CITIES = """
@@ -194,27 +234,35 @@ def _tables() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
 @lru_cache(maxsize=1)
 def _gazetteer() -> tuple[tuple[str, tuple[str, ...]], ...]:
     """(country code, spellings) of every city in CITIES, in order."""
-    return tuple((block.split(" ", 1)[0], tuple(s.strip() for s in city.split("|")))
-                 for block in regex.split(r"\n(?=[A-Z]{2} )", CITIES.strip())
-                 for city in block.split(" ", 1)[1].split(";"))
+    return tuple(
+        (block.split(" ", 1)[0], tuple(s.strip() for s in city.split("|")))
+        for block in regex.split(r"\n(?=[A-Z]{2} )", CITIES.strip())
+        for city in block.split(" ", 1)[1].split(";")
+    )
 
 
 _STRONG = regex.compile(r"\s+[—–-]\s+|\s*[|·•;\t]\s*|\s{3,}")
 _POSTCODE_BEFORE = regex.compile(
-    r"^(?:\d{4}\s?[A-Z]{2}|(?:[A-Z]{1,2}-)?\d{4,6}(?:-\d{3,4})?)\s+")  # 1011 AB, 10115, D-10115, 1000-001
+    r"^(?:\d{4}\s?[A-Z]{2}|(?:[A-Z]{1,2}-)?\d{4,6}(?:-\d{3,4})?)\s+"
+)  # 1011 AB, 10115, D-10115, 1000-001
 _POSTCODE_AFTER = regex.compile(
     r"\s+(?:\d{4,6}|[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}|[A-Z]\d{2}\s?[A-Z\d]{4}|[A-Z]\d[A-Z]\s?\d[A-Z]\d)$"
-    r"|\s*-\s*\d{6}$")  # UK, IE, CA; an Indian PIN after a hyphen
+    r"|\s*-\s*\d{6}$"
+)  # UK, IE, CA; an Indian PIN after a hyphen
 _STATE_ZIP = regex.compile(r"^([A-Z]{2})(?:\s+\d{5}(?:-\d{4})?)?$")
 _PARENS = regex.compile(r"^(.+?)\s*\((.+)\)$")
-_LABEL = regex.compile(r"^(?:(?P<phrase>based in|lives in)|address|location|current location|residence|city|dirección|"
-                       r"direccion|domicilio|ubicación|residencia|ciudad|adresse|anschrift|wohnort|standort|stadt|"
-                       r"lieu|localisation|résidence|ville)(?![\p{L}])\s*(?P<colon>:)?\s*", regex.IGNORECASE)
+_LABEL = regex.compile(
+    r"^(?:(?P<phrase>based in|lives in)|address|location|current location|residence|city|dirección|"
+    r"direccion|domicilio|ubicación|residencia|ciudad|adresse|anschrift|wohnort|standort|stadt|"
+    r"lieu|localisation|résidence|ville)(?![\p{L}])\s*(?P<colon>:)?\s*",
+    regex.IGNORECASE,
+)
 _HOUSE_NUMBER = regex.compile(r"^(?:no\.?\s*)?\d", regex.IGNORECASE)
 _STREET_WORDS = regex.compile(
     r"(?<![\p{L}])(?:road|rd|street|st|lane|ln|avenue|ave|drive|boulevard|blvd|mawatha|marg|floor|flat|apartment|apt|"
     r"calle|avenida|carrer|plaza|stra(?:ss|ß)e|str|weg|platz|gasse|allee|rue|chemin|bd)(?![\p{L}])\.?",
-    regex.IGNORECASE)
+    regex.IGNORECASE,
+)
 _REGION = regex.compile(r"^\p{Lu}[\p{L}.'’-]*(?:\s+\p{Lu}[\p{L}.'’-]*){0,2}$")
 
 
@@ -332,9 +380,10 @@ def find_location(lines: list[str]) -> Location | None:
     """The first place written as a whole segment of one of the lines (header or contact lines)."""
     for line in lines:
         labelled = _LABEL.match(line.strip())
-        line = line.strip()[labelled.end():] if labelled else line.strip()
+        line = line.strip()[labelled.end() :] if labelled else line.strip()
         told = bool(labelled and (labelled.group("colon") or labelled.group("phrase"))) or bool(
-            _HOUSE_NUMBER.match(line) and "," in line)
+            _HOUSE_NUMBER.match(line) and "," in line
+        )
         for segment in _STRONG.split(line):
             if segment and "@" not in segment:
                 found = _location_in(segment.strip(" ,;"), told)

@@ -31,8 +31,11 @@ def cv_present(roles: Sequence[Period], text: str, file_date: str | None, build_
     ahead); text: the whole CV."""
     limit = parse_month(build_month)
     latest_role = max((p.start if p.ongoing else p.end for p in roles), default=None)
-    if file_date is not None and parse_month(file_date) <= limit and (latest_role is None or
-                                                                   latest_role <= parse_month(file_date)):
+    if (
+        file_date is not None
+        and parse_month(file_date) <= limit
+        and (latest_role is None or latest_role <= parse_month(file_date))
+    ):
         return Present(file_date, FILE_DATE)
     named = latest_month(text, limit)
     ongoing = max((p.start for p in roles if p.ongoing), default=None)

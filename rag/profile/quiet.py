@@ -22,9 +22,22 @@ _STREET = regex.compile(
     r"(?i)\b(?:stra(?:ss|ß)e|str\.|weg|gasse|platz|allee|calle|avenida|av\.|rue|chemin|all[ée]e|boulevard)\s+"
     r"[\p{L}\s.'-]{0,30}\d{1,5}\b|(?i)\b(?:calle|rue|avenida)\s+[\p{L}]"
 )
-_PAGE_NUMBER = regex.compile(r"(?i)^\s*(?:page|seite|p[aá]gina|p\.)?\s*-?\s*\d{1,3}\s*(?:(?:/|of|de|von|sur)\s*\d{1,3})?\s*-?\s*$")
-_REFERENCES = frozenset({"references", "referees", "reference", "referee", "references available on request",
-                         "referencias", "referenzen", "referencias laborales", "references professionnelles"})
+_PAGE_NUMBER = regex.compile(
+    r"(?i)^\s*(?:page|seite|p[aá]gina|p\.)?\s*-?\s*\d{1,3}\s*(?:(?:/|of|de|von|sur)\s*\d{1,3})?\s*-?\s*$"
+)
+_REFERENCES = frozenset(
+    {
+        "references",
+        "referees",
+        "reference",
+        "referee",
+        "references available on request",
+        "referencias",
+        "referenzen",
+        "referencias laborales",
+        "references professionnelles",
+    }
+)
 _QUIET_SECTIONS = frozenset({"contact"})
 _EDGE_LINES = 3  # lines at the top and bottom of a page that may be a running header or footer
 
@@ -45,15 +58,15 @@ def quiet_ranges(pages: list[str]) -> list[tuple[int, int]]:
     return _merged(quiet)
 
 
-
 def _is_references(plain: str) -> bool:
     folded = plain.lower().rstrip(":").strip()
     return folded in _REFERENCES or folded.startswith(("referee:", "reference:", "referees:"))
 
 
 def _is_contact(plain: str) -> bool:
-    return bool(plain) and bool(find_email([plain]) or find_phone([plain]) or _LINK.search(plain)
-                                or _STREET.search(plain))
+    return bool(plain) and bool(
+        find_email([plain]) or find_phone([plain]) or _LINK.search(plain) or _STREET.search(plain)
+    )
 
 
 def _running_lines(pages: list[str]) -> set[str]:

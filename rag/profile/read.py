@@ -36,7 +36,9 @@ PROFILE_VERSION = "2"
 _HEADER_LINES = 15  # contact details sit near the top; deeper lines are prose
 _INSTITUTION = regex.compile(
     r"universit|hochschule|college|school|schule|instituto|institut|école|ecole|escuela|academy|"
-    r"akademie|polytechn|politécnic|fachhochschule|lycée|gymnasium", regex.IGNORECASE)
+    r"akademie|polytechn|politécnic|fachhochschule|lycée|gymnasium",
+    regex.IGNORECASE,
+)
 
 
 # The fields a person is shown, in the order `rag profile` and search rows show them.
@@ -69,12 +71,17 @@ class Profile:
         location = Location(**raw["location"]) if raw.get("location") else None
         languages = tuple(SpokenLanguage(**s) for s in raw.get("languages", ()))
         roles = tuple(Role(**(r | {"terms": tuple(r["terms"])})) for r in raw.get("roles", ()))
-        return cls(**(raw | {"location": location, "languages": languages, "roles": roles,
-                             "skills": tuple(raw.get("skills", ()))}))
+        return cls(
+            **(
+                raw
+                | {"location": location, "languages": languages, "roles": roles, "skills": tuple(raw.get("skills", ()))}
+            )
+        )
 
 
-def build_profile(pages: Sequence[str], build_month: str, head: Sequence[HeadLine] = (),
-                  file_date: str | None = None) -> Profile:
+def build_profile(
+    pages: Sequence[str], build_month: str, head: Sequence[HeadLine] = (), file_date: str | None = None
+) -> Profile:
     """The profile of one CV. build_month is "YYYY-MM", the latest month "present" may stand for;
     file_date the month the file says it was written, if it says."""
     sections = split_sections(list(pages))

@@ -18,11 +18,26 @@ from babel import Locale
 from rag.lexicon.terms import raw_tokens
 
 _ENDONYMS = {
-    "Polish": "Polski", "Italian": "Italiano", "Portuguese": "Português", "Dutch": "Nederlands",
-    "Swedish": "Svenska", "Danish": "Dansk", "Norwegian": "Norsk", "Finnish": "Suomi",
-    "Greek": "Ελληνικά", "Czech": "Čeština", "Turkish": "Türkçe", "Hungarian": "Magyar",
-    "Romanian": "Română", "Russian": "Русский", "Ukrainian": "Українська", "Chinese": "Mandarin",
-    "Spanish": "Castellano", "Persian": "Farsi", "Catalan": "Català", "Basque": "Euskara",
+    "Polish": "Polski",
+    "Italian": "Italiano",
+    "Portuguese": "Português",
+    "Dutch": "Nederlands",
+    "Swedish": "Svenska",
+    "Danish": "Dansk",
+    "Norwegian": "Norsk",
+    "Finnish": "Suomi",
+    "Greek": "Ελληνικά",
+    "Czech": "Čeština",
+    "Turkish": "Türkçe",
+    "Hungarian": "Magyar",
+    "Romanian": "Română",
+    "Russian": "Русский",
+    "Ukrainian": "Українська",
+    "Chinese": "Mandarin",
+    "Spanish": "Castellano",
+    "Persian": "Farsi",
+    "Catalan": "Català",
+    "Basque": "Euskara",
 }
 _NATIVE = regex.compile(
     r"\b(?:native|mother\s+tongue|first\s+language|muttersprach\w*|erstsprache|nativ[oa]|"
@@ -73,7 +88,7 @@ def _languages_in(item: str) -> list[str]:
     i = 0
     while i < len(terms):
         for n in range(min(longest, len(terms) - i), 0, -1):
-            name = table.get(tuple(terms[i:i + n]))
+            name = table.get(tuple(terms[i : i + n]))
             if name:
                 found.append(name)
                 i += n

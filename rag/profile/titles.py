@@ -16,7 +16,8 @@ import regex
 
 from rag.lexicon.terms import fold, raw_tokens
 
-TITLE_WORDS = frozenset("""
+TITLE_WORDS = frozenset(
+    """
     engineer developer programmer architect manager analyst designer scientist consultant specialist
     administrator technician nurse teacher lecturer professor lawyer attorney counsel solicitor
     barrister paralegal accountant controller auditor recruiter officer director head lead coordinator
@@ -48,25 +49,55 @@ TITLE_WORDS = frozenset("""
     chargee coordinateur coordinatrice specialiste programmeur programmeuse architecte scientifique
     commerciale attache attachee assistante stagiaire alternant alternante kinesitherapeute
     pharmacien pharmacienne medecin graphiste acheteur acheteuse pentesteur pentesteuse conferences
-""".split())
+""".split()
+)
 """Folded job nouns of en/es/de/fr, masculine and feminine."""
 
-_COMPOUND_ENDS = tuple(f"{head}{ending}" for head in (
-    "entwickler", "lehrer", "leiter", "berater", "referent", "manager", "analyst", "designer",
-    "techniker", "pfleger", "ingenieur", "spezialist", "koordinator", "tester", "anwalt", "dozent",
-    "mitarbeiter", "automatisierer", "architekt", "assistent", "buchhalter", "einkaufer",
-    "controller", "recruiter", "therapeut", "apotheker", "berater",
-) for ending in ("", "in")) + ("angestellter", "angestellte", "kaufmann", "kauffrau", "fachkraft")
+_COMPOUND_ENDS = tuple(
+    f"{head}{ending}"
+    for head in (
+        "entwickler",
+        "lehrer",
+        "leiter",
+        "berater",
+        "referent",
+        "manager",
+        "analyst",
+        "designer",
+        "techniker",
+        "pfleger",
+        "ingenieur",
+        "spezialist",
+        "koordinator",
+        "tester",
+        "anwalt",
+        "dozent",
+        "mitarbeiter",
+        "automatisierer",
+        "architekt",
+        "assistent",
+        "buchhalter",
+        "einkaufer",
+        "controller",
+        "recruiter",
+        "therapeut",
+        "apotheker",
+        "berater",
+    )
+    for ending in ("", "in")
+) + ("angestellter", "angestellte", "kaufmann", "kauffrau", "fachkraft")
 """German titles are compounds ending in a job noun: "Softwareentwickler", "Grundschullehrerin"."""
 
 _LEGAL_FORM = regex.compile(
     r"(?<![\p{L}])(?:GmbH|AG|KG|OHG|UG|SE|Ltd\.?|Limited|PLC|plc|LLC|LLP|Inc\.?|Corp\.?|Co\.|S\.?A\.?|S\.?L\.?|"
     r"S\.L\.U\.|S\.A\.S\.|SAS|SARL|S\.Com\.|S\.L\.L\.|BV|NV|AB|AS|Oy|SpA|S\.p\.A\.|Srl|& Co|and Sons|"
-    r"Group|Holding|Partners|Associates|Asociados)(?![\p{L}])")
+    r"Group|Holding|Partners|Associates|Asociados)(?![\p{L}])"
+)
 _INSTITUTION = regex.compile(
     r"(?<![\p{L}])(?:hospital|klinik|klinikum|clinic|clinique|chu|university|universidad|universitat|"
     r"universite|hochschule|school|academy|colegio|lycee|college|ecole|gymnasium|grundschule|ies|ceip|bank|"
-    r"consulting)(?![\p{L}])")
+    r"consulting)(?![\p{L}])"
+)
 _SEPARATORS = regex.compile(r"\s+(?:@|at|bei|chez)\s+|\s*[·|•]\s*|\t")
 _DASHES = regex.compile(r"\s+[—–-]\s+")
 
@@ -78,7 +109,8 @@ def title_score(text: str) -> int:
     ("Primary School Teacher", "Professeure de lycée") and three without one ("Acme GmbH")."""
     nouns = sum(
         any(part in TITLE_WORDS or (len(part) > 8 and part.endswith(_COMPOUND_ENDS)) for part in token.term.split("-"))
-        for token in raw_tokens(text))
+        for token in raw_tokens(text)
+    )
     score = 2 * nouns
     if _LEGAL_FORM.search(text) or _INSTITUTION.search(fold(text)):
         score -= 1 if nouns else 3

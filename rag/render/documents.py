@@ -48,9 +48,14 @@ def search_document(result: SearchResult, manifest: Manifest, store_path: str, t
 def store_json(manifest: Manifest, store_path: str) -> dict:
     """Which store answered: the same block in search and match documents. cv_dir: the folder the
     records' "source" paths are relative to."""
-    return {"path": store_path, "fingerprint": manifest.fingerprint, "embedding_model": manifest.embedding_model,
-            "candidate_count": manifest.candidate_count, "chunk_count": manifest.chunk_count,
-            "cv_dir": manifest.cv_dir}
+    return {
+        "path": store_path,
+        "fingerprint": manifest.fingerprint,
+        "embedding_model": manifest.embedding_model,
+        "candidate_count": manifest.candidate_count,
+        "chunk_count": manifest.chunk_count,
+        "cv_dir": manifest.cv_dir,
+    }
 
 
 def filters_json(filters, outcome) -> dict | None:
@@ -58,8 +63,14 @@ def filters_json(filters, outcome) -> dict | None:
     `skills`: the canonical skills the filters name, which a row shows first."""
     if filters is None:
         return None
-    return {"expression": filters.text, "keep_unknown": filters.keep_unknown, "passed": outcome.kept,
-            "undecided": outcome.undecided, "unknown": outcome.unknown, "skills": list(filters.skills)}
+    return {
+        "expression": filters.text,
+        "keep_unknown": filters.keep_unknown,
+        "passed": outcome.kept,
+        "undecided": outcome.undecided,
+        "unknown": outcome.unknown,
+        "skills": list(filters.skills),
+    }
 
 
 def _hit_json(hit: Hit, fields: tuple[str, ...]) -> dict:
@@ -78,8 +89,9 @@ def _hit_json(hit: Hit, fields: tuple[str, ...]) -> dict:
         "scores": hit.scores,
         "matched_terms": list(hit.matched),
         "weak": hit.weak,
-        "evidence": [{"text": e.text, "page": e.page, "chunk_id": e.chunk_id, "terms": list(e.concepts)}
-                     for e in hit.evidence],
+        "evidence": [
+            {"text": e.text, "page": e.page, "chunk_id": e.chunk_id, "terms": list(e.concepts)} for e in hit.evidence
+        ],
         "profile": {f: field_json(f, hit.profile) for f in fields} if hit.profile else {},
     }
     if hit.chunk is not None:
@@ -95,11 +107,18 @@ def match_document(result: MatchResult, manifest: Manifest, store_path: str, jd_
             "source": jd_label,
             "title": jd.title,
             "sectioned": jd.sectioned,
-            "requirements": [_requirement_json(number, req, count)
-                             for number, (req, count) in enumerate(zip(jd.requirements, result.met_by), start=1)],
+            "requirements": [
+                _requirement_json(number, req, count)
+                for number, (req, count) in enumerate(zip(jd.requirements, result.met_by), start=1)
+            ],
         },
-        "settings": {"topk": result.settings.topk, "phrase_threshold": result.settings.phrase_threshold,
-                     "as_of": result.as_of, "min_score": result.settings.min_score, "score_weights": SCORE_WEIGHTS},
+        "settings": {
+            "topk": result.settings.topk,
+            "phrase_threshold": result.settings.phrase_threshold,
+            "as_of": result.as_of,
+            "min_score": result.settings.min_score,
+            "score_weights": SCORE_WEIGHTS,
+        },
         "store": store_json(manifest, store_path),
         "filters": filters_json(result.filters, result.filtered),
         "meets_all_must": result.meets_all,
@@ -108,9 +127,20 @@ def match_document(result: MatchResult, manifest: Manifest, store_path: str, jd_
 
 
 def _requirement_json(number: int, req: Requirement, count: int) -> dict:
-    return {"id": number, "kind": req.kind, "label": req.label, "must": req.must, "source": req.source,
-            "skills": list(req.skills), "names": [" ".join(t) for t in req.terms], "min_years": req.min_years,
-            "phrase": req.phrase or None, "level": req.level, "language": req.language, "met_by": count}
+    return {
+        "id": number,
+        "kind": req.kind,
+        "label": req.label,
+        "must": req.must,
+        "source": req.source,
+        "skills": list(req.skills),
+        "names": [" ".join(t) for t in req.terms],
+        "min_years": req.min_years,
+        "phrase": req.phrase or None,
+        "level": req.level,
+        "language": req.language,
+        "met_by": count,
+    }
 
 
 def _candidate_json(match: CandidateMatch, result: MatchResult) -> dict:
@@ -132,18 +162,37 @@ def _candidate_json(match: CandidateMatch, result: MatchResult) -> dict:
         "nice_total": len(result.jd.requirements) - musts,
         "scores": match.scores,
         "requirements": [
-            {"id": number, "met": o.met, "value": o.value, "detail": o.detail,
-             "evidence": None if o.evidence is None else {"text": o.evidence.text, "page": o.evidence.page,
-                                                          "chunk_id": o.evidence.chunk_id}}
-            for number, o in enumerate(match.outcomes, start=1)],
+            {
+                "id": number,
+                "met": o.met,
+                "value": o.value,
+                "detail": o.detail,
+                "evidence": None
+                if o.evidence is None
+                else {"text": o.evidence.text, "page": o.evidence.page, "chunk_id": o.evidence.chunk_id},
+            }
+            for number, o in enumerate(match.outcomes, start=1)
+        ],
     }
 
 
 def status_document(store: OpenStore, store_path: str, loaded_at: str) -> dict:
     """What a store holds and how it was built: MCP's store_status, the web page's status."""
     m = store.manifest
-    return {"path": store_path, "generation": store.generation.name, "created_at": m.created_at,
-            "loaded_at": loaded_at, "fingerprint": m.fingerprint, "embedding_model": m.embedding_model,
-            "dim": m.dim, "encoder_variant": m.encoder["variant"], "pdf_count": m.pdf_count,
-            "candidate_count": m.candidate_count, "chunk_count": m.chunk_count, "chunk_chars": m.chunk_chars,
-            "overlap_chars": m.overlap_chars, "skipped": m.skipped, "warnings": m.warnings}
+    return {
+        "path": store_path,
+        "generation": store.generation.name,
+        "created_at": m.created_at,
+        "loaded_at": loaded_at,
+        "fingerprint": m.fingerprint,
+        "embedding_model": m.embedding_model,
+        "dim": m.dim,
+        "encoder_variant": m.encoder["variant"],
+        "pdf_count": m.pdf_count,
+        "candidate_count": m.candidate_count,
+        "chunk_count": m.chunk_count,
+        "chunk_chars": m.chunk_chars,
+        "overlap_chars": m.overlap_chars,
+        "skipped": m.skipped,
+        "warnings": m.warnings,
+    }

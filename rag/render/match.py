@@ -16,22 +16,34 @@ from rag.render.terminal import bold, clip, display, plural, terminal_width
 _CELL = 12  # widest must-have column in the table
 _NAME = 40  # widest requirement name in the list of requirements
 _FORMULA_START = ("=", "+", "-", "@")
-_PART_NAMES = {"must": "must-haves", "nice": "nice-to-haves", "skills": "skills named", "years": "years",
-               "relevance": "relevance"}
+_PART_NAMES = {
+    "must": "must-haves",
+    "nice": "nice-to-haves",
+    "skills": "skills named",
+    "years": "years",
+    "relevance": "relevance",
+}
 
 
 def match_text(doc: dict) -> str:
     width = terminal_width()
     jd, store, filters = doc["jd"], doc["store"], doc["filters"]
     reqs = jd["requirements"]
-    lines = [bold(f"Job description: {display(jd['title'] or '(no title found)')}") + f"  ({display(jd['source'])})",
-             ("Requirements, from its headings:" if jd["sectioned"]
-              else "Requirements (no requirement heading found: read from the whole text):")]
+    lines = [
+        bold(f"Job description: {display(jd['title'] or '(no title found)')}") + f"  ({display(jd['source'])})",
+        (
+            "Requirements, from its headings:"
+            if jd["sectioned"]
+            else "Requirements (no requirement heading found: read from the whole text):"
+        ),
+    ]
     names = [display(_named(req))[:_NAME] for req in reqs]
     name_width = max(map(len, names), default=0)
     for number, (req, name) in enumerate(zip(reqs, names), start=1):
-        line = (f"  {number:>2} {'must' if req['must'] else 'nice':<5}{req['kind']:<7}{name:<{name_width}} "
-                f"{plural(req['met_by'], 'CV'):>8}   ")
+        line = (
+            f"  {number:>2} {'must' if req['must'] else 'nice':<5}{req['kind']:<7}{name:<{name_width}} "
+            f"{plural(req['met_by'], 'CV'):>8}   "
+        )
         source = display(_quoted(req["source"]))
         room = max(width - len(line), 12)
         lines.append(line + (source if len(source) <= room else source[: room - 2] + '…"'))
@@ -43,8 +55,11 @@ def match_text(doc: dict) -> str:
         + (f" · years as of {doc['settings']['as_of']}" if YEARS in kinds else "")
         + (f" · phrases met at cosine ≥ {doc['settings']['phrase_threshold']:g}" if PHRASE in kinds else ""),
         *([display(f"Filters: {describe_filters(filters, store['candidate_count'])}")] if filters else []),
-        (f"Meet every must-have: {doc['meets_all_must']} of {considered} CVs" if musts
-         else "No must-haves: candidates are ordered by nice-to-haves, then relevance"),
+        (
+            f"Meet every must-have: {doc['meets_all_must']} of {considered} CVs"
+            if musts
+            else "No must-haves: candidates are ordered by nice-to-haves, then relevance"
+        ),
         "",
     ]
     if not doc["candidates"]:
@@ -95,15 +110,17 @@ def _mark(outcome: dict) -> str:
 
 
 def _fractions(c: dict) -> tuple[str, str]:
-    """"3/4", "1/2": must-haves and nice-to-haves met, of how many."""
+    """ "3/4", "1/2": must-haves and nice-to-haves met, of how many."""
     return f"{c['must_met']}/{c['must_total']}", f"{c['nice_met']}/{c['nice_total']}"
 
 
 def _evidence_lines(c: dict, doc: dict, width: int) -> list[str]:
     reqs = doc["jd"]["requirements"]
     must_met, nice_met = _fractions(c)
-    head = (f"{c['rank']:>3}. {bold(display(c['name']))}  {display(c['source'])}  ·  score {c['score']:.0f}  ·  "
-            f"must {must_met} · nice {nice_met}" + ("  · meets every must-have" if c["meets_all_must"] else ""))
+    head = (
+        f"{c['rank']:>3}. {bold(display(c['name']))}  {display(c['source'])}  ·  score {c['score']:.0f}  ·  "
+        f"must {must_met} · nice {nice_met}" + ("  · meets every must-have" if c["meets_all_must"] else "")
+    )
     parts = " · ".join(f"{_PART_NAMES[name]} {value:.0%}" for name, value in c["score_parts"].items())
     lines = [head, f"      ({parts})"]
     label_width = max(len(_short(_heading(r))) for r in reqs)
@@ -130,12 +147,25 @@ def match_csv(doc: dict) -> str:
     reqs = doc["jd"]["requirements"]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["rank", "name", "cv_id", "file", "score", "meets_all_must", "must_met", "nice_met", "relevance"]
-                    + [_cell(f"{'must' if r['must'] else 'nice'}: {_heading(r)}") for r in reqs])
+    writer.writerow(
+        ["rank", "name", "cv_id", "file", "score", "meets_all_must", "must_met", "nice_met", "relevance"]
+        + [_cell(f"{'must' if r['must'] else 'nice'}: {_heading(r)}") for r in reqs]
+    )
     for c in doc["candidates"]:
-        writer.writerow([c["rank"], _cell(c["name"]), _cell(c["cv_id"]), _cell(c["source"]), f"{c['score']:.1f}",
-                         "yes" if c["meets_all_must"] else "no", c["must_met"], c["nice_met"],
-                         f"{c['scores']['fused']:.4f}"] + ["yes" if o["met"] else "no" for o in c["requirements"]])
+        writer.writerow(
+            [
+                c["rank"],
+                _cell(c["name"]),
+                _cell(c["cv_id"]),
+                _cell(c["source"]),
+                f"{c['score']:.1f}",
+                "yes" if c["meets_all_must"] else "no",
+                c["must_met"],
+                c["nice_met"],
+                f"{c['scores']['fused']:.4f}",
+            ]
+            + ["yes" if o["met"] else "no" for o in c["requirements"]]
+        )
     return out.getvalue()
 
 

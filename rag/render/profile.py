@@ -13,8 +13,16 @@ from rag.profile.read import SHOWN_FIELDS, Profile
 from rag.render.terminal import bold, display
 from rag.store.rows import Candidate
 
-LABELS = {"title": "title", "years_experience": "experience", "location": "location", "languages": "languages",
-          "education": "education", "skills": "skills", "email": "email", "phone": "phone"}
+LABELS = {
+    "title": "title",
+    "years_experience": "experience",
+    "location": "location",
+    "languages": "languages",
+    "education": "education",
+    "skills": "skills",
+    "email": "email",
+    "phone": "phone",
+}
 _ROW_LABELS = {"languages": "speaks ", "skills": "skills: ", "education": "education: ", "title": "title: "}
 
 
@@ -59,12 +67,23 @@ def _row_part(name: str, value, skills: Sequence[str]) -> str:
 
 def profile_document(candidate: Candidate, profile: Profile, as_of: str) -> dict:
     """`rag profile --json`: the candidate and every profile field."""
-    return {"cv_id": candidate.cv_id, "source": candidate.source, "name": candidate.name,
-            "name_source": candidate.name_source, "headline": candidate.headline,
-            "seniority": candidate.seniority, "seniority_rule": profile.seniority_rule, "as_of": as_of,
-            "profile": {name: field_json(name, profile) for name in SHOWN_FIELDS}
-            | {"experience_months": profile.experience_months, "years_stated": profile.years_stated,
-               "present": profile.present, "present_source": profile.present_source}}
+    return {
+        "cv_id": candidate.cv_id,
+        "source": candidate.source,
+        "name": candidate.name,
+        "name_source": candidate.name_source,
+        "headline": candidate.headline,
+        "seniority": candidate.seniority,
+        "seniority_rule": profile.seniority_rule,
+        "as_of": as_of,
+        "profile": {name: field_json(name, profile) for name in SHOWN_FIELDS}
+        | {
+            "experience_months": profile.experience_months,
+            "years_stated": profile.years_stated,
+            "present": profile.present,
+            "present_source": profile.present_source,
+        },
+    }
 
 
 def years_note(fields: dict, months: int | None) -> str:

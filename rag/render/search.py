@@ -12,8 +12,11 @@ from rag.search.fusion import describe_fusion
 
 def list_name(name: str, rule: str) -> str:
     """How a list is headed: the fused list by its rule, RRF (the default) or convex."""
-    return {"faiss": "FAISS (dense)", "bm25": "BM25 (keywords)"}.get(name) or ("RRF" if rule == "rrf" else
-                                                                               "Fused (convex)")
+    return {"faiss": "FAISS (dense)", "bm25": "BM25 (keywords)"}.get(name) or (
+        "RRF" if rule == "rrf" else "Fused (convex)"
+    )
+
+
 _SCORE_NOTES = {
     "faiss": "cosine of the query and the closest chunk",
     "bm25": "BM25, each query term from the chunk where it weighs most",
@@ -27,13 +30,19 @@ def search_text(doc: dict) -> str:
     wanted = ", ".join(f"{label} ({plural(n, unit)})" for label, n in doc["concepts"].items())
     lines = [
         bold(f"Query: {display(doc['query'])}"),
-        display(f"Looking for: {wanted or '(nothing but framing words)'}"
-                + (f"   BM25 terms: {', '.join(doc['terms'])}" if doc["terms"] else "")),
-        display(f"Store: {store['path']} · {store['candidate_count']} CVs · {store['chunk_count']} chunks · "
-                f"{store['embedding_model']}"),
+        display(
+            f"Looking for: {wanted or '(nothing but framing words)'}"
+            + (f"   BM25 terms: {', '.join(doc['terms'])}" if doc["terms"] else "")
+        ),
+        display(
+            f"Store: {store['path']} · {store['candidate_count']} CVs · {store['chunk_count']} chunks · "
+            f"{store['embedding_model']}"
+        ),
     ]
     if doc["excluded"]:
-        lines.append("Leaving out: " + ", ".join(f"{label} ({plural(n, unit)})" for label, n in doc["excluded"].items()))
+        lines.append(
+            "Leaving out: " + ", ".join(f"{label} ({plural(n, unit)})" for label, n in doc["excluded"].items())
+        )
     if filters:
         lines.append(display(f"Filters: {describe_filters(filters, store['candidate_count'])}"))
     lines.append("")
@@ -44,8 +53,16 @@ def search_text(doc: dict) -> str:
         note = describe_fusion(**doc["fusion"]) if name == "fused" else _SCORE_NOTES[name]
         lines.append(bold(list_name(name, doc["fusion"]["rule"])) + f"  ({note})")
         if not records:
-            lines.append("  no results" + (": no CV that passes the filters" if filters and not filters["passed"]
-                                           else ": no CV holds any query term" if name == "bm25" else ""))
+            lines.append(
+                "  no results"
+                + (
+                    ": no CV that passes the filters"
+                    if filters and not filters["passed"]
+                    else ": no CV holds any query term"
+                    if name == "bm25"
+                    else ""
+                )
+            )
         apart = False
         for record in records:
             if record["weak"] and not apart and name != "bm25":
@@ -57,8 +74,14 @@ def search_text(doc: dict) -> str:
 
 
 def describe_filters(filters: dict, total: int) -> str:
-    return describe_outcome(filters["expression"], filters["keep_unknown"], filters["passed"], total,
-                            filters["undecided"], filters["unknown"])
+    return describe_outcome(
+        filters["expression"],
+        filters["keep_unknown"],
+        filters["passed"],
+        total,
+        filters["undecided"],
+        filters["unknown"],
+    )
 
 
 def _label(record: dict) -> str:

@@ -37,5 +37,5 @@ def highlight(text: str, terms: set[str]) -> str:
 
 
 def plural(n: int, noun: str) -> str:
-    """"1 CV", "3 CVs"."""
+    """ "1 CV", "3 CVs"."""
     return f"{n} {noun}{'' if n == 1 else 's'}"

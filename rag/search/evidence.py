@@ -42,8 +42,9 @@ def _holds(words: list[str], terms: set[str], spelling: tuple[str, ...]) -> bool
     return any(tuple(words[i : i + n]) == spelling for i in range(len(words) - n + 1))
 
 
-def best_lines(read: Sequence[tuple[Candidate, Chunk]], concepts: Sequence[Concept],
-               weights: Mapping[str, float], limit: int = 2) -> list[Evidence]:
+def best_lines(
+    read: Sequence[tuple[Candidate, Chunk]], concepts: Sequence[Concept], weights: Mapping[str, float], limit: int = 2
+) -> list[Evidence]:
     """The lines of these chunks (each with the CV it belongs to: a person may have several) that
     best show the concepts; chunks may overlap, lines count once, quiet lines never count."""
     # A line can hold a concept only if it has one of these words (an alias adds its canonical term).
@@ -89,7 +90,7 @@ def line_at(candidate: Candidate, chunk: Chunk, offset: int, concepts: tuple[str
     line = chunk.text[start:] if end < 0 else chunk.text[start:end]
     if offset - start > LEAD:
         cut = line.find(" ", offset - start - LEAD)
-        line = "…" + line[cut + 1:] if 0 <= cut < offset - start else line
+        line = "…" + line[cut + 1 :] if 0 <= cut < offset - start else line
     return Evidence(_clip(line), candidate.page_at(chunk.char_start + start), chunk.chunk_id, concepts)
 
 
@@ -110,7 +111,6 @@ def closest_passage(read: Sequence[tuple[Candidate, Chunk]], stems: frozenset[st
             if best is None or key < best[0]:
                 best = (key, Evidence(_clip(line), candidate.page_at(offset), chunk.chunk_id, ()))
     return best[1] if best else None
-
 
 
 def _clip_marks(text: str) -> str:

@@ -32,8 +32,14 @@ from rag.errors import UsageError, UserError
 from rag.search.where import AllOf, AnyOf, Clause, Node, Not, conjunction, describe, parse
 from rag.store.profiles import ProfileColumns, language_rank, normal
 
-_COMPARE = {"=": np.equal, "!=": np.not_equal, ">=": np.greater_equal, "<=": np.less_equal, ">": np.greater,
-            "<": np.less}
+_COMPARE = {
+    "=": np.equal,
+    "!=": np.not_equal,
+    ">=": np.greater_equal,
+    "<=": np.less_equal,
+    ">": np.greater,
+    "<": np.less,
+}
 _LEVEL = re.compile(r"^(?P<name>.+?)\s*(?::\s*|\s+|\()(?P<level>[ABCabc][12]|native)\)?$")
 
 
@@ -58,7 +64,9 @@ class Filters:
             if value is not None and value < 0:
                 raise UsageError(f"{name} must be 0 or more, got {value}")
         if self.min_years is not None and self.max_years is not None and self.min_years > self.max_years:
-            raise UsageError(f"--min-years {self.min_years} is above --max-years {self.max_years}: no one can meet both")
+            raise UsageError(
+                f"--min-years {self.min_years} is above --max-years {self.max_years}: no one can meet both"
+            )
         tests: list[Node] = []
         if self.min_years is not None:
             tests.append(Clause("years", ">=", str(self.min_years)))
@@ -82,6 +90,7 @@ class Filters:
 
 
 # Resolved tests: each answers, for every candidate, whether it passes and whether its field is known.
+
 
 @dataclass(frozen=True)
 class Ordered:
@@ -148,8 +157,9 @@ class Title:
 
     def test(self, c: ProfileColumns) -> tuple[np.ndarray, np.ndarray]:
         column = c.set("title")
-        return column.rows_with(column.entries_of([i for i, v in enumerate(column.values) if self.part in v])), \
-            column.known
+        return column.rows_with(
+            column.entries_of([i for i, v in enumerate(column.values) if self.part in v])
+        ), column.known
 
 
 @dataclass(frozen=True)
@@ -170,16 +180,19 @@ def years_in_roles(c: ProfileColumns, spellings: tuple[tuple[str, ...], ...]) ->
     """Per candidate, whole years of the dated roles whose terms hold one of the spellings (folded,
     dehyphenated terms; overlaps counted once); 0 where no dated role holds one."""
     if "roles.indptr" not in c.arrays:
-        raise UserError("years_in(...) reads the roles of each CV, which this store was built without; "
-                        "rebuild it (rag index --force)")
+        raise UserError(
+            "years_in(...) reads the roles of each CV, which this store was built without; "
+            "rebuild it (rag index --force)"
+        )
     from rag.profile.dates import Period, months_covered
 
     terms = c.set("role_terms")
     plain = [v.replace("-", "") for v in terms.values]
     holds = np.zeros(len(terms.indptr) - 1, dtype=bool)
     for spelling in spellings:
-        holds |= np.logical_and.reduce([terms.rows_with(terms.entries_of([i for i, v in enumerate(plain) if v == t]))
-                                        for t in spelling])
+        holds |= np.logical_and.reduce(
+            [terms.rows_with(terms.entries_of([i for i, v in enumerate(plain) if v == t])) for t in spelling]
+        )
     indptr, starts, ends = c.arrays["roles.indptr"], c.arrays["roles.start"], c.arrays["roles.end"]
     years = np.zeros(c.count, dtype=np.int32)
     owner = np.repeat(np.arange(c.count), np.diff(indptr))
@@ -239,14 +252,18 @@ class CompiledFilters:
         return FilterOutcome(keep, int(undecided.sum()), {f: n for f, n in unknown.items() if n})
 
 
-def describe_outcome(expression: str, keep_unknown: bool, passed: int, total: int, undecided: int,
-                     unknown: dict[str, int]) -> str:
+def describe_outcome(
+    expression: str, keep_unknown: bool, passed: int, total: int, undecided: int, unknown: dict[str, int]
+) -> str:
     """What the filters did, in one line: "years>=5 · 14 of 300 CVs pass; 12 dropped: years unknown"."""
     line = f"{expression} · {passed} of {total} CV{'s' if total != 1 else ''} pass"
     if undecided:
         why = " or ".join(f"{f} ({n})" for f, n in unknown.items())
-        line += (f"; {undecided} kept though their {why} is unknown" if keep_unknown else
-                 f"; {undecided} dropped because their {why} is unknown (--keep-unknown keeps them)")
+        line += (
+            f"; {undecided} kept though their {why} is unknown"
+            if keep_unknown
+            else f"; {undecided} dropped because their {why} is unknown (--keep-unknown keeps them)"
+        )
     return line
 
 
@@ -345,8 +362,10 @@ def _language(op: str, value: str) -> Language:
     name, level = (asked.group("name"), asked.group("level")) if asked else (value, None)
     english = language_of(name) or _language_codes().get(name.lower())
     if english is None:
-        raise UsageError(f"{value!r} is not a language the profiles know: give its name in English, Spanish, "
-                         "German or French, or its ISO code (de), optionally with a level (German:B2)")
+        raise UsageError(
+            f"{value!r} is not a language the profiles know: give its name in English, Spanish, "
+            "German or French, or its ISO code (de), optionally with a level (German:B2)"
+        )
     if level is None:
         return Language(english)
     level = "native" if level.lower() == "native" else level.upper()
@@ -379,5 +398,11 @@ def _title(op: str, value: str) -> Title:
     return Title(normal(value))
 
 
-_RESOLVERS = {"years": _years, "education": _education, "location": _place, "language": _language,
-              "skill": _skill, "title": _title}
+_RESOLVERS = {
+    "years": _years,
+    "education": _education,
+    "location": _place,
+    "language": _language,
+    "skill": _skill,
+    "title": _title,
+}

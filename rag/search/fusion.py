@@ -46,8 +46,13 @@ class FusionSettings:
         return describe_fusion(**self.to_json())
 
     def to_json(self) -> dict:
-        return {"rule": self.rule, "weights": dict(self.weights), "rrf_k": self.rrf_k, "coverage": self.coverage,
-                "described": self.described}
+        return {
+            "rule": self.rule,
+            "weights": dict(self.weights),
+            "rrf_k": self.rrf_k,
+            "coverage": self.coverage,
+            "described": self.described,
+        }
 
     def for_query(self, names_something: bool) -> Mapping[str, float]:
         """The weights for one query: BM25 counts for less when the query only describes a need
@@ -60,8 +65,11 @@ class FusionSettings:
 def describe_fusion(rule: str, weights: Mapping[str, float], rrf_k: int, coverage: bool, described: float = 1.0) -> str:
     """The fusion settings in one line, as a list's heading and a report name them."""
     terms = " + ".join(f"{w:g}·{n}" for n, w in weights.items())
-    shown = (f"convex: {terms} (min-max normalised)" if rule == "convex"
-             else f"rrf: Σ w/({rrf_k} + rank), w {', '.join(f'{n} {w:g}' for n, w in weights.items())}")
+    shown = (
+        f"convex: {terms} (min-max normalised)"
+        if rule == "convex"
+        else f"rrf: Σ w/({rrf_k} + rank), w {', '.join(f'{n} {w:g}' for n, w in weights.items())}"
+    )
     if described != 1.0:
         shown += f", bm25 ×{described:g} for a description"
     return ("more of the query's concepts first, then " if coverage else "") + shown
@@ -82,8 +90,9 @@ def convex_scores(scores: Mapping[str, np.ndarray], weights: Mapping[str, float]
     return sum(weights[name] / total * normalised(s) for name, s in scores.items())
 
 
-def rrf_scores(rankings: Mapping[str, np.ndarray], n: int, k: int = DEFAULT_RRF_K,
-               weights: Mapping[str, float] | None = None) -> np.ndarray:
+def rrf_scores(
+    rankings: Mapping[str, np.ndarray], n: int, k: int = DEFAULT_RRF_K, weights: Mapping[str, float] | None = None
+) -> np.ndarray:
     """Σ w / (k + rank) over the named rankings; each lists candidate indices best first (and may
     leave some out: a candidate a list leaves out gains nothing from it)."""
     out = np.zeros(n)

@@ -53,8 +53,10 @@ ROLE_WORDS = frozenset(
 )
 OPERATORS = {"OR": "or", "AND": "and", "NOT": "not"}
 _NATURAL_OR = frozenset({"or", "o", "oder", "ou"})  # lower-case "or" between two skills
-_SEGMENT = regex.compile(r'(?P<neg>(?<![\p{L}\p{N}])-)?["“”„«](?P<quoted>[^"“”„«»]*)["“”«»]|(?P<op>\b(?:OR|AND|NOT)\b)|'
-                         r'(?P<minus>(?<![\p{L}\p{N}\-])-(?=[\p{L}\p{N}.]))')
+_SEGMENT = regex.compile(
+    r'(?P<neg>(?<![\p{L}\p{N}])-)?["“”„«](?P<quoted>[^"“”„«»]*)["“”«»]|(?P<op>\b(?:OR|AND|NOT)\b)|'
+    r"(?P<minus>(?<![\p{L}\p{N}\-])-(?=[\p{L}\p{N}.]))"
+)
 
 
 @dataclass(frozen=True)
@@ -100,8 +102,9 @@ def analyse(text: str) -> Query:
 
     The concepts are drafts: resolve() settles them against the store once per search."""
     items = _items(text)
-    seniority = next((query_level(t.term) for item in items if not item.negated for t in item.tokens
-                      if query_level(t.term)), None)
+    seniority = next(
+        (query_level(t.term) for item in items if not item.negated for t in item.tokens if query_level(t.term)), None
+    )
     wanted: list[Concept] = []
     excluded: list[Concept] = []
     for item in items:
@@ -118,8 +121,15 @@ def analyse(text: str) -> Query:
     dense = _dense_tokens([t for item in kept for t in item.tokens])
     stems = frozenset(t.term[:5] for t in dense if len(t.term) > 3)
     dense_text = _dense_text(text, dense, plain=len(items) == 1 and not items[0].quoted)
-    return Query(text, tuple(query_terms_of(positive)), tuple(wanted), dense_text, seniority, stems,
-                 tuple(dict.fromkeys(excluded)))
+    return Query(
+        text,
+        tuple(query_terms_of(positive)),
+        tuple(wanted),
+        dense_text,
+        seniority,
+        stems,
+        tuple(dict.fromkeys(excluded)),
+    )
 
 
 def _items(text: str) -> list[_Item]:
@@ -202,16 +212,24 @@ def _segments(tokens: tuple[Token, ...], text: str) -> list[tuple[list[Token], b
 
     def close() -> None:
         words = [t.term for t in run]
-        named = (len(run) > 1 and any(w not in ROLE_WORDS for w in words)
-                 and canonical(" ".join(words)) is None and not alias_term(words))
+        named = (
+            len(run) > 1
+            and any(w not in ROLE_WORDS for w in words)
+            and canonical(" ".join(words)) is None
+            and not alias_term(words)
+        )
         out.append((list(run), named))
         run.clear()
 
     rest: list[Token] = []
     for token in tokens:
         word = token.term
-        if (_looks_like_a_name(text[token.start : token.end]) and word not in STOPWORDS
-                and word not in QUERY_FRAMING and not query_level(word)):
+        if (
+            _looks_like_a_name(text[token.start : token.end])
+            and word not in STOPWORDS
+            and word not in QUERY_FRAMING
+            and not query_level(word)
+        ):
             if rest:
                 out.append((rest, False))
                 rest = []

@@ -136,7 +136,8 @@ class Searcher:
             from rag.index.encoder import load_encoder
 
             self._encoder = self.store.checked(
-                lambda: load_encoder(self.store.encoder_dir, self.store.manifest.encoder["variant"]))
+                lambda: load_encoder(self.store.encoder_dir, self.store.manifest.encoder["variant"])
+            )
         return self._encoder
 
     def dense_scores(self, text: str, keep: np.ndarray | None = None, at_least: float | None = None) -> np.ndarray:
@@ -147,11 +148,18 @@ class Searcher:
         if self._dense is None:
             self._dense = self.store.dense_index()
         allowed = None if keep is None else np.repeat(keep, np.diff(self.store.starts))
-        return self.store.checked(lambda: self._dense.similarities(self.encoder.embed_queries([text])[0], allowed,
-                                                                    at_least))
+        return self.store.checked(
+            lambda: self._dense.similarities(self.encoder.embed_queries([text])[0], allowed, at_least)
+        )
 
-    def rank(self, query: Query, lists: tuple[str, ...] = ("faiss", "bm25", "fused"), unit: str = "candidates",
-             fusion: FusionSettings | None = None, keep: np.ndarray | None = None) -> Rankings:
+    def rank(
+        self,
+        query: Query,
+        lists: tuple[str, ...] = ("faiss", "bm25", "fused"),
+        unit: str = "candidates",
+        fusion: FusionSettings | None = None,
+        keep: np.ndarray | None = None,
+    ) -> Rankings:
         """Every list's order; keep (bool per candidate) leaves the others out of every list and of
         coverage, before fusion, and so does a NOT in the query."""
         fusion = fusion or FusionSettings()
@@ -168,8 +176,9 @@ class Searcher:
             rows = {key: row[owner] for key, row in rows.items()}
             allowed = None if allowed is None else allowed[owner]
         within = (lambda row: row) if allowed is None else (lambda row: row & allowed)
-        query = resolve(query, lambda c: int(within(rows[c.spellings]).sum()),
-                        units if allowed is None else int(allowed.sum()))
+        query = resolve(
+            query, lambda c: int(within(rows[c.spellings]).sum()), units if allowed is None else int(allowed.sum())
+        )
         scores: dict[str, np.ndarray] = {}
         chunk_dense = None
         if {"faiss", "fused"} & set(lists):
@@ -194,8 +203,23 @@ class Searcher:
         if "bm25" in scores:
             order = _only(ranked(scores["bm25"]), allowed)
             orders["bm25"] = order[scores["bm25"][order] > 0]
-        rankings = Rankings(query, unit, starts, orders, scores, concepts, held, seniority, weights, chunk_dense,
-                            allowed, postings, excluded, chunks, people)
+        rankings = Rankings(
+            query,
+            unit,
+            starts,
+            orders,
+            scores,
+            concepts,
+            held,
+            seniority,
+            weights,
+            chunk_dense,
+            allowed,
+            postings,
+            excluded,
+            chunks,
+            people,
+        )
         if "fused" in lists:
             rankings = self.fused_with(rankings, fusion)
         rankings.orders = {n: rankings.orders[n] for n in lists}
@@ -241,26 +265,46 @@ class Searcher:
         wanted = wanted if owner is None else wanted[owner]
         return wanted if allowed is None else wanted & allowed
 
-    def search(self, text: str, mode: str = "hybrid", topk: int = 5, unit: str = "candidates",
-               fusion: FusionSettings | None = None, filters: CompiledFilters | None = None) -> SearchResult:
+    def search(
+        self,
+        text: str,
+        mode: str = "hybrid",
+        topk: int = 5,
+        unit: str = "candidates",
+        fusion: FusionSettings | None = None,
+        filters: CompiledFilters | None = None,
+    ) -> SearchResult:
         """The shown top of each list; filters (Filters.compile()) apply before any list is ranked."""
         check_request(text, mode, topk)
         fusion = fusion or FusionSettings()
         query = analyse(text)
         if not query.terms and not query.concepts:
-            raise UsageError(f"nothing to search for in {text.strip()!r}: it holds only common words; ask for a "
-                             'skill, a role or a description, e.g. "Who has experience with Jenkins?"')
+            raise UsageError(
+                f"nothing to search for in {text.strip()!r}: it holds only common words; ask for a "
+                'skill, a role or a description, e.g. "Who has experience with Jenkins?"'
+            )
         outcome = filters.apply(self.store.profiles().columns) if filters else None
         lists = ("faiss", "bm25", "fused") if mode in ("hybrid", "fused") else SHOWN[mode]
         rankings = self.rank(query, lists, unit, fusion, outcome.keep if outcome else None)
         shown = {name: rankings.orders[name][:topk] for name in SHOWN[mode]}
-        holders = {c.label: int(n) for c, n, strong in zip(rankings.concepts, rankings.holders(), rankings.strong)
-                   if strong}
+        holders = {
+            c.label: int(n) for c, n, strong in zip(rankings.concepts, rankings.holders(), rankings.strong) if strong
+        }
         if rankings.seniority is not None:
             holders[f"{query.seniority} (title)"] = int(rankings.seniority.sum())
         fields = profile_fields(text, filters.fields if filters else (), lambda: self.store.profiles().columns)
-        return SearchResult(rankings.query, mode, unit, fusion, self._hits(rankings, shown, fields), holders, filters,
-                            outcome, fields, rankings.excluded)
+        return SearchResult(
+            rankings.query,
+            mode,
+            unit,
+            fusion,
+            self._hits(rankings, shown, fields),
+            holders,
+            filters,
+            outcome,
+            fields,
+            rankings.excluded,
+        )
 
     def _hits(self, r: Rankings, shown: dict[str, np.ndarray], fields: tuple[str, ...]) -> dict[str, list[Hit]]:
         units = sorted({int(u) for order in shown.values() for u in order})
@@ -288,11 +332,21 @@ class Searcher:
                 if r.seniority is not None and r.seniority[unit]:
                     matched += (f"{r.query.seniority} (title)",)
                 weak = not matched and floor is not None and "faiss" in r.scores and r.scores["faiss"][unit] < floor
-                out[name].append(Hit(
-                    rank, float(r.scores[name][unit]), own[unit], chunk_of[unit] if r.unit == "chunks" else None,
-                    {n: int(p[unit]) for n, p in position.items() if p[unit]},
-                    {n: float(s[unit]) for n, s in r.scores.items()}, matched, evidence[unit], profiles.get(unit),
-                    tuple(people[m] for m in members[unit]), bool(weak)))
+                out[name].append(
+                    Hit(
+                        rank,
+                        float(r.scores[name][unit]),
+                        own[unit],
+                        chunk_of[unit] if r.unit == "chunks" else None,
+                        {n: int(p[unit]) for n, p in position.items() if p[unit]},
+                        {n: float(s[unit]) for n, s in r.scores.items()},
+                        matched,
+                        evidence[unit],
+                        profiles.get(unit),
+                        tuple(people[m] for m in members[unit]),
+                        bool(weak),
+                    )
+                )
         return out
 
     def _members(self, r: Rankings, row: int) -> list[int]:
@@ -301,23 +355,32 @@ class Searcher:
             return [row]
         return np.flatnonzero(r.people == row).tolist()
 
-    def _evidence(self, r: Rankings, units: list[int], members: dict[int, list[int]],
-                  people: dict[int, Candidate]) -> dict[int, list[Evidence]]:
+    def _evidence(
+        self, r: Rankings, units: list[int], members: dict[int, list[int]], people: dict[int, Candidate]
+    ) -> dict[int, list[Evidence]]:
         """Evidence lines for each shown unit, reading only the chunks that can hold them: the
         chunks holding a concept (the best few by BM25), else, for a meaning match, its closest."""
         postings = [r.chunks[c.spellings] for c in r.concepts]
         chunk_bm25 = None
         wanted: dict[int, list[tuple[int, int]]] = {}  # unit -> (candidate row, chunk id), in order of use
         for unit in units:
-            spans = ([(int(r.starts[unit]), int(r.starts[unit + 1]), members[unit][0])] if r.unit == "chunks" else
-                     [(int(self.store.starts[m]), int(self.store.starts[m + 1]), m) for m in members[unit]])
-            inside = [(m, c) for lo, hi, m in spans for p in postings
-                      for c in p[np.searchsorted(p, lo):np.searchsorted(p, hi)].tolist()]
+            spans = (
+                [(int(r.starts[unit]), int(r.starts[unit + 1]), members[unit][0])]
+                if r.unit == "chunks"
+                else [(int(self.store.starts[m]), int(self.store.starts[m + 1]), m) for m in members[unit]]
+            )
+            inside = [
+                (m, c)
+                for lo, hi, m in spans
+                for p in postings
+                for c in p[np.searchsorted(p, lo) : np.searchsorted(p, hi)].tolist()
+            ]
             inside = sorted(dict.fromkeys(inside), key=lambda pair: pair[1])
             if len(inside) > EVIDENCE_CHUNKS:
                 chunk_bm25 = self.keyword.scores(list(r.query.terms), r.postings) if chunk_bm25 is None else chunk_bm25
-                inside = sorted(sorted(inside, key=lambda pair: -chunk_bm25[pair[1]])[:EVIDENCE_CHUNKS],
-                                key=lambda pair: pair[1])
+                inside = sorted(
+                    sorted(inside, key=lambda pair: -chunk_bm25[pair[1]])[:EVIDENCE_CHUNKS], key=lambda pair: pair[1]
+                )
             if not inside and r.chunk_dense is not None:
                 near = [(m, c) for lo, hi, m in spans for c in range(lo, hi)]
                 inside = sorted(near, key=lambda pair: -r.chunk_dense[pair[1]])[:CLOSEST_CHUNKS]
@@ -362,8 +425,9 @@ def coverage_levels(r: Rankings) -> np.ndarray:
     return levels
 
 
-def _allowed(keep: np.ndarray | None, excluded: list[tuple[Concept, np.ndarray]]
-             ) -> tuple[np.ndarray | None, dict[str, int]]:
+def _allowed(
+    keep: np.ndarray | None, excluded: list[tuple[Concept, np.ndarray]]
+) -> tuple[np.ndarray | None, dict[str, int]]:
     """Candidates the filters keep and no NOT concept rules out, and how many each NOT left out."""
     out, counts = keep, {}
     for concept, row in excluded:
@@ -377,6 +441,8 @@ def check_model(store: OpenStore, wanted: str | None) -> None:
     """A search asked for one model (EMBEDDING_MODEL) cannot use a store built with another."""
     m = store.manifest
     if wanted and wanted not in {m.embedding_model, m.embedding_model_requested}:
-        raise UserError(f"EMBEDDING_MODEL={wanted} but the store in {store.root} was built with {m.embedding_model}; "
-                        "unset EMBEDDING_MODEL to search with the store's model, or rebuild with the new one: {fix}",
-                        Fix("rebuild", {"store": str(store.root)}))
+        raise UserError(
+            f"EMBEDDING_MODEL={wanted} but the store in {store.root} was built with {m.embedding_model}; "
+            "unset EMBEDDING_MODEL to search with the store's model, or rebuild with the new one: {fix}",
+            Fix("rebuild", {"store": str(store.root)}),
+        )

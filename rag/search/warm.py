@@ -123,9 +123,15 @@ class WarmStore:
         self._drop()  # never serve the old one once it is not live, even if the new one fails
         self._held = load(self.root, self.expected_model)
         m = self._held.store.manifest
-        log.info("%s generation %s: %d CVs, %d chunks, %s (loaded in %.2f s)",
-                 "rebuilt; now serving" if swapped else "serving", self._held.store.generation.name,
-                 m.candidate_count, m.chunk_count, m.embedding_model, self._held.load_seconds)
+        log.info(
+            "%s generation %s: %d CVs, %d chunks, %s (loaded in %.2f s)",
+            "rebuilt; now serving" if swapped else "serving",
+            self._held.store.generation.name,
+            m.candidate_count,
+            m.chunk_count,
+            m.embedding_model,
+            self._held.load_seconds,
+        )
         return self._held
 
     def _drop(self) -> None:

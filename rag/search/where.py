@@ -22,18 +22,30 @@ from dataclasses import dataclass
 from rag.errors import UsageError
 
 FIELDS = {
-    "years": "years", "experience": "years",
-    "location": "location", "place": "location", "city": "location", "country": "location",
-    "language": "language", "languages": "language", "speaks": "language",
-    "skill": "skill", "skills": "skill",
-    "education": "education", "degree": "education",
-    "title": "title", "years_in": "years_in",
+    "years": "years",
+    "experience": "years",
+    "location": "location",
+    "place": "location",
+    "city": "location",
+    "country": "location",
+    "language": "language",
+    "languages": "language",
+    "speaks": "language",
+    "skill": "skill",
+    "skills": "skill",
+    "education": "education",
+    "degree": "education",
+    "title": "title",
+    "years_in": "years_in",
 }
 OPERATORS = ("!=", ">=", "<=", "=", ">", "<")
 MAX_DEPTH = 32  # brackets and nots inside each other
 _KEYWORDS = {"and", "or", "not"}
-_TOKEN = re.compile(r"""\s*(?:(?P<paren>[()])|(?P<op>!=|>=|<=|=|>|<)|(?P<quoted>"[^"]*"|'[^']*')|(?P<word>[^\s()=<>!"']+)
-                        |(?P<bad>\S))""", re.VERBOSE)
+_TOKEN = re.compile(
+    r"""\s*(?:(?P<paren>[()])|(?P<op>!=|>=|<=|=|>|<)|(?P<quoted>"[^"]*"|'[^']*')|(?P<word>[^\s()=<>!"']+)
+                        |(?P<bad>\S))""",
+    re.VERBOSE,
+)
 
 
 @dataclass(frozen=True)
@@ -74,8 +86,10 @@ def _tokens(text: str) -> list[_Token]:
     for match in _TOKEN.finditer(text):
         kind = match.lastgroup
         if kind == "bad":
-            raise UsageError(f"--where: unexpected {match.group(kind)!r} at column {match.start(kind) + 1}; "
-                             'quote values that hold it, e.g. title="C# developer"')
+            raise UsageError(
+                f"--where: unexpected {match.group(kind)!r} at column {match.start(kind) + 1}; "
+                'quote values that hold it, e.g. title="C# developer"'
+            )
         out.append(_Token(kind, match.group(kind), match.start(kind) + 1))
     return out + [_Token("end", "", len(text) + 1)]
 
@@ -141,8 +155,10 @@ class _Parser:
             raise self.fail("a test such as years>=5 or skill=Java")
         name = token.text.lower()
         if name not in FIELDS:
-            raise UsageError(f"--where: unknown field {token.text!r} at column {token.column}; "
-                             f"fields: {', '.join(sorted(set(FIELDS.values())))}")
+            raise UsageError(
+                f"--where: unknown field {token.text!r} at column {token.column}; "
+                f"fields: {', '.join(sorted(set(FIELDS.values())))}"
+            )
         self.take()
         concept = self.concept(token.text) if FIELDS[name] == "years_in" else None
         if self.peek().kind != "op":
@@ -174,8 +190,11 @@ class _Parser:
             self.take()
             return token.text[1:-1]
         words = []  # bare words, up to a keyword, a bracket, or the field of the next test
-        while (self.peek().kind == "word" and self.peek().text.lower() not in _KEYWORDS
-               and self.tokens[self.at + 1].kind != "op"):
+        while (
+            self.peek().kind == "word"
+            and self.peek().text.lower() not in _KEYWORDS
+            and self.tokens[self.at + 1].kind != "op"
+        ):
             words.append(self.take().text)
         if not words:
             raise self.fail(f"a value after {after!r}")
@@ -208,8 +227,10 @@ def describe(node: Node) -> str:
         inner = describe(node.term)
         return f"not {inner}" if isinstance(node.term, (Clause, Not)) else f"not ({inner})"
     joiner = " and " if isinstance(node, AllOf) else " or "  # a group inside the other kind is bracketed,
-    return joiner.join(f"({describe(t)})" if isinstance(t, (AllOf, AnyOf)) else describe(t)  # for the reader
-                       for t in node.terms)
+    return joiner.join(
+        f"({describe(t)})" if isinstance(t, (AllOf, AnyOf)) else describe(t)  # for the reader
+        for t in node.terms
+    )
 
 
 def conjunction(nodes: list[Node]) -> Node | None:

@@ -30,7 +30,7 @@ def read_cv(store: OpenStore, row: int) -> CvText:
     first = chunks[0].char_start  # the chunker skips the text's leading blanks
     parts, covered = [], first
     for chunk in chunks:
-        parts.append(chunk.text[max(covered - chunk.char_start, 0):])
+        parts.append(chunk.text[max(covered - chunk.char_start, 0) :])
         covered = max(covered, chunk.char_end)
     known = "".join(parts)
     ends = [start - len(PAGE_SEPARATOR) for start in candidate.page_starts[1:]] + [first + len(known)]

@@ -73,8 +73,10 @@ class StoreDir:
             foreign = self._foreign()
             if foreign:
                 shown = ", ".join(foreign[:3]) + (", ..." if len(foreign) > 3 else "")
-                raise UserError(f"{self.root} holds files that are not a store ({shown}); choose an empty or "
-                                f"new folder for the store, nothing was written")
+                raise UserError(
+                    f"{self.root} holds files that are not a store ({shown}); choose an empty or "
+                    f"new folder for the store, nothing was written"
+                )
         self.root.mkdir(parents=True, exist_ok=True)
         if not (self.root / MARKER).is_file():
             write_atomic(self.root / MARKER, b"cv-rag store: `rag clean` may empty this folder\n")
@@ -83,15 +85,24 @@ class StoreDir:
         """What in a folder that is not (yet) a store did not come from a build. A store in the
         making (an encoder exported there, a first build that died) holds only its lock, generations
         named the way builds name them, and encoder exports; a build's pruning may remove those."""
-        foreign = sorted(p.name for p in self.root.iterdir() if p.name not in {".gitkeep", ".lock", "generations",
-                                                                              "segments", "encoders"})
+        foreign = sorted(
+            p.name
+            for p in self.root.iterdir()
+            if p.name not in {".gitkeep", ".lock", "generations", "segments", "encoders"}
+        )
         for folder, pattern in ((self.generations, GENERATION_NAME), (self.segments, SEGMENT_NAME)):
             if folder.is_dir():
-                foreign += [f"{folder.name}/{p.name}" for p in sorted(folder.iterdir())
-                            if not (p.is_dir() and pattern.fullmatch(p.name))]
+                foreign += [
+                    f"{folder.name}/{p.name}"
+                    for p in sorted(folder.iterdir())
+                    if not (p.is_dir() and pattern.fullmatch(p.name))
+                ]
         if self.encoders.is_dir():
-            foreign += [f"encoders/{p.name}" for p in sorted(self.encoders.iterdir())
-                        if not (p.is_dir() and ((p / SPEC_FILE).is_file() or p.name.endswith(".tmp")))]
+            foreign += [
+                f"encoders/{p.name}"
+                for p in sorted(self.encoders.iterdir())
+                if not (p.is_dir() and ((p / SPEC_FILE).is_file() or p.name.endswith(".tmp")))
+            ]
         return foreign
 
     def clean(self) -> list[str]:
@@ -104,8 +115,10 @@ class StoreDir:
             try:
                 busy = [g.name for g, (free, _) in zip(generations, locks) if not free]
                 if busy:
-                    raise UserError(f"a search is using the store in {self.root} (generation {busy[0]}); "
-                                    "stop it and run again; nothing was removed")
+                    raise UserError(
+                        f"a search is using the store in {self.root} (generation {busy[0]}); "
+                        "stop it and run again; nothing was removed"
+                    )
                 for name in (*LINKS, *OLD_LINKS, EVAL_REPORT):
                     link = self.root / name
                     if link.is_symlink() or (name == EVAL_REPORT and link.is_file()):
@@ -139,7 +152,6 @@ class StoreDir:
             return Manifest.from_json((generation / MANIFEST).read_bytes())
         except (OSError, ValueError, TypeError):
             return None
-
 
     @contextmanager
     def build_lock(self) -> Iterator[None]:

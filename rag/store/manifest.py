@@ -39,8 +39,19 @@ DOCUMENT_INDEX = "documents.index.npz"  # line offsets and identity (path, cv_id
 NOTES = "notes.json"  # what extraction said about the segment's files: not indexed, warnings, OCR'd and hidden pages
 PROFILES = "profiles.jsonl"  # one profile per candidate, in candidate order (profiles.py)
 PROFILE_INDEX = "profiles.index.npz"  # their line offsets and the columns filters read
-SEGMENT_FILES = (CHUNKS, CHUNK_OFFSETS, CANDIDATES, CANDIDATE_INDEX, DOCUMENTS, DOCUMENT_INDEX, NOTES, PROFILES,
-                 PROFILE_INDEX, *keyword_segment.FILES, *dense_index.FILES)
+SEGMENT_FILES = (
+    CHUNKS,
+    CHUNK_OFFSETS,
+    CANDIDATES,
+    CANDIDATE_INDEX,
+    DOCUMENTS,
+    DOCUMENT_INDEX,
+    NOTES,
+    PROFILES,
+    PROFILE_INDEX,
+    *keyword_segment.FILES,
+    *dense_index.FILES,
+)
 # Checked byte for byte whenever a store is opened: every file whose size grows with the chunks or
 # terms but not with their text, vectors or postings. The others are checked by size; each is
 # checked further when it is read (a line that does not parse, a chunk id out of range, a vector
@@ -133,8 +144,9 @@ def size_problem(folder: Path, artifacts: dict[str, dict], names: Iterable[str])
     return None
 
 
-def checksum_problem(folder: Path, artifacts: dict[str, dict], name: str, label: str = "",
-                     where: str = MANIFEST) -> str | None:
+def checksum_problem(
+    folder: Path, artifacts: dict[str, dict], name: str, label: str = "", where: str = MANIFEST
+) -> str | None:
     """Whether a file's bytes differ from the checksum recorded in `where` (label: how to name it)."""
     if sha256_file(folder / name) != artifacts[name]["sha256"]:
         return f"{label or name} does not match its checksum in {where}"

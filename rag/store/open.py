@@ -94,17 +94,27 @@ class OpenStore:
 
         def load():
             dictionary = TermDictionary([DictionaryPart.load(s.folder / DICTIONARY) for s in self.segments])
-            return KeywordIndex.load([s.folder for s in self.segments], [s.chunks for s in self.segments],
-                                     [s.deletions.terms if s.deletions else None for s in self.segments],
-                                     dictionary, self.manifest.term_count)
+            return KeywordIndex.load(
+                [s.folder for s in self.segments],
+                [s.chunks for s in self.segments],
+                [s.deletions.terms if s.deletions else None for s in self.segments],
+                dictionary,
+                self.manifest.term_count,
+            )
 
         return self.checked(load)
 
     def dense_index(self):
         from rag.index.dense import DenseIndex
 
-        return self.checked(lambda: DenseIndex.load([s.folder for s in self.segments], [s.chunks for s in self.segments],
-                                                    self.manifest.dim, [s.record.approximate for s in self.segments]))
+        return self.checked(
+            lambda: DenseIndex.load(
+                [s.folder for s in self.segments],
+                [s.chunks for s in self.segments],
+                self.manifest.dim,
+                [s.record.approximate for s in self.segments],
+            )
+        )
 
     def okapi(self):
         """The reference BM25 (bm25.Bm25Reference) from every segment's bm25.pkl, each unpickled
@@ -134,10 +144,15 @@ class OpenStore:
 
     def files(self) -> list[tuple[str, int]]:
         """Every file of the generation and of its segments, relative to the store, with its size."""
-        own = [(f"generations/{self.generation.name}/{name}", (self.generation / name).stat().st_size)
-               for name in (MANIFEST, *self.manifest.artifacts)]
-        return own + [(f"segments/{s.entry.name}/{name}", (s.folder / name).stat().st_size)
-                      for s in self.segments for name in (SEGMENT, *s.record.files)]
+        own = [
+            (f"generations/{self.generation.name}/{name}", (self.generation / name).stat().st_size)
+            for name in (MANIFEST, *self.manifest.artifacts)
+        ]
+        return own + [
+            (f"segments/{s.entry.name}/{name}", (s.folder / name).stat().st_size)
+            for s in self.segments
+            for name in (SEGMENT, *s.record.files)
+        ]
 
     def verify(self) -> int:
         """Hash every file of the generation, its segments and its encoder against the recorded
@@ -164,8 +179,9 @@ class OpenStore:
             raise damaged(self.root, str(exc)) from None
 
     def _check_bytes(self, segment: OpenSegment, name: str) -> None:
-        problem = checksum_problem(segment.folder, segment.record.artifacts, name, f"segments/{segment.entry.name}/{name}",
-                                   SEGMENT)
+        problem = checksum_problem(
+            segment.folder, segment.record.artifacts, name, f"segments/{segment.entry.name}/{name}", SEGMENT
+        )
         if problem:
             raise damaged(self.root, problem)
 
@@ -217,8 +233,10 @@ def read_manifest(root: Path, generation: Path) -> Manifest:
     except (OSError, ValueError, TypeError) as exc:
         raise damaged(root, f"{MANIFEST} cannot be read ({type(exc).__name__})") from None
     if manifest.store_format != STORE_FORMAT:
-        raise UserError(f"the store in {root} has format {manifest.store_format}, this version reads "
-                        f"{STORE_FORMAT}", Fix("rebuild", {"store": str(root)}))
+        raise UserError(
+            f"the store in {root} has format {manifest.store_format}, this version reads {STORE_FORMAT}",
+            Fix("rebuild", {"store": str(root)}),
+        )
     return manifest
 
 
@@ -237,10 +255,16 @@ def _open_generation(store: StoreDir, generation: Path, lock: int | None) -> Ope
     chunk_tables, candidate_tables, counts, seniority = tables
     live_counts = np.concatenate(counts) if counts else np.zeros(0, np.int64)
     starts = np.concatenate([[0], np.cumsum(live_counts)]).astype(np.int64)
-    found = {"candidates": len(live_counts), "chunks owned by candidates": int(starts[-1]),
-             "live chunks": sum(s.chunks.count for s in segments)}
-    expected = {"candidates": manifest.candidate_count, "chunks owned by candidates": manifest.chunk_count,
-                "live chunks": manifest.bm25.get("corpus_size")}
+    found = {
+        "candidates": len(live_counts),
+        "chunks owned by candidates": int(starts[-1]),
+        "live chunks": sum(s.chunks.count for s in segments),
+    }
+    expected = {
+        "candidates": manifest.candidate_count,
+        "chunks owned by candidates": manifest.chunk_count,
+        "live chunks": manifest.bm25.get("corpus_size"),
+    }
     for what, count in found.items():
         if count != expected[what]:
             raise damaged(root, f"{what}: {count}, but the manifest counts {expected[what]}")
@@ -248,19 +272,37 @@ def _open_generation(store: StoreDir, generation: Path, lock: int | None) -> Ope
     try:
         exported = orjson.loads((encoder_dir / SPEC_FILE).read_bytes()).get("model")
     except (OSError, ValueError):
-        raise damaged(root, f"the encoder {manifest.encoder['key']} is missing or unreadable in {store.encoders}") from None
+        raise damaged(
+            root, f"the encoder {manifest.encoder['key']} is missing or unreadable in {store.encoders}"
+        ) from None
     if exported != manifest.embedding_model:
         raise damaged(root, f"the manifest names the model {manifest.embedding_model}, its encoder holds {exported}")
-    chunks = SegmentedTable(chunk_tables, [s.chunks for s in segments],
-                            lambda c, row: dataclasses.replace(c, chunk_id=row))
-    candidates = SegmentedTable(candidate_tables, [s.candidates for s in segments],
-                                lambda c, row: dataclasses.replace(c, first_chunk=int(starts[row])))
+    chunks = SegmentedTable(
+        chunk_tables, [s.chunks for s in segments], lambda c, row: dataclasses.replace(c, chunk_id=row)
+    )
+    candidates = SegmentedTable(
+        candidate_tables,
+        [s.candidates for s in segments],
+        lambda c, row: dataclasses.replace(c, first_chunk=int(starts[row])),
+    )
     people = np.load(generation / PEOPLE, allow_pickle=False)
-    if people.shape != (manifest.candidate_count,) or (len(people) and not (
-            (people >= 0) & (people <= np.arange(len(people)))).all()):
+    if people.shape != (manifest.candidate_count,) or (
+        len(people) and not ((people >= 0) & (people <= np.arange(len(people)))).all()
+    ):
         raise damaged(root, f"{PEOPLE} does not describe {manifest.candidate_count} candidates")
-    return OpenStore(root, generation, manifest, segments, chunks, candidates, starts,
-                     np.concatenate(seniority) if seniority else np.zeros(0, np.int8), people, encoder_dir, lock)
+    return OpenStore(
+        root,
+        generation,
+        manifest,
+        segments,
+        chunks,
+        candidates,
+        starts,
+        np.concatenate(seniority) if seniority else np.zeros(0, np.int8),
+        people,
+        encoder_dir,
+        lock,
+    )
 
 
 def open_segments(store: StoreDir, generation: Path, manifest: Manifest):
@@ -280,12 +322,21 @@ def open_segments(store: StoreDir, generation: Path, manifest: Manifest):
         check_files(folder, record)
         offsets = np.load(folder / CHUNK_OFFSETS, allow_pickle=False)
         with np.load(folder / CANDIDATE_INDEX, allow_pickle=False) as table:
-            candidate_offsets, starts, levels, documents = (table["offsets"], table["starts"], table["seniority"],
-                                                            table["document"])
-        if not (len(offsets) - 1 == record.chunks and len(candidate_offsets) - 1 == len(starts) - 1 == len(levels)
-                == len(documents) == record.candidates and int(starts[-1]) == record.chunks):
-            raise DamagedFile(f"segment {entry.name}: its tables do not describe {record.candidates} candidates "
-                              f"and {record.chunks} chunks")
+            candidate_offsets, starts, levels, documents = (
+                table["offsets"],
+                table["starts"],
+                table["seniority"],
+                table["document"],
+            )
+        if not (
+            len(offsets) - 1 == record.chunks
+            and len(candidate_offsets) - 1 == len(starts) - 1 == len(levels) == len(documents) == record.candidates
+            and int(starts[-1]) == record.chunks
+        ):
+            raise DamagedFile(
+                f"segment {entry.name}: its tables do not describe {record.candidates} candidates "
+                f"and {record.chunks} chunks"
+            )
         for name, table_offsets in ((CHUNKS, offsets), (CANDIDATES, candidate_offsets)):
             if int(table_offsets[-1]) != (folder / name).stat().st_size:
                 raise DamagedFile(f"segments/{entry.name}/{name} does not end where its offsets say")
@@ -300,6 +351,8 @@ def open_segments(store: StoreDir, generation: Path, manifest: Manifest):
         seniority.append(levels if kept is None else levels[kept])
     candidate_live = live_layout([o[2].candidates for o in opened], [o[3] for o in opened])
     chunk_live = live_layout([o[2].chunks for o in opened], [o[4] for o in opened])
-    segments = [OpenSegment(entry, folder, record, c, k, gone)
-                for (entry, folder, record, _, _, gone), c, k in zip(opened, candidate_live, chunk_live)]
+    segments = [
+        OpenSegment(entry, folder, record, c, k, gone)
+        for (entry, folder, record, _, _, gone), c, k in zip(opened, candidate_live, chunk_live)
+    ]
     return segments, (chunk_tables, candidate_tables, counts, seniority)

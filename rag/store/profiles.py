@@ -149,8 +149,11 @@ class ProfileColumns:
             pieces = [c.rows_only(r, values) for c, r in zip(columns, rows)]
             indptr = np.concatenate([[0], np.cumsum(np.concatenate([np.diff(p.indptr) for p in pieces]))])
             ranks = None if pieces[0].ranks is None else np.concatenate([p.ranks for p in pieces])
-            arrays.update(SetColumn(values, indptr.astype(np.int64), np.concatenate([p.indices for p in pieces]),
-                                    ranks).arrays(name))
+            arrays.update(
+                SetColumn(values, indptr.astype(np.int64), np.concatenate([p.indices for p in pieces]), ranks).arrays(
+                    name
+                )
+            )
 
         for name in SET_COLUMNS:
             join_set(name, rows)
@@ -170,23 +173,31 @@ class ProfileColumns:
         from rag.profile.education import LEVELS as EDUCATION_LEVELS
 
         arrays = {
-            "years": np.asarray([-1 if p.years_experience is None else p.years_experience for p in profiles],
-                                dtype=np.int16),
-            "education": np.asarray([EDUCATION_LEVELS.index(p.education) if p.education else -1 for p in profiles],
-                                    dtype=np.int8),
+            "years": np.asarray(
+                [-1 if p.years_experience is None else p.years_experience for p in profiles], dtype=np.int16
+            ),
+            "education": np.asarray(
+                [EDUCATION_LEVELS.index(p.education) if p.education else -1 for p in profiles], dtype=np.int8
+            ),
         }
-        places = [[normal(t) for t in (p.location.city, p.location.country_written) if t] if p.location else []
-                  for p in profiles]
+        places = [
+            [normal(t) for t in (p.location.city, p.location.country_written) if t] if p.location else []
+            for p in profiles
+        ]
         roles = [role for p in profiles for role in p.roles]  # years_in: every dated role, candidate by candidate
-        arrays |= {"roles.indptr": np.cumsum([0] + [len(p.roles) for p in profiles], dtype=np.int64),
-                   "roles.start": np.asarray([parse_month(r.start) for r in roles], dtype=np.int32),
-                   "roles.end": np.asarray([parse_month(r.end) for r in roles], dtype=np.int32)}
+        arrays |= {
+            "roles.indptr": np.cumsum([0] + [len(p.roles) for p in profiles], dtype=np.int64),
+            "roles.start": np.asarray([parse_month(r.start) for r in roles], dtype=np.int32),
+            "roles.end": np.asarray([parse_month(r.end) for r in roles], dtype=np.int32),
+        }
         sets = {
             "place": SetColumn.build(places),
             "country": SetColumn.build([[p.location.code] if p.location and p.location.code else [] for p in profiles]),
             "role_terms": SetColumn.build([r.terms for r in roles]),
-            "languages": SetColumn.build([[s.language for s in p.languages] for p in profiles],
-                                         [[language_rank(s.level) for s in p.languages] for p in profiles]),
+            "languages": SetColumn.build(
+                [[s.language for s in p.languages] for p in profiles],
+                [[language_rank(s.level) for s in p.languages] for p in profiles],
+            ),
             "skills": SetColumn.build([list(p.skills) for p in profiles]),
             "title": SetColumn.build([[normal(p.title)] if p.title else [] for p in profiles]),
         }
@@ -232,7 +243,6 @@ def known_bits(folder: Path) -> np.ndarray:
         return data["known"]
 
 
-
 class _LazyArrays(dict):
     """The arrays of an open .npz file, each read from disk when first used."""
 
@@ -265,11 +275,14 @@ def load_profiles(segment: Path, count: int, store_root: Path) -> StoredProfiles
         raise DamagedFile(f"{PROFILE_INDEX} does not describe {count} candidates")
     if int(offsets[-1]) != (segment / PROFILES).stat().st_size:
         raise DamagedFile(f"{PROFILES} does not end where its offsets say")
-    return StoredProfiles(ProfileColumns(count, arrays), JsonlTable(segment / PROFILES, offsets, ProfileRecord,
-                                                                    store_root))
+    return StoredProfiles(
+        ProfileColumns(count, arrays), JsonlTable(segment / PROFILES, offsets, ProfileRecord, store_root)
+    )
 
 
 def joined_profiles(parts: Sequence[StoredProfiles], live: Sequence[LiveRows]) -> StoredProfiles:
     """The profiles of the live candidates of every segment, in store order."""
-    return StoredProfiles(ProfileColumns.joined([p.columns for p in parts], live),
-                          SegmentedTable([p.table for p in parts], list(live), lambda record, row: record))
+    return StoredProfiles(
+        ProfileColumns.joined([p.columns for p in parts], live),
+        SegmentedTable([p.table for p in parts], list(live), lambda record, row: record),
+    )

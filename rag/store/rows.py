@@ -63,23 +63,27 @@ class Candidate:
         return page_at(offset, self.page_starts)
 
 
-def write_candidates(folder: Path, candidates: list[Candidate], documents: list[int],
-                     contacts: list[Contact]) -> None:
+def write_candidates(folder: Path, candidates: list[Candidate], documents: list[int], contacts: list[Contact]) -> None:
     """candidates.jsonl and the arrays search reads for every candidate at once; documents: the
     row in documents.jsonl each candidate was read from; contacts: what tells whose CV it is, from
     which a build finds the CVs of one person store-wide (profile/people.py)."""
     offsets = write_jsonl(folder / CANDIDATES, (c.to_dict() for c in candidates))
     starts = np.asarray([c.first_chunk for c in candidates] + [sum(c.chunk_count for c in candidates)], np.int64)
     seniority = np.asarray([LEVELS.index(c.seniority) if c.seniority else -1 for c in candidates], np.int8)
-    packed = {f"{what}.{k}": v for what in ("email", "phone", "name")
-              for k, v in pack_strings([getattr(c, what) or "" for c in contacts]).items()}
+    packed = {
+        f"{what}.{k}": v
+        for what in ("email", "phone", "name")
+        for k, v in pack_strings([getattr(c, what) or "" for c in contacts]).items()
+    }
     with (folder / CANDIDATE_INDEX).open("wb") as f:
-        np.savez(f, offsets=offsets, starts=starts, seniority=seniority, document=np.asarray(documents, np.int64),
-                 **packed)
+        np.savez(
+            f, offsets=offsets, starts=starts, seniority=seniority, document=np.asarray(documents, np.int64), **packed
+        )
 
 
 def read_contacts(table: dict[str, np.ndarray]) -> list[Contact]:
     """The contacts write_candidates kept, from the arrays of a candidates.index.npz."""
-    email, phone, name = (unpack_strings(table[f"{what}.blob"], table[f"{what}.offsets"])
-                          for what in ("email", "phone", "name"))
+    email, phone, name = (
+        unpack_strings(table[f"{what}.blob"], table[f"{what}.offsets"]) for what in ("email", "phone", "name")
+    )
     return [Contact(e or None, p or None, n or None) for e, p, n in zip(email, phone, name)]

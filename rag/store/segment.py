@@ -97,8 +97,12 @@ class SegmentDeletions:
 def save_deletions(path: Path, deletions: dict[str, SegmentDeletions]) -> None:
     arrays = {}
     for name, d in deletions.items():
-        arrays |= {f"{name}.documents": d.documents, f"{name}.terms": d.terms.terms,
-                   f"{name}.counts": d.terms.counts, f"{name}.length": np.asarray(d.terms.length, np.int64)}
+        arrays |= {
+            f"{name}.documents": d.documents,
+            f"{name}.terms": d.terms.terms,
+            f"{name}.counts": d.terms.counts,
+            f"{name}.length": np.asarray(d.terms.length, np.int64),
+        }
     with path.open("wb") as f:
         np.savez(f, **arrays)
 
@@ -108,8 +112,13 @@ def load_deletions(path: Path, documents: dict[str, int]) -> dict[str, SegmentDe
     try:
         with np.load(path, allow_pickle=False) as data:
             names = {key.rsplit(".", 1)[0] for key in data.files}
-            out = {name: SegmentDeletions(data[f"{name}.documents"], DeletedTerms(
-                data[f"{name}.terms"], data[f"{name}.counts"], int(data[f"{name}.length"]))) for name in names}
+            out = {
+                name: SegmentDeletions(
+                    data[f"{name}.documents"],
+                    DeletedTerms(data[f"{name}.terms"], data[f"{name}.counts"], int(data[f"{name}.length"])),
+                )
+                for name in names
+            }
     except (OSError, ValueError, KeyError) as exc:
         raise DamagedFile(f"{path.name} cannot be read ({type(exc).__name__})") from None
     for name, d in out.items():

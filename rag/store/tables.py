@@ -66,7 +66,7 @@ def pack_strings(texts: list[str]) -> dict[str, np.ndarray]:
 
 def unpack_strings(blob: np.ndarray, offsets: np.ndarray) -> list[str]:
     data = blob.tobytes()
-    return [data[offsets[i]:offsets[i + 1]].decode("utf-8", "surrogateescape") for i in range(len(offsets) - 1)]
+    return [data[offsets[i] : offsets[i + 1]].decode("utf-8", "surrogateescape") for i in range(len(offsets) - 1)]
 
 
 class JsonlTable(Generic[T]):
@@ -98,8 +98,10 @@ class JsonlTable(Generic[T]):
         try:
             return self.record(**orjson.loads(line))
         except (ValueError, TypeError) as exc:  # orjson.JSONDecodeError is a ValueError
-            raise damaged(self.store_root, f"line {row + 1} of {self.path.parent.name}/{self.path.name} is not a "
-                                           f"record ({type(exc).__name__})") from None
+            raise damaged(
+                self.store_root,
+                f"line {row + 1} of {self.path.parent.name}/{self.path.name} is not a record ({type(exc).__name__})",
+            ) from None
 
 
 class SegmentedTable(Generic[T]):

@@ -41,10 +41,16 @@ log = logging.getLogger("rag.web")
 
 HERE = Path(__file__).parent
 LOOPBACK_NAMES = ["127.0.0.1", "localhost"]
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; "
-       "base-uri 'none'; frame-ancestors 'none'")
-SECURITY_HEADERS = [(b"content-security-policy", CSP.encode()), (b"x-content-type-options", b"nosniff"),
-                    (b"referrer-policy", b"no-referrer"), (b"x-frame-options", b"DENY")]
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; "
+    "base-uri 'none'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+]
 _REASONS = {400: "Bad request", 404: "Not found", 405: "Not allowed", 413: "Too large", 503: "Store unavailable"}
 
 
@@ -66,13 +72,29 @@ def file_link(cv_id: str) -> str:
 
 
 def templates() -> Jinja2Templates:
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
-                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
-    env.globals |= {"list_name": list_name, "fusion_rules": RULES, "score_text": score_text, "row_text": row_text,
-                    "describe_filters": describe_filters, "field_text": field_text, "field_labels": LABELS,
-                    "years_note": years_note, "shown_fields": SHOWN_FIELDS,
-                    "max_topk": MAX_TOPK, "meaning": MEANING, "candidate_link": candidate_link,
-                    "page_link": page_link, "file_link": file_link}
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(HERE / "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.globals |= {
+        "list_name": list_name,
+        "fusion_rules": RULES,
+        "score_text": score_text,
+        "row_text": row_text,
+        "describe_filters": describe_filters,
+        "field_text": field_text,
+        "field_labels": LABELS,
+        "years_note": years_note,
+        "shown_fields": SHOWN_FIELDS,
+        "max_topk": MAX_TOPK,
+        "meaning": MEANING,
+        "candidate_link": candidate_link,
+        "page_link": page_link,
+        "file_link": file_link,
+    }
     return Jinja2Templates(env=env)
 
 
@@ -94,8 +116,14 @@ class SecurityHeaders:
         await self.app(scope, receive, sending)
 
 
-def build_app(root: Path, cv_dir: Path | None = None, expected_model: str | None = None, *,
-              loopback_only: bool = True, word: Callable[[Fix], str] = rag_words) -> Starlette:
+def build_app(
+    root: Path,
+    cv_dir: Path | None = None,
+    expected_model: str | None = None,
+    *,
+    loopback_only: bool = True,
+    word: Callable[[Fix], str] = rag_words,
+) -> Starlette:
     """The application for the store in root, whose CV files are in cv_dir (None: the folder the
     store was built from). expected_model (EMBEDDING_MODEL) must be the store's; word words a fix
     as a command (make or rag)."""
@@ -105,15 +133,28 @@ def build_app(root: Path, cv_dir: Path | None = None, expected_model: str | None
 
     async def http_error(request: Request, exc: HTTPException) -> Response:
         reason = _REASONS.get(exc.status_code, "Error")
-        return env.TemplateResponse(request, "error.html", {"reason": reason, "message": exc.detail, "error": None},
-                                    status_code=exc.status_code, headers=exc.headers)
+        return env.TemplateResponse(
+            request,
+            "error.html",
+            {"reason": reason, "message": exc.detail, "error": None},
+            status_code=exc.status_code,
+            headers=exc.headers,
+        )
 
     async def server_error(request: Request, exc: Exception) -> Response:
         log.exception("%s %s failed", request.method, request.url.path)
         # The server-error handler runs outside the middleware: it adds the headers itself.
-        return env.TemplateResponse(request, "error.html", {"reason": "Server error", "error": None, "message": (
-            "the page could not be made; the server's log says why")}, status_code=500,
-            headers={name.decode(): value.decode() for name, value in SECURITY_HEADERS})
+        return env.TemplateResponse(
+            request,
+            "error.html",
+            {
+                "reason": "Server error",
+                "error": None,
+                "message": ("the page could not be made; the server's log says why"),
+            },
+            status_code=500,
+            headers={name.decode(): value.decode() for name, value in SECURITY_HEADERS},
+        )
 
     routes = [
         Route("/", site.search, name="search"),
@@ -129,6 +170,9 @@ def build_app(root: Path, cv_dir: Path | None = None, expected_model: str | None
     middleware = [Middleware(SecurityHeaders)]
     if loopback_only:
         middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=LOOPBACK_NAMES))
-    return Starlette(routes=routes, middleware=middleware,
-                     lifespan=lambda _app: warm.serving(log, "every page will say so until it is fixed"),
-                     exception_handlers={HTTPException: http_error, Exception: server_error})
+    return Starlette(
+        routes=routes,
+        middleware=middleware,
+        lifespan=lambda _app: warm.serving(log, "every page will say so until it is fixed"),
+        exception_handlers={HTTPException: http_error, Exception: server_error},
+    )

@@ -42,22 +42,31 @@ class FilterForm:
 
     @classmethod
     def read(cls, params: Mapping[str, str]) -> FilterForm:
-        return cls(*(_text(params, name) for name in ("min_years", "max_years", "location", "language", "skill",
-                                                      "where")), keep_unknown=bool(params.get("keep_unknown")))
+        return cls(
+            *(_text(params, name) for name in ("min_years", "max_years", "location", "language", "skill", "where")),
+            keep_unknown=bool(params.get("keep_unknown")),
+        )
 
     def compile(self) -> CompiledFilters | None:
         """The filters, checked and resolved (None: there are none); FormError when one is wrong."""
-        filters = Filters(_years(self.min_years, "min years"), _years(self.max_years, "max years"),
-                          _items(self.location), _items(self.language), _items(self.skill), self.where or None,
-                          self.keep_unknown)
+        filters = Filters(
+            _years(self.min_years, "min years"),
+            _years(self.max_years, "max years"),
+            _items(self.location),
+            _items(self.language),
+            _items(self.skill),
+            self.where or None,
+            self.keep_unknown,
+        )
         try:
             return filters.compile()
         except UserError as exc:
             raise FormError(f"invalid filters: {exc}") from None
 
     def params(self) -> dict[str, str]:
-        given = {name: getattr(self, name) for name in ("min_years", "max_years", "location", "language", "skill",
-                                                         "where")}
+        given = {
+            name: getattr(self, name) for name in ("min_years", "max_years", "location", "language", "skill", "where")
+        }
         return {k: v for k, v in given.items() if v} | ({"keep_unknown": "1"} if self.keep_unknown else {})
 
     def __bool__(self) -> bool:
@@ -89,8 +98,12 @@ class SearchForm:
         return FusionSettings(rule=self.fusion)
 
     def params(self) -> dict[str, str]:
-        return ({"q": self.q} | ({"topk": str(self.topk)} if self.topk != SEARCH_TOPK else {})
-                | ({"fusion": self.fusion} if self.fusion != DEFAULT_RULE else {}) | self.filters.params())
+        return (
+            {"q": self.q}
+            | ({"topk": str(self.topk)} if self.topk != SEARCH_TOPK else {})
+            | ({"fusion": self.fusion} if self.fusion != DEFAULT_RULE else {})
+            | self.filters.params()
+        )
 
     def query_string(self) -> str:
         return urlencode(self.params())
@@ -111,8 +124,11 @@ class MatchForm:
         return replace(cls.read(params), topk=_topk(params, MATCH_TOPK))
 
     def params(self) -> dict[str, str]:
-        return (({"jd": self.jd} if self.jd else {}) | ({"topk": str(self.topk)} if self.topk != MATCH_TOPK else {})
-                | self.filters.params())
+        return (
+            ({"jd": self.jd} if self.jd else {})
+            | ({"topk": str(self.topk)} if self.topk != MATCH_TOPK else {})
+            | self.filters.params()
+        )
 
     def query_string(self) -> str:
         return urlencode(self.params())

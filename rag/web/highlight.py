@@ -65,7 +65,8 @@ def mark_lines(text: str, highlights: Iterable[Highlight]) -> list[Segment]:
     for h in highlights:
         needle = core(h.text)
         found = [i for i, line in enumerate(lines) if line == needle] or [
-            i for i, line in enumerate(lines) if needle and needle in line]
+            i for i, line in enumerate(lines) if needle and needle in line
+        ]
         for i in found:
             marks[i].append(h)
     return [Segment(line, tuple(held)) for line, held in zip(lines, marks)]

@@ -72,8 +72,9 @@ class CvFiles:
         """Whether the file has pages to draw (a PDF or a picture); a Word CV has none."""
         return CV_TYPES.get(Path(source).suffix.lower()) in ("pdf", "image")
 
-    def views(self, folder: Path | None, source: str, highlights: Sequence[Highlight], ocr_pages: frozenset[int]
-              ) -> list[PageView] | None:
+    def views(
+        self, folder: Path | None, source: str, highlights: Sequence[Highlight], ocr_pages: frozenset[int]
+    ) -> list[PageView] | None:
         """Every page of the file with the boxes of the highlights on it; None when the file is
         missing or cannot be opened."""
         path = self.locate(folder, source)
@@ -85,8 +86,10 @@ class CvFiles:
             except Exception:  # MuPDF raises several types for a damaged or replaced file
                 return None
             with doc:
-                return [self._view(page, n, [h for h in highlights if h.page == n], n in ocr_pages or _is_image(path))
-                        for n, page in enumerate(doc, start=1)]
+                return [
+                    self._view(page, n, [h for h in highlights if h.page == n], n in ocr_pages or _is_image(path))
+                    for n, page in enumerate(doc, start=1)
+                ]
 
     def png(self, folder: Path | None, generation: str, cv_id: str, source: str, number: int) -> bytes | None:
         """Page `number` (1-based) as a PNG; None when there is no such page or file."""

@@ -41,8 +41,9 @@ from rag.web.pages import CvFiles
 log = logging.getLogger("rag.web")
 
 MEANING = "meaning"  # the label of an evidence line that holds no query concept: a meaning match
-_FORGOTTEN = ("this job description is no longer held: the server keeps pasted ones in memory only while it runs; "
-              "paste it again")
+_FORGOTTEN = (
+    "this job description is no longer held: the server keeps pasted ones in memory only while it runs; paste it again"
+)
 
 
 # What a page shows only when it has it (the templates use strict undefined: a typo fails loudly).
@@ -81,8 +82,14 @@ class Site:
             raise HTTPException(400, str(exc)) from None
         held = self.jds.get(matching.jd) if matching.jd else None
         view = await to_thread.run_sync(self._candidate, params.get("id", ""), search, matching, held)
-        return self.page(request, "candidate.html", search=search, matching=matching,
-                         forgotten=_FORGOTTEN if matching.jd and held is None else None, **view)
+        return self.page(
+            request,
+            "candidate.html",
+            search=search,
+            matching=matching,
+            forgotten=_FORGOTTEN if matching.jd and held is None else None,
+            **view,
+        )
 
     async def match(self, request: Request) -> Response:
         try:
@@ -111,14 +118,17 @@ class Site:
             pasted = pasted if isinstance(pasted, str) else ""
             try:
                 if len(uploaded) > JD_BYTES:
-                    raise FormError(f"{name or 'the file'} holds more than {size_text(JD_BYTES)}, more than a job "
-                                    "description")
+                    raise FormError(
+                        f"{name or 'the file'} holds more than {size_text(JD_BYTES)}, more than a job description"
+                    )
                 form = MatchForm.checked(data)
                 form.filters.compile()
                 text, label = jd_text(pasted, uploaded, name)
                 if not parse_jd(text).requirements:
-                    raise FormError(f"{label}: no requirements found; name skills (Python, SQL), a minimum of years "
-                                    "(5+ years) or requirement lines under a heading such as Requirements")
+                    raise FormError(
+                        f"{label}: no requirements found; name skills (Python, SQL), a minimum of years "
+                        "(5+ years) or requirement lines under a heading such as Requirements"
+                    )
             except FormError as exc:
                 return self.page(request, "match.html", 400, form=form, pasted=pasted, error=str(exc))
         key = self.jds.keep(text, label)
@@ -136,8 +146,11 @@ class Site:
             doc = await to_thread.run_sync(self._match, form, held.text, held.label)
         except FormError as exc:
             raise HTTPException(400, str(exc)) from None
-        return Response(match_csv(doc), media_type="text/csv; charset=utf-8",
-                        headers={"Content-Disposition": 'attachment; filename="match.csv"'})
+        return Response(
+            match_csv(doc),
+            media_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": 'attachment; filename="match.csv"'},
+        )
 
     async def status(self, request: Request) -> Response:
         doc = await to_thread.run_sync(self._status)
@@ -177,8 +190,11 @@ class Site:
         except UserError as exc:
             raise HTTPException(503, exc.worded(self.word)) from None
         except OSError as exc:
-            raise HTTPException(503, f"could not read the store in {self.root} ({short_reason(exc)}); "
-                                     "if it was being rebuilt, reload the page") from None
+            raise HTTPException(
+                503,
+                f"could not read the store in {self.root} ({short_reason(exc)}); "
+                "if it was being rebuilt, reload the page",
+            ) from None
 
     def _search(self, form: SearchForm) -> dict:
         with self.serving() as loaded:
@@ -205,8 +221,11 @@ class Site:
         with self.serving() as loaded:
             m = loaded.store.manifest
             return status_document(loaded.store, str(self.root), loaded.loaded_at) | {
-                "cv_dir": str(self._folder(loaded)), "cv_dir_given": self.cv_dir is not None,
-                "cv_dir_found": bool(self._folder(loaded) and self._folder(loaded).is_dir()), "ocr_pages": m.ocr_pages}
+                "cv_dir": str(self._folder(loaded)),
+                "cv_dir_given": self.cv_dir is not None,
+                "cv_dir_found": bool(self._folder(loaded) and self._folder(loaded).is_dir()),
+                "ocr_pages": m.ocr_pages,
+            }
 
     def _folder(self, loaded: Loaded) -> Path | None:
         """Where the CV files are: the folder given, else the one the store records (older
@@ -219,8 +238,9 @@ class Site:
         if row is None:
             close = difflib.get_close_matches(cv_id, list(loaded.rows), n=3)
             hint = f"; did you mean {', '.join(close)}?" if close else ""
-            raise HTTPException(404, f"no CV with cv_id {cv_id[:60]!r} in the store "
-                                     f"({loaded.store.manifest.candidate_count} CVs){hint}")
+            raise HTTPException(
+                404, f"no CV with cv_id {cv_id[:60]!r} in the store ({loaded.store.manifest.candidate_count} CVs){hint}"
+            )
         return row, loaded.store.candidates.get([row])[row]
 
     def _candidate(self, cv_id: str, search: SearchForm, matching: MatchForm, held: HeldJd | None) -> dict:
@@ -236,12 +256,21 @@ class Site:
             text = None
             if views is None:  # a Word CV, or a file that is gone: the indexed text, marked
                 pages = read_cv(loaded.store, row).pages
-                text = [mark_lines(page, [h for h in why["highlights"] if h.page == n]) for n, page in enumerate(pages, 1)]
-        return why | {"doc": doc, "views": views, "text_pages": text, "word": not self.files.drawn(source),
-                      "file_found": self.files.locate(folder, source) is not None, "cv_dir": str(folder)}
+                text = [
+                    mark_lines(page, [h for h in why["highlights"] if h.page == n]) for n, page in enumerate(pages, 1)
+                ]
+        return why | {
+            "doc": doc,
+            "views": views,
+            "text_pages": text,
+            "word": not self.files.drawn(source),
+            "file_found": self.files.locate(folder, source) is not None,
+            "cv_dir": str(folder),
+        }
 
-    def _why(self, loaded: Loaded, candidate: Candidate, search: SearchForm, matching: MatchForm,
-             held: HeldJd | None) -> dict:
+    def _why(
+        self, loaded: Loaded, candidate: Candidate, search: SearchForm, matching: MatchForm, held: HeldJd | None
+    ) -> dict:
         """Why the candidate is on the list the page was opened from: their record in the search
         document (a person's record lists every file of theirs), or their row of the match document;
         and the lines to highlight, those of this file's chunks."""
@@ -261,8 +290,12 @@ class Site:
         except FormError as exc:
             raise HTTPException(400, str(exc)) from None
         chunks = range(candidate.first_chunk, candidate.first_chunk + candidate.chunk_count)
-        return {"record": record, "entry": entry, "requirements": requirements,
-                "highlights": merge(h for h in highlights if h.chunk_id in chunks)}
+        return {
+            "record": record,
+            "entry": entry,
+            "requirements": requirements,
+            "highlights": merge(h for h in highlights if h.chunk_id in chunks),
+        }
 
     def _png(self, cv_id: str, number: int) -> bytes | None:
         with self.serving() as loaded:
@@ -285,10 +318,14 @@ def _is_of(record: dict, cv_id: str) -> bool:
 
 
 def _evidence_lines(record: dict) -> list[Highlight]:
-    return [Highlight(ev["text"], ev["page"], tuple(ev["terms"]) or (MEANING,), ev["chunk_id"])
-            for ev in record["evidence"]]
+    return [
+        Highlight(ev["text"], ev["page"], tuple(ev["terms"]) or (MEANING,), ev["chunk_id"]) for ev in record["evidence"]
+    ]
 
 
 def _requirement_lines(candidate: dict, requirements: list[dict]) -> list[Highlight]:
-    return [Highlight(o["evidence"]["text"], o["evidence"]["page"], (req["label"],), o["evidence"]["chunk_id"])
-            for o, req in zip(candidate["requirements"], requirements) if o["met"] and o["evidence"]]
+    return [
+        Highlight(o["evidence"]["text"], o["evidence"]["page"], (req["label"],), o["evidence"]["chunk_id"])
+        for o, req in zip(candidate["requirements"], requirements)
+        if o["met"] and o["evidence"]
+    ]

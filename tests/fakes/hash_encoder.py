@@ -32,9 +32,19 @@ def dimension(model: str) -> int | None:
 
 def spec(model: str) -> dict:
     """encoder.json for the hashing encoder."""
-    return {"model": model, "revision": "hash-words/1", "backend": "hash", "pooling": "hash", "normalize": True,
-            "max_seq_length": 0, "dim": dimension(model), "inputs": [], "pad_id": 0, "query_prefix": "",
-            "passage_prefix": ""}
+    return {
+        "model": model,
+        "revision": "hash-words/1",
+        "backend": "hash",
+        "pooling": "hash",
+        "normalize": True,
+        "max_seq_length": 0,
+        "dim": dimension(model),
+        "inputs": [],
+        "pad_id": 0,
+        "query_prefix": "",
+        "passage_prefix": "",
+    }
 
 
 class HashEncoder:
@@ -44,8 +54,13 @@ class HashEncoder:
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
         return self.embed(texts)
 
-    def embed_passages(self, texts: Sequence[str], batch_size: int = 16,
-                       on_batch: Callable[[int], None] | None = None, by_tokens: bool = False) -> np.ndarray:
+    def embed_passages(
+        self,
+        texts: Sequence[str],
+        batch_size: int = 16,
+        on_batch: Callable[[int], None] | None = None,
+        by_tokens: bool = False,
+    ) -> np.ndarray:
         vectors = self.embed(texts)
         if on_batch:
             on_batch(len(texts))
@@ -64,5 +79,8 @@ class HashEncoder:
 
 def register() -> None:
     """Make hash-words-N models available to builds and searches in this process."""
-    register_backend(EncoderBackend("hash", lambda name: dimension(name) is not None, spec,
-                                    lambda encoder_spec: HashEncoder(encoder_spec.dim)))
+    register_backend(
+        EncoderBackend(
+            "hash", lambda name: dimension(name) is not None, spec, lambda encoder_spec: HashEncoder(encoder_spec.dim)
+        )
+    )

@@ -12,7 +12,6 @@ from pathlib import Path
 import numpy as np
 import orjson
 
-from rag.build.vectors import CachedSegment
 from rag.errors import DamagedFile
 from rag.index.dense import KEYS, VECTORS
 from rag.index.dictionary import TermIds
@@ -20,6 +19,7 @@ from rag.index.keyword import DeletedTerms, held_terms
 from rag.index.keyword_segment import DICTIONARY, LENGTHS
 from rag.index.tokens import tokenise
 from rag.ingest.document import Document
+from rag.pipeline.vectors import CachedSegment
 from rag.profile.people import Contact
 from rag.store.manifest import (
     CANDIDATE_INDEX,
@@ -53,8 +53,9 @@ class SegmentSource:
         open are checked already; these are the ones only builds read)."""
         if name in self._hashed:
             return self.folder / name
-        problem = checksum_problem(self.folder, self.record.artifacts, name, f"segments/{self.entry.name}/{name}",
-                                   SEGMENT)
+        problem = checksum_problem(
+            self.folder, self.record.artifacts, name, f"segments/{self.entry.name}/{name}", SEGMENT
+        )
         if problem:
             raise DamagedFile(problem)
         self._hashed.add(name)
@@ -78,8 +79,12 @@ class SegmentSource:
     def identities(self) -> tuple[list[str], list[str], np.ndarray, np.ndarray]:
         """Source, cv_id, size and mtime_ns of every document."""
         d = self._documents
-        return (unpack_strings(d["source.blob"], d["source.offsets"]), unpack_strings(d["cv_id.blob"], d["cv_id.offsets"]),
-                d["size"], d["mtime_ns"])
+        return (
+            unpack_strings(d["source.blob"], d["source.offsets"]),
+            unpack_strings(d["cv_id.blob"], d["cv_id.offsets"]),
+            d["size"],
+            d["mtime_ns"],
+        )
 
     def live_documents(self) -> np.ndarray:
         return np.flatnonzero(~self.deleted)
@@ -149,8 +154,11 @@ class SegmentSource:
         (ocr_pages): a later build reads them again (builder._reusable)."""
         raw = orjson.loads((self.folder / NOTES).read_bytes())
         read = {row[0]: len(row[2]) for row in raw.get("ocr_pages", ())}
-        return {row[0] for row in raw.get("ocr_left_out", ())
-                if not self.deleted[row[0]] and read.get(row[0], 0) < ocr_pages}
+        return {
+            row[0]
+            for row in raw.get("ocr_left_out", ())
+            if not self.deleted[row[0]] and read.get(row[0], 0) < ocr_pages
+        }
 
     def cache(self, dim: int) -> CachedSegment:
         """Its keys (hashed first) and vectors, for reuse."""
@@ -176,6 +184,9 @@ class SegmentSource:
             terms, where = np.unique(np.concatenate([old.terms, terms]), return_inverse=True)
             counts = np.bincount(where, weights=np.concatenate([old.counts, counts]), minlength=len(terms))
         previous_length = self.deletions.terms.length if self.deletions else 0
-        gone = DeletedTerms(terms.astype(np.int64), counts.astype(np.int64),
-                            previous_length + int(np.asarray(lengths[chunks], np.int64).sum()))
+        gone = DeletedTerms(
+            terms.astype(np.int64),
+            counts.astype(np.int64),
+            previous_length + int(np.asarray(lengths[chunks], np.int64).sum()),
+        )
         return replace(self, deletions=SegmentDeletions(documents, gone))

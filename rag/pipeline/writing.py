@@ -14,13 +14,13 @@ from pathlib import Path
 
 import numpy as np
 
-from rag.build.engines.local import Engine
-from rag.build.prepare import ChunkSettings, prepare_all
-from rag.build.segment_writer import EncoderUse, SegmentWriter
-from rag.build.segments import SegmentSource
-from rag.build.vectors import VectorCache, Vectors
 from rag.index.dictionary import DictionaryPart, TermIds
 from rag.ingest.document import Document
+from rag.pipeline.engines.local import Engine
+from rag.pipeline.prepare import ChunkSettings, prepare_all
+from rag.pipeline.segment_writer import EncoderUse, SegmentWriter
+from rag.pipeline.segments import SegmentSource
+from rag.pipeline.vectors import VectorCache, Vectors
 from rag.store.folder import StoreDir
 from rag.store.manifest import SegmentEntry
 from rag.store.profiles import ProfileRecord
@@ -46,13 +46,15 @@ class Writing:
     embedded: int = 0  # distinct texts embedded
     embedded_chunks: int = 0  # chunks whose vector was embedded rather than reused
 
-    def write(self, items: Iterable[Item], count: int, dictionary: Callable[[], DictionaryPart], cache: VectorCache,
-              what: str) -> SegmentSource:
+    def write(
+        self, items: Iterable[Item], count: int, dictionary: Callable[[], DictionaryPart], cache: VectorCache, what: str
+    ) -> SegmentSource:
         """A new segment holding these CVs, in order; dictionary() gives the term ids it keeps,
         once all its terms are known."""
         with self.progress(count, what) as advance, self.store.new_segment() as tmp:
-            vectors = Vectors(cache, self.engine, self.encoder_dir, self.encoder.variant, self.batch_size,
-                              lambda n: None)
+            vectors = Vectors(
+                cache, self.engine, self.encoder_dir, self.encoder.variant, self.batch_size, lambda n: None
+            )
             writer = SegmentWriter(tmp, self.encoder, self.term_ids, vectors)
             for group in prepare_all(items, count, self.chunking, self.workers):
                 writer.add(group)
@@ -80,7 +82,7 @@ def _live_items(sources: list[SegmentSource]) -> Iterator[Item]:
     for source in sources:
         rows = source.live_documents()
         for lo in range(0, len(rows), _READ_BLOCK):
-            block = rows[lo:lo + _READ_BLOCK]
+            block = rows[lo : lo + _READ_BLOCK]
             candidates = source.candidate_of(block)
             profiles = source.profiles([int(c) for c in candidates if c >= 0])
             for doc, candidate in zip(source.documents(block), candidates.tolist()):

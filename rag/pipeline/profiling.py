@@ -50,8 +50,12 @@ def vocabulary_id() -> str:
 
 def settings(as_of: str) -> dict:
     """What every profile of a build depends on besides its CV: kept in the manifest."""
-    return {"as_of": as_of, "rules": PROFILE_VERSION, "vocabulary": vocabulary_id(),
-            "tokenizer": f"{TOKENIZER_NAME}/{TOKENIZER_VERSION}"}
+    return {
+        "as_of": as_of,
+        "rules": PROFILE_VERSION,
+        "vocabulary": vocabulary_id(),
+        "tokenizer": f"{TOKENIZER_NAME}/{TOKENIZER_VERSION}",
+    }
 
 
 def profile_key(doc: Document, as_of: str) -> str:

@@ -5,7 +5,7 @@ executor), so the calling process never runs one itself: it hands each window of
 coordinator actor on the cluster, which runs the pipeline there and passes the results back in
 parts. The workers may share no file system with the caller, so PDFs travel as bytes and the
 ONNX encoder as the files of its folder. Each file is read as a local build reads it: by a worker
-process under the file's limits (rag/build/engines/isolation.py), skipped with its reason when it
+process under the file's limits (rag/pipeline/engines/isolation.py), skipped with its reason when it
 fails, never failing the stage.
 """
 
@@ -46,7 +46,7 @@ class Stage:
 def extract_files(batch: dict[str, np.ndarray], extractor: str, seconds: float, memory_bytes: int) -> dict[str, list]:
     """Extract a batch of files sent as bytes with their limits: each is written to a temporary
     file of the same suffix and read by a worker process under the limits, one file at a time."""
-    from rag.build.engines.isolation import Given, extract_isolated
+    from rag.pipeline.engines.isolation import Given, extract_isolated
 
     jobs = [pickle.loads(raw) for raw in batch["job"]]  # (CvFile, FileLimits)
     with tempfile.TemporaryDirectory(prefix="rag-extract-") as tmp:
@@ -112,14 +112,24 @@ class Coordinator:
             blocks = max(1, -(-len(rows) // stage.rows_per_call))
             ds = ray.data.from_items(rows, override_num_blocks=blocks)
             if stage.stateful:
-                ds = ds.map_batches(stage.udf, batch_size=stage.rows_per_call, num_cpus=1,
-                                    compute=ray.data.ActorPoolStrategy(size=stage.workers),
-                                    fn_constructor_kwargs=stage.kwargs,
-                                    max_restarts=ACTOR_RESTARTS, max_task_retries=TASK_RETRIES)
+                ds = ds.map_batches(
+                    stage.udf,
+                    batch_size=stage.rows_per_call,
+                    num_cpus=1,
+                    compute=ray.data.ActorPoolStrategy(size=stage.workers),
+                    fn_constructor_kwargs=stage.kwargs,
+                    max_restarts=ACTOR_RESTARTS,
+                    max_task_retries=TASK_RETRIES,
+                )
             else:
-                ds = ds.map_batches(stage.udf, batch_size=stage.rows_per_call, num_cpus=1,
-                                    compute=ray.data.TaskPoolStrategy(size=stage.workers),
-                                    fn_kwargs=stage.kwargs, max_retries=TASK_RETRIES)
+                ds = ds.map_batches(
+                    stage.udf,
+                    batch_size=stage.rows_per_call,
+                    num_cpus=1,
+                    compute=ray.data.TaskPoolStrategy(size=stage.workers),
+                    fn_kwargs=stage.kwargs,
+                    max_retries=TASK_RETRIES,
+                )
             for part in ds.iter_batches(batch_size=None, batch_format="numpy"):
                 self._parts.put(part)
         finally:

@@ -14,10 +14,10 @@ from typing import Protocol
 
 import numpy as np
 
-from rag.build.engines.isolation import FilePlan, OcrShares, extract_isolated
 from rag.ingest.discover import CvFile
 from rag.ingest.document import Document
 from rag.ingest.limits import Limits
+from rag.pipeline.engines.isolation import FilePlan, OcrShares, extract_isolated
 
 
 class Engine(Protocol):
@@ -25,8 +25,9 @@ class Engine(Protocol):
         """One Document per file, in the order given, each read under the limits (its text up to
         what limits.chunks chunks of chunk_chars hold)."""
 
-    def embed(self, texts: list[str], encoder_dir: Path, variant: str, batch_size: int,
-              advance: Callable[[int], None]) -> np.ndarray:
+    def embed(
+        self, texts: list[str], encoder_dir: Path, variant: str, batch_size: int, advance: Callable[[int], None]
+    ) -> np.ndarray:
         """Passage vectors (float32, one row per text, in order); advance(n) after every n texts."""
 
 
@@ -43,8 +44,9 @@ class LocalEngine:
         plan = FilePlan(limits.for_file(chunk_chars), OcrShares(limits.ocr_pages, limits.build_ocr_pages))
         yield from extract_isolated(files, extractor, plan, workers, limits.seconds, limits.memory_bytes, cores)
 
-    def embed(self, texts: list[str], encoder_dir: Path, variant: str, batch_size: int,
-              advance: Callable[[int], None]) -> np.ndarray:
+    def embed(
+        self, texts: list[str], encoder_dir: Path, variant: str, batch_size: int, advance: Callable[[int], None]
+    ) -> np.ndarray:
         from rag.index.encoder import load_encoder
 
         return load_encoder(encoder_dir, variant).embed_passages(texts, batch_size, advance)

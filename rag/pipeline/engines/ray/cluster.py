@@ -63,8 +63,11 @@ def check_reachable(address: str) -> None:
         socket.create_connection(target, timeout=CONNECT_TIMEOUT_S).close()
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
-        raise UserError(f"no Ray cluster answers at {address} ({reason}); start one ({{fix}}) or fix the Ray "
-                        "address; the existing store is unchanged", Fix("ray-up")) from None
+        raise UserError(
+            f"no Ray cluster answers at {address} ({reason}); start one ({{fix}}) or fix the Ray "
+            "address; the existing store is unchanged",
+            Fix("ray-up"),
+        ) from None
 
 
 class RayConnection:
@@ -98,8 +101,10 @@ class RayConnection:
             raise UserError(f"the Ray cluster at {self.where} has no CPUs (have its workers joined?)")
         if self.workers > self.cpus:
             self.close()
-            raise UserError(f"--ray-workers {self.workers} needs {self.workers} CPUs; "
-                            f"the Ray cluster at {self.where} has {self.cpus}")
+            raise UserError(
+                f"--ray-workers {self.workers} needs {self.workers} CPUs; "
+                f"the Ray cluster at {self.where} has {self.cpus}"
+            )
 
     def _init(self, settings: RaySettings) -> None:
         # Ray's warnings at connection (a Python patch version that differs, a server thread without
@@ -110,8 +115,13 @@ class RayConnection:
 
             # Ray warns that it turned token authentication on: that is the point, not news.
             logging.getLogger("ray._private.authentication.authentication_token_setup").setLevel(logging.ERROR)
-            self.ray.init(address="local", num_cpus=settings.workers or available_cores(), include_dashboard=False,
-                          object_store_memory=LOCAL_OBJECT_STORE_BYTES, **quiet)
+            self.ray.init(
+                address="local",
+                num_cpus=settings.workers or available_cores(),
+                include_dashboard=False,
+                object_store_memory=LOCAL_OBJECT_STORE_BYTES,
+                **quiet,
+            )
             return
         for attempt in range(1, CONNECT_ATTEMPTS + 1):
             try:
@@ -120,8 +130,10 @@ class RayConnection:
             except ConnectionError as exc:  # the head's client server failed to start one for us
                 self.ray.shutdown()
                 if attempt == CONNECT_ATTEMPTS:
-                    raise UserError(f"cannot connect to the Ray cluster at {self.where} "
-                                    f"({CONNECT_ATTEMPTS} attempts): {one_line(exc)}") from None
+                    raise UserError(
+                        f"cannot connect to the Ray cluster at {self.where} "
+                        f"({CONNECT_ATTEMPTS} attempts): {one_line(exc)}"
+                    ) from None
             except Exception as exc:  # RuntimeError (versions), AuthenticationError, ...
                 raise UserError(f"cannot connect to the Ray cluster at {self.where}: {one_line(exc)}") from None
 

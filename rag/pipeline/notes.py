@@ -30,8 +30,10 @@ def not_indexed_lines(skipped: list[Skipped]) -> list[str]:
             lines += [f"not indexed: {display(s.source)}: {display(s.reason)}" for s in group]
             continue
         shown = ", ".join(display(s.source) for s in group[:NAMED_IN_SUMMARY])
-        lines.append(f"not indexed: {len(group)} files, {kind} ({_by_extension(group)}): {shown} and "
-                     f"{len(group) - NAMED_IN_SUMMARY} more (each with its reason in manifest.json)")
+        lines.append(
+            f"not indexed: {len(group)} files, {kind} ({_by_extension(group)}): {shown} and "
+            f"{len(group) - NAMED_IN_SUMMARY} more (each with its reason in manifest.json)"
+        )
     return lines
 
 
@@ -45,8 +47,10 @@ def warning_lines(warnings: Iterable[dict], limit: int = 10) -> list[str]:
 
 
 def _by_extension(group: list[Skipped]) -> str:
-    counts = Counter(PurePosixPath(s.source.rstrip("/")).suffix.lower() or
-                     ("folder" if s.source.endswith("/") else "no extension") for s in group)
+    counts = Counter(
+        PurePosixPath(s.source.rstrip("/")).suffix.lower() or ("folder" if s.source.endswith("/") else "no extension")
+        for s in group
+    )
     return ", ".join(f"{n} {ext}" for ext, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
@@ -71,15 +75,16 @@ def ocr_summary(records: list[dict], limit: int = 5) -> str | None:
 
 def hidden_summary(records: list[dict], limit: int = 5) -> str | None:
     """One line naming the files (and pages) whose hidden text was left out, or None."""
-    return _pages_line("hidden text (invisible, covered, or the colour of its background) left out on", records,
-                       limit)
+    return _pages_line("hidden text (invisible, covered, or the colour of its background) left out on", records, limit)
 
 
 def _pages_line(lead: str, records: list[dict], limit: int) -> str | None:
     if not records:
         return None
     total = sum(len(r["pages"]) for r in records)
-    named = "; ".join(f"{display(r['source'])} (page{'s' if len(r['pages']) > 1 else ''} {page_ranges(r['pages'])})"
-                      for r in records[:limit])
+    named = "; ".join(
+        f"{display(r['source'])} (page{'s' if len(r['pages']) > 1 else ''} {page_ranges(r['pages'])})"
+        for r in records[:limit]
+    )
     more = f"; and {len(records) - limit} more files" if len(records) > limit else ""
     return f"{lead} {total} page{'s' if total != 1 else ''}: {named}{more}"

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
-from rag.build.engines.local import Engine
 from rag.index.dense import normalised
+from rag.pipeline.engines.local import Engine
 
 
 def embedding_key(encoder_key: str, variant: str, text: str) -> bytes:
@@ -38,7 +38,9 @@ class VectorCache:
     def _sorted(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if self._index is None:
             prefixes = [np.asarray(s.keys).view(np.uint64).reshape(-1, 2)[:, 0] for s in self.segments]
-            owner = np.concatenate([np.full(len(p), i, np.int32) for i, p in enumerate(prefixes)] or [np.zeros(0, np.int32)])
+            owner = np.concatenate(
+                [np.full(len(p), i, np.int32) for i, p in enumerate(prefixes)] or [np.zeros(0, np.int32)]
+            )
             rows = np.concatenate([np.arange(len(p), dtype=np.int64) for p in prefixes] or [np.zeros(0, np.int64)])
             prefix = np.concatenate(prefixes or [np.zeros(0, np.uint64)])
             order = np.argsort(prefix, kind="stable")
@@ -73,8 +75,15 @@ class VectorCache:
 class Vectors:
     """Vectors for blocks of chunks, reused or embedded; counts what it did."""
 
-    def __init__(self, cache: VectorCache, engine: Engine, encoder_dir: Path, variant: str, batch_size: int,
-                 advance: Callable[[int], None]):
+    def __init__(
+        self,
+        cache: VectorCache,
+        engine: Engine,
+        encoder_dir: Path,
+        variant: str,
+        batch_size: int,
+        advance: Callable[[int], None],
+    ):
         self.cache = cache
         self.engine = engine
         self.encoder_dir = encoder_dir
@@ -97,8 +106,9 @@ class Vectors:
             order = np.argsort(first, kind="stable")
             rank = np.empty_like(order)
             rank[order] = np.arange(len(order))
-            fresh = self.engine.embed([texts[missing[i]] for i in first[order]], self.encoder_dir, self.variant,
-                                      self.batch_size, self.advance)
+            fresh = self.engine.embed(
+                [texts[missing[i]] for i in first[order]], self.encoder_dir, self.variant, self.batch_size, self.advance
+            )
             vectors[missing] = normalised(fresh)[rank[which.ravel()]]
             self.embedded += len(first)
         return vectors

@@ -22,15 +22,22 @@ def choose_cv_dir(store: Path, given: Path | None, default: Path, replace: bool)
     recorded = live.cv_dir
     if given is None:
         if recorded is None:
-            raise UserError(f"the store in {store} does not record the folder its CVs came from (an older version "
-                            "built it); name the folder once with --cv-dir")
+            raise UserError(
+                f"the store in {store} does not record the folder its CVs came from (an older version "
+                "built it); name the folder once with --cv-dir"
+            )
         if not Path(recorded).is_dir():
-            raise UserError(f"the store in {store} was built from {recorded}, which is gone; to index another folder "
-                            "into it: {fix}", Fix("replace", {"store": str(store), "cv_dir": "DIR"}))
+            raise UserError(
+                f"the store in {store} was built from {recorded}, which is gone; to index another folder "
+                "into it: {fix}",
+                Fix("replace", {"store": str(store), "cv_dir": "DIR"}),
+            )
         return Path(recorded)
     if recorded is not None and str(given.resolve()) != recorded and not replace:
         held = f"{live.candidate_count} CV{'s' if live.candidate_count != 1 else ''}"
-        raise UserError(f"the store in {store} holds {held} from {recorded}, not from {given.resolve()}; nothing "
-                        "was indexed. To replace them: {fix}; or choose another --store",
-                        Fix("replace", {"store": str(store), "cv_dir": str(given)}))
+        raise UserError(
+            f"the store in {store} holds {held} from {recorded}, not from {given.resolve()}; nothing "
+            "was indexed. To replace them: {fix}; or choose another --store",
+            Fix("replace", {"store": str(store), "cv_dir": str(given)}),
+        )
     return given

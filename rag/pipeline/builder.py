@@ -26,17 +26,6 @@ from typing import Protocol
 import numpy as np
 
 from rag import __version__
-from rag.build.engines.local import Engine, LocalEngine
-from rag.build.fingerprint import fingerprint
-from rag.build.merging import SegmentSize, next_merge
-from rag.build.notes import not_indexed_lines, warning_lines
-from rag.build.prepare import ChunkSettings
-from rag.build.profiling import check_month, current_month, known_counts
-from rag.build.profiling import settings as profile_settings
-from rag.build.segment_writer import EncoderUse
-from rag.build.segments import SegmentSource
-from rag.build.vectors import VectorCache
-from rag.build.writing import Writing, live_numbers
 from rag.errors import DamagedFile, UserError
 from rag.index.bm25 import EPSILON, K1, B
 from rag.index.dictionary import DictionaryPart, TermDictionary, TermIds
@@ -49,6 +38,17 @@ from rag.ingest.document import Document, Skipped
 from rag.ingest.extract import EXTRACTOR_NAME, EXTRACTOR_VERSION, extractor_id, too_large
 from rag.ingest.limits import Limits
 from rag.lexicon.terms import TOKENIZER_NAME, TOKENIZER_VERSION
+from rag.pipeline.engines.local import Engine, LocalEngine
+from rag.pipeline.fingerprint import fingerprint
+from rag.pipeline.merging import SegmentSize, next_merge
+from rag.pipeline.notes import not_indexed_lines, warning_lines
+from rag.pipeline.prepare import ChunkSettings
+from rag.pipeline.profiling import check_month, current_month, known_counts
+from rag.pipeline.profiling import settings as profile_settings
+from rag.pipeline.segment_writer import EncoderUse
+from rag.pipeline.segments import SegmentSource
+from rag.pipeline.vectors import VectorCache
+from rag.pipeline.writing import Writing, live_numbers
 from rag.profile.people import people
 from rag.store.folder import StoreDir
 from rag.store.manifest import DELETIONS, PEOPLE, STORE_FORMAT, Manifest, damaged
@@ -58,8 +58,17 @@ from rag.store.segment import save_deletions
 from rag.text import display
 
 VARIANTS = ("fp32", "int8")
-_LIBRARIES = ("pymupdf", "faiss-cpu", "scipy", "onnxruntime", "tokenizers", "numpy",
-              "sentence-transformers", "transformers", "torch")
+_LIBRARIES = (
+    "pymupdf",
+    "faiss-cpu",
+    "scipy",
+    "onnxruntime",
+    "tokenizers",
+    "numpy",
+    "sentence-transformers",
+    "transformers",
+    "torch",
+)
 
 
 @dataclass(frozen=True)
@@ -136,7 +145,12 @@ def settings_identity(settings: BuildSettings, model: str) -> dict:
 
 
 def build_store(
-    pdf_dir: Path, out_dir: Path, settings: BuildSettings, *, force: bool = False, reporter: Reporter | None = None,
+    pdf_dir: Path,
+    out_dir: Path,
+    settings: BuildSettings,
+    *,
+    force: bool = False,
+    reporter: Reporter | None = None,
     engine: Engine | None = None,
 ) -> BuildResult:
     """Build (or skip, when nothing changed) the store in out_dir from the CVs in pdf_dir."""
@@ -146,25 +160,37 @@ def build_store(
         if exc.errno not in _CANNOT_WRITE:
             raise
         where = f" ({exc.filename})" if exc.filename else ""
-        raise UserError(f"cannot write the store in {out_dir}: {exc.strerror}{where}; "
-                        "the existing store is unchanged") from None
+        raise UserError(
+            f"cannot write the store in {out_dir}: {exc.strerror}{where}; the existing store is unchanged"
+        ) from None
 
 
 # Why a store cannot be written: read-only, full, not ours to write, or a file where a folder goes.
-_CANNOT_WRITE = {errno.EROFS, errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM, errno.ENOTDIR, errno.EEXIST,
-                 errno.EISDIR}
+_CANNOT_WRITE = {
+    errno.EROFS,
+    errno.ENOSPC,
+    errno.EDQUOT,
+    errno.EACCES,
+    errno.EPERM,
+    errno.ENOTDIR,
+    errno.EEXIST,
+    errno.EISDIR,
+}
 
 
-def _build(pdf_dir: Path, out_dir: Path, settings: BuildSettings, force: bool, reporter: Reporter,
-           engine: Engine) -> BuildResult:
+def _build(
+    pdf_dir: Path, out_dir: Path, settings: BuildSettings, force: bool, reporter: Reporter, engine: Engine
+) -> BuildResult:
     started = time.monotonic()
     settings.validate()
     settings = replace(settings, as_of=settings.as_of or current_month())  # one month for the whole build
     model_name, explicit = requested_model(settings.model)
     files, discovery_skips = discover_cvs(pdf_dir, settings.follow_links, settings.limits.file_bytes)
     identity = settings_identity(settings, model_name)
-    fp = fingerprint([(f.source, f.mtime_ns, f.size) for f in files] + [(s.source, 0, 0) for s in discovery_skips],
-                     identity | {"cv_dir": str(pdf_dir.resolve())})  # a store remembers its folder
+    fp = fingerprint(
+        [(f.source, f.mtime_ns, f.size) for f in files] + [(s.source, 0, 0) for s in discovery_skips],
+        identity | {"cv_dir": str(pdf_dir.resolve())},
+    )  # a store remembers its folder
     store = StoreDir(out_dir)
     store.claim()
     live = store.live_manifest()
@@ -177,8 +203,20 @@ def _build(pdf_dir: Path, out_dir: Path, settings: BuildSettings, force: bool, r
         # ONNX export is, being keyed by the model's exact weights and checked when made).
         previous = None if force or live is None else _previous(out_dir, reporter)
         try:
-            return _write(files, discovery_skips, fp, identity, settings, source, store, previous, engine, reporter,
-                          started, pdf_dir)
+            return _write(
+                files,
+                discovery_skips,
+                fp,
+                identity,
+                settings,
+                source,
+                store,
+                previous,
+                engine,
+                reporter,
+                started,
+                pdf_dir,
+            )
         finally:
             if previous is not None:
                 previous.close()
@@ -202,9 +240,20 @@ def _previous(out_dir: Path, reporter: Reporter) -> OpenStore | None:
         return None
 
 
-def _write(files: list[CvFile], discovery_skips: list[Skipped], fp: str, identity: dict, settings: BuildSettings,
-           source: ModelSource, store: StoreDir, previous: OpenStore | None, engine: Engine, reporter: Reporter,
-           started: float, cv_dir: Path) -> BuildResult:
+def _write(
+    files: list[CvFile],
+    discovery_skips: list[Skipped],
+    fp: str,
+    identity: dict,
+    settings: BuildSettings,
+    source: ModelSource,
+    store: StoreDir,
+    previous: OpenStore | None,
+    engine: Engine,
+    reporter: Reporter,
+    started: float,
+    cv_dir: Path,
+) -> BuildResult:
     from rag.index.encoder import EncoderSpec
 
     encoder_dir = _ensure_encoder(store, source, settings.variant, reporter)
@@ -213,11 +262,22 @@ def _write(files: list[CvFile], discovery_skips: list[Skipped], fp: str, identit
     old = [SegmentSource(s.entry, s.folder, s.record, s.deletions) for s in previous.segments] if previous else []
     same = previous is not None and {k: previous.manifest.settings.get(k) for k in identity} == identity
     kept = old if same else []
-    term_ids = TermIds(TermDictionary([DictionaryPart.load(s.dictionary_path()) for s in kept]),
-                       previous.manifest.term_count if same else 0)
-    writing = Writing(store, encoder, encoder_dir, term_ids,
-                      ChunkSettings(settings.as_of, settings.chunk_chars, settings.overlap_chars), engine,
-                      settings.batch_size, available_cores(), _next_number(store, previous), reporter.progress)
+    term_ids = TermIds(
+        TermDictionary([DictionaryPart.load(s.dictionary_path()) for s in kept]),
+        previous.manifest.term_count if same else 0,
+    )
+    writing = Writing(
+        store,
+        encoder,
+        encoder_dir,
+        term_ids,
+        ChunkSettings(settings.as_of, settings.chunk_chars, settings.overlap_chars),
+        engine,
+        settings.batch_size,
+        available_cores(),
+        _next_number(store, previous),
+        reporter.progress,
+    )
     try:
         earlier = _live_documents(old)
         if same:
@@ -230,16 +290,20 @@ def _write(files: list[CvFile], discovery_skips: list[Skipped], fp: str, identit
         # (text, rules, month) still matches.
         where = {f.source: (old[earlier[f.source][0]], earlier[f.source][1]) for f in todo if f.source in earlier}
         same_extractor = previous is not None and previous.manifest.extractor.get("id") == identity["extractor"]
-        cached = {f.source: where[f.source] for f in todo
-                  if same_extractor and f.source in where and earlier[f.source][2:] == _identity(f)}
+        cached = {
+            f.source: where[f.source]
+            for f in todo
+            if same_extractor and f.source in where and earlier[f.source][2:] == _identity(f)
+        }
         same_limits = previous is not None and previous.manifest.settings.get("limits") == identity["limits"]
         cached = _reusable_cached(cached, settings, same_limits)
         documents, extracted = _extract(todo, cached, engine, identity["extractor"], settings)
         cache = VectorCache([s.cache(spec.dim) for s in old])
         items = ((doc, _cached_profile(where.get(doc.source))) for doc in documents)
         if todo:
-            kept = kept + [writing.write(items, len(todo), lambda: DictionaryPart.build(term_ids.new), cache,
-                                         "indexing")]
+            kept = kept + [
+                writing.write(items, len(todo), lambda: DictionaryPart.build(term_ids.new), cache, "indexing")
+            ]
         kept = _merged(kept, writing)
     except DamagedFile as exc:
         raise damaged(store.root, str(exc)) from None
@@ -264,17 +328,23 @@ def _write(files: list[CvFile], discovery_skips: list[Skipped], fp: str, identit
         passage_prefix=spec.passage_prefix,
         tokenizer={"name": TOKENIZER_NAME, "version": TOKENIZER_VERSION},
         extractor={"name": EXTRACTOR_NAME, "version": EXTRACTOR_VERSION, "id": identity["extractor"]},
-        encoder={"key": encoder_dir.name, "backend": "onnxruntime", "variant": settings.variant,
-                 "pooling": spec.pooling, "normalize": spec.normalize, "max_seq_length": spec.max_seq_length,
-                 "revision": source.revision},
+        encoder={
+            "key": encoder_dir.name,
+            "backend": "onnxruntime",
+            "variant": settings.variant,
+            "pooling": spec.pooling,
+            "normalize": spec.normalize,
+            "max_seq_length": spec.max_seq_length,
+            "revision": source.revision,
+        },
         bm25={"k1": K1, "b": B, "epsilon": EPSILON, "corpus_size": chunks, "avgdl": length / chunks},
         embedding_model_requested=source.requested,
         embedding_model_origin=source.origin,
         settings=identity | {"batch_size": settings.batch_size},
         libraries={"rag": __version__} | {name: _version(name) for name in _LIBRARIES},
         created_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        skipped=[asdict(s) for s in discovery_skips] + [
-            {"source": src, "reason": reason, "kind": kind} for n in notes for src, reason, kind in n["skipped"]],
+        skipped=[asdict(s) for s in discovery_skips]
+        + [{"source": src, "reason": reason, "kind": kind} for n in notes for src, reason, kind in n["skipped"]],
         warnings=[{"source": src, "warning": w} for n in notes for src, w in n["warnings"]],
         ocr_pages=[{"source": src, "pages": pages} for n in notes for src, pages in n["ocr_pages"]],
         hidden_pages=[{"source": src, "pages": pages} for n in notes for src, pages in n["hidden_pages"]],
@@ -291,12 +361,21 @@ def _write(files: list[CvFile], discovery_skips: list[Skipped], fp: str, identit
         deletions = {s.entry.name: s.deletions for s in kept if s.deletions is not None}
         if deletions:
             save_deletions(tmp / DELETIONS, deletions)
-        np.save(tmp / PEOPLE, np.asarray(people([c for s in kept for c in s.live_contacts()]), np.int64),
-                allow_pickle=False)  # the CVs of one person, over the whole store (profile/people.py)
+        np.save(
+            tmp / PEOPLE, np.asarray(people([c for s in kept for c in s.live_contacts()]), np.int64), allow_pickle=False
+        )  # the CVs of one person, over the whole store (profile/people.py)
         store.commit(tmp, manifest, (PEOPLE, DELETIONS) if deletions else (PEOPLE,))
     live_documents = sum(s.record.documents - int(s.deleted.sum()) for s in kept)
-    return BuildResult(False, manifest, time.monotonic() - started, live_documents, extracted, writing.embedded,
-                       chunks - writing.embedded_chunks, writing.profiled)
+    return BuildResult(
+        False,
+        manifest,
+        time.monotonic() - started,
+        live_documents,
+        extracted,
+        writing.embedded,
+        chunks - writing.embedded_chunks,
+        writing.profiled,
+    )
 
 
 def _next_number(store: StoreDir, previous: OpenStore | None) -> int:
@@ -319,8 +398,13 @@ def _live_documents(segments: list[SegmentSource]) -> dict[str, tuple[int, int, 
     return live
 
 
-def _changes(segments: list[SegmentSource], files: list[CvFile], live: dict[str, tuple[int, int, int, int, str]],
-             term_ids: TermIds, retry: set[tuple[int, int]]) -> tuple[list[SegmentSource], list[CvFile]]:
+def _changes(
+    segments: list[SegmentSource],
+    files: list[CvFile],
+    live: dict[str, tuple[int, int, int, int, str]],
+    term_ids: TermIds,
+    retry: set[tuple[int, int]],
+) -> tuple[list[SegmentSource], list[CvFile]]:
     """The segments with the documents of changed or removed files marked deleted, and the files
     to add (new or changed, or to read again: retry, by segment and row), in discovery order."""
     todo, gone = [], {}
@@ -336,8 +420,9 @@ def _changes(segments: list[SegmentSource], files: list[CvFile], live: dict[str,
     for source, (i, row, *_) in live.items():
         if source not in present:
             gone.setdefault(i, []).append(row)
-    segments = [s.delete(np.asarray(sorted(gone[i]), np.int64), term_ids) if i in gone else s
-                for i, s in enumerate(segments)]
+    segments = [
+        s.delete(np.asarray(sorted(gone[i]), np.int64), term_ids) if i in gone else s for i, s in enumerate(segments)
+    ]
     return segments, todo
 
 
@@ -347,7 +432,7 @@ def _merged(segments: list[SegmentSource], writing: Writing) -> list[SegmentSour
         run = next_merge([SegmentSize(s.record.chunks, int(s.live_counts()[1])) for s in segments])
         if run is None:
             return segments
-        segments = segments[:run.start] + [writing.merge(segments[run.start:run.stop])] + segments[run.stop:]
+        segments = segments[: run.start] + [writing.merge(segments[run.start : run.stop])] + segments[run.stop :]
 
 
 def _cached_profile(hit: tuple[SegmentSource, int] | None) -> ProfileRecord | None:
@@ -365,8 +450,13 @@ def _version(package: str) -> str:
         return "not installed"
 
 
-def _extract(files: list[CvFile], cached: dict[str, tuple[SegmentSource, int]], engine: Engine, extractor: str,
-             settings: BuildSettings) -> tuple[Iterator[Document], int]:
+def _extract(
+    files: list[CvFile],
+    cached: dict[str, tuple[SegmentSource, int]],
+    engine: Engine,
+    extractor: str,
+    settings: BuildSettings,
+) -> tuple[Iterator[Document], int]:
     """Documents in file order, streamed, and how many are extracted now (the rest are cached);
     each within the limit of chunks a file (within_chunk_limit)."""
     todo = [f for f in files if f.source not in cached]
@@ -381,8 +471,9 @@ def _extract(files: list[CvFile], cached: dict[str, tuple[SegmentSource, int]], 
     return documents(), len(todo)
 
 
-def _reusable_cached(cached: dict[str, tuple[SegmentSource, int]], settings: BuildSettings, same_limits: bool
-                     ) -> dict[str, tuple[SegmentSource, int]]:
+def _reusable_cached(
+    cached: dict[str, tuple[SegmentSource, int]], settings: BuildSettings, same_limits: bool
+) -> dict[str, tuple[SegmentSource, int]]:
     """The cache hits whose extraction is what one under these limits would give (_reusable).
     Under the same limits only a file whose OCR was cut short can fail, and the segment's notes
     name those; otherwise each cached document is read to be checked."""
@@ -395,8 +486,8 @@ def _reusable_cached(cached: dict[str, tuple[SegmentSource, int]], settings: Bui
             retry = segment.ocr_retry(settings.limits.ocr_pages)
             pairs = [(row, source) for row, source in pairs if row in retry]
         for lo in range(0, len(pairs), _CHECK_BLOCK):
-            block = pairs[lo:lo + _CHECK_BLOCK]
-            for (row, source), doc in zip(block, segment.documents(np.asarray([r for r, _ in block], np.int64))):
+            block = pairs[lo : lo + _CHECK_BLOCK]
+            for (_row, source), doc in zip(block, segment.documents(np.asarray([r for r, _ in block], np.int64))):
                 if not _reusable(doc, settings, same_limits):
                     del out[source]
     return out
@@ -416,9 +507,13 @@ def _reusable(hit: Document, settings: BuildSettings, same_limits: bool) -> bool
         return False  # the build's OCR budget ran out before the file's own: it may not now
     if same_limits:
         return True
-    return (hit.skip_kind not in _LIMIT_KINDS and not hit.ocr_left_out and len(hit.pages) <= limits.pages
-            and len(hit.ocr_pages) <= limits.ocr_pages
-            and sum(map(len, hit.pages)) <= limits.for_file(settings.chunk_chars).chars)
+    return (
+        hit.skip_kind not in _LIMIT_KINDS
+        and not hit.ocr_left_out
+        and len(hit.pages) <= limits.pages
+        and len(hit.ocr_pages) <= limits.ocr_pages
+        and sum(map(len, hit.pages)) <= limits.for_file(settings.chunk_chars).chars
+    )
 
 
 def within_chunk_limit(doc: Document, settings: BuildSettings) -> Document:
@@ -451,5 +546,3 @@ def _ensure_encoder(store: StoreDir, source: ModelSource, variant: str, reporter
     if variant == "int8":
         quantize_int8(folder)
     return folder
-
-

@@ -18,15 +18,15 @@ from pathlib import Path
 
 import numpy as np
 
-from rag.build.engines.isolation import OcrShares, skipped_document
-from rag.build.engines.ray.cluster import RayConnection, RaySettings, one_line
-from rag.build.engines.ray.stages import Coordinator, Embedder, Stage, code_digest, extract_files
 from rag.errors import Fix, UserError
 from rag.index.encoder import MODEL_FILES
 from rag.ingest.discover import CvFile
 from rag.ingest.document import Document
 from rag.ingest.extract import ExtractionFailed, read_bytes
 from rag.ingest.limits import Limits
+from rag.pipeline.engines.isolation import OcrShares, skipped_document
+from rag.pipeline.engines.ray.cluster import RayConnection, RaySettings, one_line
+from rag.pipeline.engines.ray.stages import Coordinator, Embedder, Stage, code_digest, extract_files
 
 # Input per Ray Data execution: each one costs a second or two of set-up (an embedding execution
 # starts its workers and loads the encoder), so windows are large, but bounded.
@@ -94,8 +94,12 @@ class RayEngine:
         depend on which worker finished first."""
         if not files:
             return
-        stage = Stage(extract_files, self._connect().workers, FILES_PER_CALL,
-                      {"extractor": extractor, "seconds": limits.seconds, "memory_bytes": limits.memory_bytes})
+        stage = Stage(
+            extract_files,
+            self._connect().workers,
+            FILES_PER_CALL,
+            {"extractor": extractor, "seconds": limits.seconds, "memory_bytes": limits.memory_bytes},
+        )
         base, shares, start = limits.for_file(chunk_chars), OcrShares(limits.ocr_pages, limits.build_ocr_pages), 0
         for window in _windows(files, lambda f: f.size, FILE_WINDOW_BYTES):
             docs: list[Document | None] = [None] * len(window)
@@ -117,16 +121,21 @@ class RayEngine:
             start += len(window)
             yield from docs
 
-    def embed(self, texts: list[str], encoder_dir: Path, variant: str, batch_size: int,
-              advance: Callable[[int], None]) -> np.ndarray:
+    def embed(
+        self, texts: list[str], encoder_dir: Path, variant: str, batch_size: int, advance: Callable[[int], None]
+    ) -> np.ndarray:
         from rag.index.encoder import EncoderSpec
 
         out = np.zeros((len(texts), EncoderSpec.load(encoder_dir).dim), dtype=np.float32)
         if not texts:
             return out
         files = self._connect().ray.put(_encoder_files(encoder_dir, variant))
-        stage = Stage(self.embedder, self._connection.workers, TEXTS_PER_CALL,
-                      {"files": files, "variant": variant, "batch_size": batch_size, "threads": THREADS_PER_WORKER})
+        stage = Stage(
+            self.embedder,
+            self._connection.workers,
+            TEXTS_PER_CALL,
+            {"files": files, "variant": variant, "batch_size": batch_size, "threads": THREADS_PER_WORKER},
+        )
         # Longest first, so a call's texts are alike in length and the slowest calls start early.
         order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
         for window in _windows(order, lambda i: len(texts[i].encode()), TEXT_WINDOW_BYTES):
@@ -151,9 +160,12 @@ class RayEngine:
             if theirs != code_digest():
                 where = self._connection.where
                 self.close()
-                raise UserError(f"the Ray cluster at {where} runs other rag code than this checkout "
-                                f"({theirs} there, {code_digest()} here); restart it from an image built "
-                                "from this checkout ({fix})", Fix("ray-up"))
+                raise UserError(
+                    f"the Ray cluster at {where} runs other rag code than this checkout "
+                    f"({theirs} there, {code_digest()} here); restart it from an image built "
+                    "from this checkout ({fix})",
+                    Fix("ray-up"),
+                )
         return self._connection
 
     def _run(self, stage: Stage, rows: list[dict]) -> Iterator[dict]:
@@ -170,8 +182,9 @@ class RayEngine:
 
 def _check_complete(received: int, sent: int) -> None:
     if received != sent:
-        raise UserError(f"the Ray build failed: results for {received} of {sent} inputs came back; "
-                        "the existing store is unchanged")
+        raise UserError(
+            f"the Ray build failed: results for {received} of {sent} inputs came back; the existing store is unchanged"
+        )
 
 
 def _cause(exc: BaseException) -> str:

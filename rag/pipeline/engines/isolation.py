@@ -121,8 +121,9 @@ class Given:
         pass
 
 
-def extract_isolated(files: list[CvFile], extractor: str, plan: Plan, workers: int, seconds: float,
-                     memory_bytes: int, cores: int = 1) -> Iterator[Document]:
+def extract_isolated(
+    files: list[CvFile], extractor: str, plan: Plan, workers: int, seconds: float, memory_bytes: int, cores: int = 1
+) -> Iterator[Document]:
     """One Document per file, in order, each file read by a worker under the plan's limits, within
     `seconds`, in at most `memory_bytes` of address space more than the worker started with; the
     workers share `cores` for OCR."""
@@ -140,8 +141,10 @@ def extract_isolated(files: list[CvFile], extractor: str, plan: Plan, workers: i
                     worker.send(sent, files[sent], limits, seconds)
                     sent += 1
             busy = [w for w in pool if w.slot is not None]  # never none: a plan waits only on files being read
-            ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy],
-                         max(0.0, min(w.deadline for w in busy) - time.monotonic()))
+            ready = wait(
+                [w.conn for w in busy] + [w.process.sentinel for w in busy],
+                max(0.0, min(w.deadline for w in busy) - time.monotonic()),
+            )
             for i, worker in enumerate(pool):
                 slot, doc = worker.slot, worker.outcome(ready)
                 if doc is None:
@@ -193,8 +196,12 @@ class _Worker:
             return self._done(self._death())
         if time.monotonic() >= self.deadline:
             self.stop()
-            return self._done(self._skipped("timed out", f"timed out: not read in {self.seconds:g} s, the time "
-                                                         "limit a file (--file-timeout raises it)"))
+            return self._done(
+                self._skipped(
+                    "timed out",
+                    f"timed out: not read in {self.seconds:g} s, the time limit a file (--file-timeout raises it)",
+                )
+            )
         return None
 
     def usable(self, doc: Document) -> bool:
@@ -216,8 +223,11 @@ class _Worker:
         self.process.join()
         code = self.process.exitcode
         if code == -signal.SIGKILL:
-            return self._skipped("out of memory", "out of memory: the worker reading it was killed (SIGKILL), as "
-                                                  "the system does when memory runs out (--file-memory-mb)")
+            return self._skipped(
+                "out of memory",
+                "out of memory: the worker reading it was killed (SIGKILL), as "
+                "the system does when memory runs out (--file-memory-mb)",
+            )
         return self._skipped("crashed", f"crashed the reader ({_how(code)})")
 
     def _skipped(self, kind: str, reason: str) -> Document:
@@ -255,8 +265,11 @@ def _serve(conn: Connection, extractor: str, memory_bytes: int, threads: int) ->
         try:
             conn.send(doc)
         except MemoryError:  # read, but no memory left to send it
-            conn.send(skipped_document(f, extractor, "out of memory", "out of memory sending its text "
-                                                                     "(--file-memory-mb raises the limit)"))
+            conn.send(
+                skipped_document(
+                    f, extractor, "out of memory", "out of memory sending its text (--file-memory-mb raises the limit)"
+                )
+            )
 
 
 def _cap_memory(extra: int) -> None:

@@ -10,10 +10,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 
-from rag.build.profiling import profile_key
 from rag.index.tokens import TokenBatch, tokenise
 from rag.ingest.chunking import chunk_spans, document_text, page_at
 from rag.ingest.document import Document
+from rag.pipeline.profiling import profile_key
 from rag.profile.names import identify
 from rag.profile.quiet import quiet_ranges
 from rag.profile.read import Profile, build_profile
@@ -66,10 +66,22 @@ def prepare(doc: Document, cached: ProfileRecord | None, settings: ChunkSettings
         record, profile = cached, Profile.from_dict(cached.profile)
     who = identify(doc.head, doc.source)
     # the seniority is the profile's (its current title, else its years: read.py)
-    candidate = Candidate(doc.cv_id, doc.source, who.name, who.name_source, who.headline, profile.seniority,
-                          0, len(spans), page_starts, [list(r) for r in quiet_ranges(doc.pages)])
-    chunks = [Chunk(i, doc.cv_id, i, page_at(start, page_starts), start, end, doc.source, text[start:end])
-              for i, (start, end) in enumerate(spans)]
+    candidate = Candidate(
+        doc.cv_id,
+        doc.source,
+        who.name,
+        who.name_source,
+        who.headline,
+        profile.seniority,
+        0,
+        len(spans),
+        page_starts,
+        [list(r) for r in quiet_ranges(doc.pages)],
+    )
+    chunks = [
+        Chunk(i, doc.cv_id, i, page_at(start, page_starts), start, end, doc.source, text[start:end])
+        for i, (start, end) in enumerate(spans)
+    ]
     return Prepared(doc, candidate, profile, record, profiled, chunks)
 
 
@@ -78,8 +90,9 @@ def prepare_group(items: list[tuple[Document, ProfileRecord | None]], settings: 
     return PreparedGroup(prepared, tokenise([c.text for p in prepared for c in p.chunks]))
 
 
-def prepare_all(items: Iterable[tuple[Document, ProfileRecord | None]], count: int, settings: ChunkSettings,
-                workers: int) -> Iterator[PreparedGroup]:
+def prepare_all(
+    items: Iterable[tuple[Document, ProfileRecord | None]], count: int, settings: ChunkSettings, workers: int
+) -> Iterator[PreparedGroup]:
     """Groups of prepared CVs, in input order; worker processes when there are enough CVs. At
     most two groups per worker are in flight, so the CVs are read no faster than they are used."""
     source = iter(items)

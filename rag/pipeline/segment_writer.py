@@ -15,12 +15,12 @@ from pathlib import Path
 import numpy as np
 import orjson
 
-from rag.build.prepare import Prepared, PreparedGroup
-from rag.build.profiling import known_bits
-from rag.build.vectors import Vectors, embedding_key
 from rag.index.dense import DenseWriter
 from rag.index.dictionary import DictionaryPart, TermIds
 from rag.index.keyword_segment import KeywordWriter
+from rag.pipeline.prepare import Prepared, PreparedGroup
+from rag.pipeline.profiling import known_bits
+from rag.pipeline.vectors import Vectors, embedding_key
 from rag.profile.people import Contact
 from rag.profile.read import Profile
 from rag.store.manifest import CHUNK_OFFSETS, CHUNKS, DOCUMENT_INDEX, DOCUMENTS, NOTES, PROFILES
@@ -58,8 +58,9 @@ class Notes:
 
 def contact(candidate: Candidate, profile: dict) -> Contact:
     """What tells whose CV it is: its e-mail and phone, and its name when read from the CV."""
-    return Contact(profile.get("email"), profile.get("phone"),
-                   candidate.name if candidate.name_source == "cv" else None)
+    return Contact(
+        profile.get("email"), profile.get("phone"), candidate.name if candidate.name_source == "cv" else None
+    )
 
 
 class SegmentWriter:
@@ -142,12 +143,15 @@ class SegmentWriter:
         write_profile_index(self.folder, self.profiles.offsets(), self.profile_list, np.asarray(self.known, np.uint16))
         sources, cv_ids, sizes, mtimes = zip(*self.identity) if self.identity else ((), (), (), ())
         with (self.folder / DOCUMENT_INDEX).open("wb") as f:
-            np.savez(f, offsets=self.documents.offsets(), size=np.asarray(sizes, np.int64),
-                     mtime_ns=np.asarray(mtimes, np.int64),
-                     **{f"source.{k}": v for k, v in pack_strings(list(sources)).items()},
-                     **{f"cv_id.{k}": v for k, v in pack_strings(list(cv_ids)).items()})
+            np.savez(
+                f,
+                offsets=self.documents.offsets(),
+                size=np.asarray(sizes, np.int64),
+                mtime_ns=np.asarray(mtimes, np.int64),
+                **{f"source.{k}": v for k, v in pack_strings(list(sources)).items()},
+                **{f"cv_id.{k}": v for k, v in pack_strings(list(cv_ids)).items()},
+            )
         (self.folder / NOTES).write_bytes(orjson.dumps(asdict(self.notes)))
         length = self.keyword.finish(self.folder, self.term_ids.next_id, dictionary(), self.term_ids.terms_of)
         dense = self.dense.finish()
         return SegmentRecord(len(self.identity), len(self.candidates), self.chunk_count, length, dense)
-
