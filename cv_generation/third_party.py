@@ -113,15 +113,15 @@ LAYOUTS: tuple[Layout, ...] = (
     ),
     Layout("spartan", "html", "jsonresume-theme-spartan", shows="a light-grey page, icons"),
     Layout("moderncv-classic", "latex", "classic", "blue", "moderncv: dates column, coloured rules"),
-    Layout("moderncv-banking", "latex", "banking", "black", "moderncv: centred head, Pagella"),
+    Layout("moderncv-banking", "latex", "banking", "black", "moderncv: centred head, rules across the page"),
     Layout("moderncv-casual", "latex", "casual", "orange", "moderncv: name at the foot"),
     Layout("europecv", "latex", shows="Europass: labels in a left column, the EU logo"),
 )
 BY_NAME = {layout.name: layout for layout in LAYOUTS}
 
 
-class ToolsMissing(RuntimeError):
-    """What this corpus needs to render is not installed; the message names it and its fix."""
+class PrintFailed(RuntimeError):
+    """A theme or the browser failed to print a document; the message names the theme and the file."""
 
 
 def missing_tools(engines: tuple[str, ...] = ("html", "latex")) -> str | None:
@@ -192,7 +192,7 @@ def _print_html(jobs: Sequence[tuple[Layout, dict, Path]]) -> None:
             ["node", str(PRINTER), str(listing)], capture_output=True, text=True, cwd=THEMES_DIR, check=False
         )
         if done.returncode != 0:
-            raise ToolsMissing(done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "print.js failed")
+            raise PrintFailed(done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "print.js failed")
 
 
 def _latex_source(layout: Layout, document: dict) -> str:
@@ -343,7 +343,7 @@ def main(resumes: Path, jobs_csv: Path, split: str, out: Path, cache: Path, forc
             force,
             build=builder(rendered),
         )
-    except (LostWords, LatexFailed, ToolsMissing, FileExistsError, ValueError) as exc:
+    except (LostWords, LatexFailed, PrintFailed, FileExistsError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
     queries = ", ".join(f"{count} {kind}" for kind, count in summary.queries.items())
     layouts = ", ".join(f"{count} {name}" for name, count in summary.layouts.items())

@@ -105,3 +105,20 @@ def test_a_resume_typeset_by_moderncv_keeps_every_word(tmp_path):
     done = render_all([resume], tmp_path / "cache")[resume.cv_id]
     assert done.layout.name == "moderncv-banking"
     assert lost_words(done.layout.document(parse_resume(TEXT)), done.pdf) == []
+
+
+def test_the_command_says_in_one_line_what_is_missing_and_exits_3(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from cv_generation import third_party
+
+    monkeypatch.setattr(
+        third_party, "missing_tools", lambda: "no Chromium at /usr/bin/chromium (apt-get install chromium)"
+    )
+    (tmp_path / "r.csv").write_text("ID,Resume\n1,Name: A\n")
+    (tmp_path / "j.csv").write_text("Job Title,Job Description\nX,Y\n")
+    args = ["--resumes", tmp_path / "r.csv", "--jobs", tmp_path / "j.csv", "--split", "dev", "--out", tmp_path / "o"]
+    result = CliRunner().invoke(third_party.main, [*map(str, args), "--check-tools"])
+    assert result.exit_code == 3
+    assert result.output == "third-party layouts skipped: no Chromium at /usr/bin/chromium (apt-get install chromium)\n"
+    assert not (tmp_path / "o").exists()
