@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pdfs import write_pdf
-from web_site import MODEL, build, fetch, multipart, parse, serving
+from web_site import build, fetch, multipart, parse, serving
 
 from rag.jobs.jd import parse_jd
 from rag.jobs.matching import NOT_JUDGED, PARTLY, MatchSettings, match, rank_against
