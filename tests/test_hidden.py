@@ -186,3 +186,20 @@ def test_invisible_white_on_white_and_covered_blocks_are_dropped_beside_a_dark_p
     lines = _extracted_lines(page_maker)
     assert "Shown in the panel" in lines
     assert not [line for line in lines if "placeholder" in line]
+
+
+def test_white_text_over_a_dark_picture_and_dark_text_over_a_grey_picture_are_kept():
+    """Design tools export a sidebar as a picture with the text set over it: the text is seen."""
+
+    def page_maker(doc, page):
+        for rect, shade in ((pymupdf.Rect(0, 0, 190, 420), 30), (pymupdf.Rect(0, 420, 190, 842), 225)):
+            picture = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 8, 8), False)
+            picture.clear_with(shade)
+            page.insert_image(rect, pixmap=picture)
+        page.insert_text((20, 120), "Skills: C#, Selenium", fontsize=10, color=(1, 1, 1))
+        page.insert_text((20, 600), "Languages: English, Sinhala", fontsize=10, color=(0.1, 0.1, 0.1))
+        page.insert_text((20, 640), "Tools: Jira, Postman", fontsize=10, color=(0.88, 0.88, 0.88))
+
+    lines = set(_extracted_lines(page_maker))
+    assert {"Skills: C#, Selenium", "Languages: English, Sinhala"} <= lines
+    assert "Tools: Jira, Postman" not in lines  # the grey of the picture it stands on: no reader sees it

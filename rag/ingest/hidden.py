@@ -10,7 +10,8 @@ does not go. A character is hidden only where a reader cannot see it:
 
 The last-but-one is judged in two steps. A cheap screen over the page's vector graphics names the
 suspects: spans whose colour equals the last fill painted under their centre (else the white page),
-or that a later opaque fill's box covers. Boxes are not what gets painted, though: a pattern fill, a
+that stand on a picture or a shading (whose colour only a rendering tells), or that a later opaque
+fill's box covers. Boxes are not what gets painted, though: a pattern fill, a
 clip, a ring-shaped frame or a gradient make a box say "white" over a dark sidebar, or "covered"
 where nothing covers. So each suspect is then looked at as a reader does: the page is rendered
 with and without its text, and a character whose box changes by more than SAME_COLOUR is visible.
@@ -229,11 +230,13 @@ def _verdict(span: dict, paints: list[_Paint], grounds: list[Colour], page: Box)
     if covering:
         return _Verdict(COVERED_BY, covering[-1].colour)
     colour = _rgb(span["color"])
+    below = [p for p in paints if p.seqno < seqno and _holds(p.box, centre)]
+    if below and below[-1].colour is None:  # a picture or a shading under it: only a rendering can tell
+        return _Verdict(SAME_BACKGROUND, colour)
     if not any(_same(colour, ground) for ground in grounds):
         return _Verdict()  # no colour on the page it could vanish into
-    below = [p for p in paints if p.seqno < seqno and _holds(p.box, centre)]
     ground = below[-1].colour if below else (1.0, 1.0, 1.0)
-    return _Verdict(SAME_BACKGROUND, colour) if ground is not None and _same(colour, ground) else _Verdict()
+    return _Verdict(SAME_BACKGROUND, colour) if _same(colour, ground) else _Verdict()
 
 
 def _holds(box: Box, point: tuple[float, float]) -> bool:
