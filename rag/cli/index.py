@@ -207,6 +207,14 @@ Examples:
 @option(
     "--force", is_flag=True, help="Rebuild from scratch, reusing nothing, even when nothing changed (make rebuild)."
 )
+@option(
+    "--export-cache",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    metavar="DIR",
+    help="Folder of model exports shared by every store of this user, so a model is exported once. "
+    "Default: $XDG_CACHE_HOME/cv-rag/exports, else ~/.cache/cv-rag/exports.",
+)
 @option("--quiet", is_flag=True, help="No progress bars or notes; warnings and errors still show.")
 @option("--json", "as_json", is_flag=True, help="Print the resulting manifest as JSON on stdout.")
 def main(
@@ -226,6 +234,7 @@ def main(
     limits: Limits,
     replace: bool,
     force: bool,
+    export_cache: Path | None,
     quiet: bool,
     as_json: bool,
 ) -> None:
@@ -247,7 +256,16 @@ def main(
     cv_dir = choose_cv_dir(store, cv_dir if named else None, DEFAULT_CV_DIR, replace)
     model = model or os.environ.get("EMBEDDING_MODEL", "").strip() or None
     settings = BuildSettings(
-        model, chunk_chars, overlap_chars, batch_size, variant, ocr == "on", as_of, limits, follow_links
+        model,
+        chunk_chars,
+        overlap_chars,
+        batch_size,
+        variant,
+        ocr == "on",
+        as_of,
+        limits,
+        follow_links,
+        export_cache or default_export_cache(),
     )
     reporter = TerminalReporter(quiet)
     with make_engine(engine, ray_address, ray_workers) as chosen:
@@ -269,6 +287,17 @@ def main(
         click.echo(result.manifest.to_json())
     else:
         click.echo(summary(result, store) + (f"\n  through {display(where)}" if where else ""))
+
+
+def default_export_cache() -> Path | None:
+    """$XDG_CACHE_HOME/cv-rag/exports, else ~/.cache/cv-rag/exports; None without a home."""
+    base = os.environ.get("XDG_CACHE_HOME", "").strip()
+    if not os.path.isabs(base):  # the XDG rule: a relative path is to be ignored
+        try:
+            base = str(Path.home() / ".cache")
+        except RuntimeError:
+            return None
+    return Path(base) / "cv-rag" / "exports"
 
 
 def make_engine(name: str, ray_address: str | None, ray_workers: int | None) -> AbstractContextManager:

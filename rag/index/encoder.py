@@ -3,12 +3,20 @@
 The ONNX graph is the model's transformer exported once per model (export.py); tokenisation,
 pooling and normalisation follow what the sentence-transformers model declares, so the vectors
 match sentence-transformers' own (checked at export, and by the tests).
+
+An export saves the graph as ONNX Runtime optimised it, with its weights in a file of their own
+beside it: a session maps the weights instead of parsing them and optimises nothing, so loading
+takes milliseconds. Queries go through a session that also skips prepacking the weights (packing
+every weight matrix costs more than one short query's arithmetic); passages through one that
+prepacks them, which is faster over many batches.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +25,13 @@ import orjson
 
 SPEC_FILE = "encoder.json"
 MODEL_FILES = {"fp32": "model.onnx", "int8": "model.int8.onnx"}
+WEIGHTS_SUFFIX = ".data"  # the weights of MODEL_FILES[v] are in MODEL_FILES[v] + WEIGHTS_SUFFIX
+
+
+def variant_files(variant: str) -> tuple[str, str]:
+    """A variant's graph and the weights file beside it (an export older than the split holds the
+    graph alone, weights inside)."""
+    return MODEL_FILES[variant], MODEL_FILES[variant] + WEIGHTS_SUFFIX
 
 
 @dataclass(frozen=True)
@@ -31,11 +46,13 @@ class EncoderSpec:
     pad_id: int
     query_prefix: str
     passage_prefix: str
+    optimized: bool = False  # the graphs were saved as ONNX Runtime optimised them: load them as they are
 
     @classmethod
     def load(cls, folder: Path) -> EncoderSpec:
         data = orjson.loads((folder / SPEC_FILE).read_bytes())
-        return cls(**{k: data[k] for k in cls.__dataclass_fields__})
+        fields = cls.__dataclass_fields__
+        return cls(**{k: data[k] for k in fields if k in data or fields[k].default is dataclasses.MISSING})
 
 
 @dataclass(frozen=True)
@@ -75,6 +92,8 @@ def load_encoder(folder: Path, variant: str = "fp32", threads: int | None = None
                 raise ValueError(f"its backend {backend!r} is not registered in this process")
             return registered.make(EncoderSpec.load(folder))
         return Encoder(folder, variant, threads)
+    except DamagedFile:
+        raise
     except Exception as exc:  # ONNX Runtime and tokenizers raise their own types for damaged files
         raise DamagedFile(f"the encoder {folder.name} cannot be loaded ({short_reason(exc)})") from None
 
@@ -97,29 +116,30 @@ def _utf8(text: str) -> bool:
 
 class Encoder:
     def __init__(self, folder: Path, variant: str = "fp32", threads: int | None = None):
-        import onnxruntime as ort
         from tokenizers import Tokenizer
 
         self.spec = EncoderSpec.load(folder)
+        self.folder = folder
         self.variant = variant
+        self.threads = threads or available_cores()
         # Tokenizers and ONNX Runtime take a path only as UTF-8 text, and a store folder's name may
         # be any bytes (a Latin-1 name from an old zip): then they are handed the file's bytes.
         self.tokenizer = Tokenizer.from_buffer((folder / "tokenizer.json").read_bytes())
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(max_length=self.spec.max_seq_length)
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads or available_cores()
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 3
-        # Idle worker threads must sleep, not spin: FAISS and BM25 run right after on the same cores.
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        model = folder / MODEL_FILES[variant]
-        self.session = ort.InferenceSession(
-            str(model) if _utf8(str(model)) else model.read_bytes(), options, providers=["CPUExecutionProvider"]
-        )
+        self._sessions: dict[bool, object] = {}
+        self._session(prepacked=False)  # a damaged or missing graph fails here, where the caller expects it
+
+    def _session(self, prepacked: bool):
+        """The ONNX Runtime session, with the weights prepacked (many batches) or not (a few queries)."""
+        if prepacked not in self._sessions:
+            self._sessions[prepacked] = _open_session(self.folder / MODEL_FILES[self.variant], self, prepacked)
+        return self._sessions[prepacked]
 
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
-        return self.embed([self.spec.query_prefix + t for t in texts])
+        """Query vectors, through the session that does not prepack: always the same session, so a
+        query's vector is the same in a one-off search and in a server that has embedded passages."""
+        return self.embed([self.spec.query_prefix + t for t in texts], prepacked=False)
 
     def embed_passages(
         self,
@@ -136,12 +156,13 @@ class Encoder:
         batch_size: int = 16,
         on_batch: Callable[[int], None] | None = None,
         by_tokens: bool = False,
+        prepacked: bool = True,
     ) -> np.ndarray:
         """Vectors in input order; batches hold texts of similar token length to keep padding low.
 
         A batch holds batch_size texts, or with by_tokens as many as fit in batch_size texts of the
         model's longest input (padded tokens), so that short texts go through in fewer, larger runs.
-        A text's vector does not depend on the batch it is in.
+        A text's vector does not depend on the batch it is in, nor on which thread ran it.
         """
         out = np.zeros((len(texts), self.spec.dim), dtype=np.float32)
         if not texts:
@@ -149,13 +170,20 @@ class Encoder:
         encodings = self.tokenizer.encode_batch(list(texts))
         lengths = [len(e.ids) for e in encodings]
         max_tokens = batch_size * self.spec.max_seq_length if by_tokens else None
-        for rows in length_batches(lengths, batch_size, max_tokens):
-            out[rows] = self._run([encodings[i] for i in rows])
-            if on_batch:
-                on_batch(len(rows))
+        session = self._session(prepacked)
+        batches = length_batches(lengths, batch_size, max_tokens)
+
+        def run(rows: list[int]) -> tuple[list[int], np.ndarray]:
+            return rows, self._run([encodings[i] for i in rows], session)
+
+        with _runner(min(self.threads, len(batches))) as mapped:
+            for rows, vectors in mapped(run, batches):
+                out[rows] = vectors
+                if on_batch:
+                    on_batch(len(rows))
         return out
 
-    def _run(self, encodings: list) -> np.ndarray:
+    def _run(self, encodings: list, session) -> np.ndarray:
         width = max(len(e.ids) for e in encodings)
         ids = np.full((len(encodings), width), self.spec.pad_id, dtype=np.int64)
         mask = np.zeros((len(encodings), width), dtype=np.int64)
@@ -166,11 +194,53 @@ class Encoder:
             mask[row, :n] = 1
             types[row, :n] = e.type_ids
         feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
-        hidden = self.session.run(None, {name: feeds[name] for name in self.spec.inputs})[0]
+        hidden = session.run(None, {name: feeds[name] for name in self.spec.inputs})[0]
         vectors = pool(hidden, mask, self.spec.pooling)
         if self.spec.normalize:
             vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
         return vectors
+
+
+@contextmanager
+def _runner(threads: int) -> Iterator[Callable]:
+    """map(), or with several threads a map over that many batches at a time, in order. Whole
+    batches side by side on one core each waste less than every batch split over all the cores:
+    there is no barrier to wait at inside each layer (measured in docs/performance.md)."""
+    if threads <= 1:
+        yield map
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(threads, thread_name_prefix="rag-embed") as pool:
+        yield pool.map
+
+
+def _open_session(model: Path, encoder: Encoder, prepacked: bool):
+    import onnxruntime as ort
+
+    from rag.errors import DamagedFile, short_reason
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1  # each run on the thread that calls it; threads run batches side by side
+    options.inter_op_num_threads = 1
+    options.log_severity_level = 3
+    if encoder.spec.optimized:
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    if not prepacked:
+        options.add_session_config_entry("session.disable_prepacking", "1")
+    try:
+        if _utf8(str(model)):
+            return ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+        # ONNX Runtime finds the weights beside the graph by its path, which must be UTF-8: a link
+        # with a UTF-8 name to the folder stands in for it while the session maps them.
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="rag-encoder-") as tmp:
+            link = Path(tmp) / "encoder"
+            link.symlink_to(model.parent.absolute(), target_is_directory=True)
+            return ort.InferenceSession(str(link / model.name), options, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # ONNX Runtime raises its own types for damaged files
+        raise DamagedFile(f"the encoder {model.parent.name} cannot be loaded ({short_reason(exc)})") from None
 
 
 def length_batches(lengths: Sequence[int], batch_size: int, max_tokens: int | None = None) -> list[list[int]]:

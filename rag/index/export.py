@@ -3,26 +3,49 @@
 This is the only place that imports torch. The export is checked before it is kept: on a set of
 probe texts in several languages its vectors must match sentence-transformers' to within
 MAX_COSINE_DISTANCE, otherwise the build stops rather than index with a wrong encoder.
+
+An export is made once per machine: in a per-user cache (the folder rag/cli names) keyed by model,
+revision and export version, each file checked against its checksum before use, and copied (hard
+links where the file system allows) into each store that uses it, with just the variant it uses.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
+import os
 import re
 import shutil
+import tempfile
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import metadata
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 import orjson
 
 from rag.errors import UserError
-from rag.files import sha256_file
-from rag.index.encoder import MODEL_FILES, SPEC_FILE, Encoder, EncoderSpec, backend_for
+from rag.files import sha256_file, write_atomic
+from rag.index.encoder import (
+    MODEL_FILES,
+    SPEC_FILE,
+    WEIGHTS_SUFFIX,
+    Encoder,
+    EncoderSpec,
+    backend_for,
+    variant_files,
+)
 from rag.index.model_choice import ModelSource
 
+# In the export's key and in a build's settings: changes only when the vectors an export gives do.
 EXPORT_VERSION = "2"
+# How the files are laid out: 3 = the graph saved optimised, its weights in a file beside it. Vectors
+# are bitwise those of layout 2 (the same optimised graph, run by the same kernels), so a store's
+# export of an older layout is replaced by a current one at its next build, with nothing re-embedded.
+LAYOUT = 3
 MAX_COSINE_DISTANCE = 1e-4
 _SUPPORTED_POOLING = {"mean", "cls", "max", "mean_sqrt_len_tokens", "lasttoken"}
 _PROBES = [
@@ -56,20 +79,28 @@ def default_prefixes(name: str, prompts: dict[str, str]) -> tuple[str, str]:
 
 
 def export_encoder(source: ModelSource, dest: Path) -> EncoderSpec:
-    """Write model.onnx, tokenizer.json and encoder.json into dest (created atomically)."""
-    tmp = dest.with_name(dest.name + ".tmp")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
+    """Write tokenizer.json, encoder.json and the fp32 graph with its weights into dest, made in a
+    folder beside it and renamed into place when complete (another process that got there first
+    wins: both made the same export)."""
+    tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", dir=dest.parent))
     try:
         backend = backend_for(source.name)
         if backend:
             (tmp / SPEC_FILE).write_bytes(orjson.dumps(backend.spec(source.name), option=orjson.OPT_INDENT_2))
         else:
             _export_into(source, tmp)
-        tmp.rename(dest)
+        _rename_into_place(tmp, dest)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return EncoderSpec.load(dest)
+
+
+def _rename_into_place(tmp: Path, dest: Path) -> None:
+    try:
+        tmp.rename(dest)
+    except OSError:
+        if not dest.is_dir():
+            raise
 
 
 def reference_model(source: ModelSource):
@@ -116,18 +147,20 @@ def _export_into(source: ModelSource, folder: Path) -> None:
             return self.inner(**dict(zip(inputs, tensors))).last_hidden_state
 
     sample = tokenizer(["probe text", "a longer probe text for shapes"], padding=True, return_tensors="pt")
-    with torch.no_grad(), warnings.catch_warnings():
+    with tempfile.TemporaryDirectory(prefix="rag-export-") as work, torch.no_grad(), warnings.catch_warnings():
         warnings.simplefilter("ignore")
+        raw = Path(work) / "traced.onnx"
         torch.onnx.export(
             Hidden(),
             tuple(sample[n] for n in inputs),
-            str(folder / MODEL_FILES["fp32"]),
+            str(raw),
             input_names=inputs,
             output_names=["last_hidden_state"],
             dynamic_axes={n: {0: "batch", 1: "tokens"} for n in [*inputs, "last_hidden_state"]},
             opset_version=17,
             dynamo=False,
         )
+        save_optimized(raw, folder, MODEL_FILES["fp32"])
     spec = {
         "model": source.name,
         "revision": source.revision,
@@ -139,13 +172,36 @@ def _export_into(source: ModelSource, folder: Path) -> None:
         "pad_id": int(tokenizer.pad_token_id or 0),
         "query_prefix": query_prefix,
         "passage_prefix": passage_prefix,
+        "optimized": True,
         "export_version": EXPORT_VERSION,
+        "layout": LAYOUT,
         "exported_with": {p: metadata.version(p) for p in ("torch", "transformers", "sentence-transformers")},
     }
     (folder / SPEC_FILE).write_bytes(orjson.dumps(spec, option=orjson.OPT_INDENT_2))
     spec["check"] = _check(st, Encoder(folder, threads=1), spec)
-    spec["sha256"] = {name: sha256_file(folder / name) for name in (MODEL_FILES["fp32"], "tokenizer.json")}
+    spec["sha256"] = {name: sha256_file(folder / name) for name in ("tokenizer.json", *variant_files("fp32"))}
     (folder / SPEC_FILE).write_bytes(orjson.dumps(spec, option=orjson.OPT_INDENT_2))
+
+
+def save_optimized(model: Path, folder: Path, name: str) -> None:
+    """The graph in `model` as ONNX Runtime optimises it for CPUs (fused attention products, layer
+    norms and GELU), saved as folder/name with its weights in name + WEIGHTS_SUFFIX. The fusions
+    kept are the ones any x86 or ARM CPU runs (not the layout changes made for this CPU alone)."""
+    import onnxruntime as ort
+
+    with tempfile.TemporaryDirectory(prefix="rag-optimize-") as work:  # ONNX Runtime writes only to UTF-8 paths
+        target = Path(work) / name
+        options = ort.SessionOptions()
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
+        options.optimized_model_filepath = str(target)
+        options.log_severity_level = 3
+        options.add_session_config_entry(
+            "session.optimized_model_external_initializers_file_name", name + WEIGHTS_SUFFIX
+        )
+        options.add_session_config_entry("session.optimized_model_external_initializers_min_size_in_bytes", "1024")
+        ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+        for made in (target.with_name(name + WEIGHTS_SUFFIX), target):  # the graph last: it names the weights
+            shutil.move(made, folder / made.name)
 
 
 def _check(st, encoder: Encoder, spec: dict) -> dict:
@@ -162,16 +218,19 @@ def _check(st, encoder: Encoder, spec: dict) -> dict:
     return {"probes": len(texts), "max_cosine_distance": worst}
 
 
-def encoder_problem(folder: Path) -> str | None:
+def encoder_problem(folder: Path, variant: str | None = None) -> str | None:
     """Why an export folder cannot be trusted, or None: every file encoder.json lists must be
-    there with the checksum recorded when it was made."""
+    there with the checksum recorded when it was made, and it must hold the variant asked for
+    (without one: some variant)."""
     try:
         spec = orjson.loads((folder / SPEC_FILE).read_bytes())
     except (OSError, ValueError):
         return f"{SPEC_FILE} cannot be read"
     digests = spec.get("sha256", {})
-    if spec.get("backend", "onnx") == "onnx" and MODEL_FILES["fp32"] not in digests:
-        return f"{SPEC_FILE} records no checksum for {MODEL_FILES['fp32']}"
+    if spec.get("backend", "onnx") == "onnx":
+        wanted = [variant] if variant else list(MODEL_FILES)
+        if not any(MODEL_FILES[v] in digests for v in wanted):
+            return f"{SPEC_FILE} records no checksum for {' or '.join(MODEL_FILES[v] for v in wanted)}"
     for name, digest in digests.items():
         if not (folder / name).is_file():
             return f"{name} is missing"
@@ -181,39 +240,165 @@ def encoder_problem(folder: Path) -> str | None:
 
 
 def quantize_int8(folder: Path) -> None:
-    """Add model.int8.onnx beside the fp32 graph: int8 weights, activations quantised on the fly.
+    """Add the int8 graph beside the fp32 one: int8 weights, activations quantised on the fly.
 
     Only weight matrices are quantised (not the attention products of two activations), per
     output channel, with 7-bit weights: without VNNI the AVX2 int8 kernels can saturate on full
     8-bit weights.
     """
-    target = folder / MODEL_FILES["int8"]
-    if target.exists():
+    spec = orjson.loads((folder / SPEC_FILE).read_bytes())
+    if MODEL_FILES["int8"] in spec.get("sha256", {}):
         return
     import logging
 
     import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    tmp = target.with_suffix(".tmp")
     root = logging.getLogger()
     level = root.level
     root.setLevel(logging.ERROR)  # quantize_dynamic logs advice meant for image models
+    with tempfile.TemporaryDirectory(prefix="rag-quantize-") as work:
+        raw = Path(work) / "quantized.onnx"
+        try:
+            quantize_dynamic(
+                folder / MODEL_FILES["fp32"],
+                raw,
+                weight_type=QuantType.QInt8,
+                per_channel=True,
+                reduce_range=True,
+                op_types_to_quantize=["MatMul"],
+                extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT, "MatMulConstBOnly": True},
+            )
+        finally:
+            root.setLevel(level)
+        staged = Path(tempfile.mkdtemp(prefix=".int8.", dir=folder))
+        try:
+            save_optimized(raw, staged, MODEL_FILES["int8"])
+            for name in reversed(variant_files("int8")):  # the graph last: it names the weights
+                spec["sha256"][name] = sha256_file(staged / name)
+                (staged / name).rename(folder / name)
+        finally:
+            shutil.rmtree(staged, ignore_errors=True)
+    write_atomic(folder / SPEC_FILE, orjson.dumps(spec, option=orjson.OPT_INDENT_2))
+
+
+class Reporter(Protocol):
+    def warn(self, message: str) -> None: ...
+    def info(self, message: str) -> None: ...
+
+
+def ensure_export(source: ModelSource, variant: str, encoders: Path, cache: Path | None, reporter: Reporter) -> Path:
+    """encoders/<key>: the store's copy of the model's export with the variant it uses. It comes from
+    the cache when there is one (exported there first if need be), else is exported in place."""
+    from rag.text import display
+
+    folder = encoders / encoder_key(source)
+    if variant == "int8" and backend_for(source.name):
+        raise UserError(f"{source.name} has no int8 variant; use --encoder fp32")
+    problem = _problem(folder, variant) if folder.is_dir() else "missing"
+    if problem is None:
+        return folder
+    if problem not in ("missing", "older layout", "variant missing"):
+        reporter.warn(f"the encoder in {display(str(folder))} is damaged ({problem}); making it again")
+    encoders.mkdir(parents=True, exist_ok=True)
+    if cache is not None:
+        try:
+            with _locked(cache):
+                cached = _made(source, variant, cache / folder.name, reporter)
+                _install(cached, folder, _variants_held(folder) | {variant})
+            return folder
+        except OSError as exc:
+            reporter.warn(
+                f"the export cache {display(str(cache))} cannot be used ({exc.strerror or exc}); exporting into the store"
+            )
+    if problem != "variant missing":
+        staged = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=encoders))
+        try:
+            made = _made(source, variant, staged / folder.name, reporter)
+            _install(made, folder, {variant})
+        finally:
+            shutil.rmtree(staged, ignore_errors=True)
+    elif variant == "int8":
+        quantize_int8(folder)
+    return folder
+
+
+def export_files(folder: Path, variant: str) -> dict[str, str]:
+    """The checksums of the files a store's search loads: what a manifest records of its export."""
+    digests = orjson.loads((folder / SPEC_FILE).read_bytes()).get("sha256", {})
+    return {name: digests[name] for name in ("tokenizer.json", *variant_files(variant)) if name in digests}
+
+
+def _problem(folder: Path, variant: str) -> str | None:
+    problem = encoder_problem(folder, variant)
+    if problem and problem.startswith(f"{SPEC_FILE} records no checksum") and encoder_problem(folder) is None:
+        return "variant missing"
+    spec = orjson.loads((folder / SPEC_FILE).read_bytes()) if problem is None else {}
+    if problem is None and spec.get("backend", "onnx") == "onnx" and spec.get("layout", 2) < LAYOUT:
+        return "older layout"
+    return problem
+
+
+def _made(source: ModelSource, variant: str, folder: Path, reporter: Reporter) -> Path:
+    """folder holding a checked export with the variant, exported (or quantised) now if need be."""
+    from rag.text import display
+
+    problem = encoder_problem(folder) if folder.is_dir() else "missing"
+    if problem not in (None, "missing"):
+        reporter.warn(f"the cached export {display(str(folder))} is damaged ({problem}); exporting it again")
+        shutil.rmtree(folder)
+    if not folder.is_dir():
+        if not backend_for(source.name):
+            reporter.info(f"exporting {source.name} to ONNX (once per machine; later builds and searches reuse it)")
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        export_encoder(source, folder)
+    if variant == "int8":
+        quantize_int8(folder)
+    return folder
+
+
+def _variants_held(folder: Path) -> set[str]:
+    """The variants a store's current export folder holds intact (kept when another is added)."""
+    if not folder.is_dir() or _problem(folder, "fp32") not in (None, "variant missing"):
+        return set()
+    return {v for v in MODEL_FILES if encoder_problem(folder, v) is None}
+
+
+def _install(made: Path, folder: Path, variants: set[str]) -> None:
+    """Make folder a copy of the export in made, with only the given variants, and swap it in."""
+    spec = orjson.loads((made / SPEC_FILE).read_bytes())
+    digests = spec.get("sha256", {})
+    names = [n for n in ("tokenizer.json", *(f for v in sorted(variants) for f in variant_files(v))) if n in digests]
+    staged = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
     try:
-        quantize_dynamic(
-            folder / MODEL_FILES["fp32"],
-            tmp,
-            weight_type=QuantType.QInt8,
-            per_channel=True,
-            reduce_range=True,
-            op_types_to_quantize=["MatMul"],
-            extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT, "MatMulConstBOnly": True},
-        )
+        for name in names:
+            _link_or_copy(made / name, staged / name)
+        if digests:
+            spec["sha256"] = {n: digests[n] for n in names}
+        (staged / SPEC_FILE).write_bytes(orjson.dumps(spec, option=orjson.OPT_INDENT_2))
+        old = folder.with_name(f".{folder.name}.old") if folder.exists() else None
+        if old:
+            shutil.rmtree(old, ignore_errors=True)
+            folder.rename(old)
+        staged.rename(folder)
+        if old:
+            shutil.rmtree(old, ignore_errors=True)
     finally:
-        root.setLevel(level)
-    tmp.rename(target)
-    spec = orjson.loads((folder / SPEC_FILE).read_bytes())
-    spec.setdefault("sha256", {})[MODEL_FILES["int8"]] = sha256_file(target)
-    staged = folder / f".{SPEC_FILE}.tmp"
-    staged.write_bytes(orjson.dumps(spec, option=orjson.OPT_INDENT_2))
-    staged.replace(folder / SPEC_FILE)
+        shutil.rmtree(staged, ignore_errors=True)
+
+
+def _link_or_copy(src: Path, dst: Path) -> None:
+    """A hard link: the cache and the store share the bytes (files are never written in place)."""
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copyfile(src, dst)
+
+
+@contextmanager
+def _locked(cache: Path) -> Iterator[None]:
+    """One build at a time exports or copies from the cache (others wait, then find it made)."""
+    cache.mkdir(parents=True, exist_ok=True)
+    with open(cache / ".lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield

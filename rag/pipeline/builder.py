@@ -14,7 +14,6 @@ same CVs, the same vectors and the same BM25 scores (docs/scale.md).
 from __future__ import annotations
 
 import errno
-import shutil
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -82,6 +81,7 @@ class BuildSettings:
     as_of: str | None = None  # "YYYY-MM", the month "present" means in CV dates; None: this month
     limits: Limits = Limits()  # what one file, and the build, may cost (docs/input.md, "Limits")
     follow_links: bool = False  # read what links out of the CV folder lead to
+    export_cache: Path | None = None  # per-user folder of model exports shared by stores (None: none)
 
     def validate(self) -> None:
         validate_chunking(self.chunk_chars, self.overlap_chars)
@@ -255,8 +255,9 @@ def _write(
     cv_dir: Path,
 ) -> BuildResult:
     from rag.index.encoder import EncoderSpec
+    from rag.index.export import ensure_export, export_files
 
-    encoder_dir = _ensure_encoder(store, source, settings.variant, reporter)
+    encoder_dir = ensure_export(source, settings.variant, store.encoders, settings.export_cache, reporter)
     spec = EncoderSpec.load(encoder_dir)
     encoder = EncoderUse(encoder_dir.name, settings.variant, spec.passage_prefix, spec.dim)
     old = [SegmentSource(s.entry, s.folder, s.record, s.deletions) for s in previous.segments] if previous else []
@@ -336,6 +337,7 @@ def _write(
             "normalize": spec.normalize,
             "max_seq_length": spec.max_seq_length,
             "revision": source.revision,
+            "files": export_files(encoder_dir, settings.variant),  # which export: its files' checksums
         },
         bm25={"k1": K1, "b": B, "epsilon": EPSILON, "corpus_size": chunks, "avgdl": length / chunks},
         embedding_model_requested=source.requested,
@@ -525,24 +527,3 @@ def within_chunk_limit(doc: Document, settings: BuildSettings) -> Document:
         return doc
     over = too_large(f"{count:,} chunks", f"{settings.limits.chunks:,} chunks a file", "--max-chunks")
     return replace(doc, pages=[], head=[], warnings=[], ocr_pages=[], skipped=str(over), skip_kind=over.kind)
-
-
-def _ensure_encoder(store: StoreDir, source: ModelSource, variant: str, reporter: Reporter) -> Path:
-    from rag.index.encoder import backend_for
-    from rag.index.export import encoder_key, encoder_problem, export_encoder, quantize_int8
-
-    folder = store.encoders / encoder_key(source)
-    if variant == "int8" and backend_for(source.name):
-        raise UserError(f"{source.name} has no int8 variant; use --encoder fp32")
-    problem = encoder_problem(folder) if folder.is_dir() else None
-    if problem:
-        reporter.warn(f"the encoder in {display(str(folder))} is damaged ({problem}); exporting {source.name} again")
-        shutil.rmtree(folder)
-    if not folder.is_dir():
-        if not backend_for(source.name):
-            reporter.info(f"exporting {source.name} to ONNX (once per model; later builds and searches reuse it)")
-        store.encoders.mkdir(parents=True, exist_ok=True)
-        export_encoder(source, folder)
-    if variant == "int8":
-        quantize_int8(folder)
-    return folder

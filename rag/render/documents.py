@@ -8,15 +8,19 @@ meaning; keys may be added without a change.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import orjson
 
 from rag.files import json_bytes
-from rag.jobs.jd import Requirement
-from rag.jobs.matching import SCORE_WEIGHTS, CandidateMatch, MatchResult
 from rag.render.profile import field_json
 from rag.search.retrieval import Hit, SearchResult
 from rag.store.manifest import Manifest
 from rag.store.open import OpenStore
+
+if TYPE_CHECKING:  # matching is imported only by the match path: a search never reads a job description
+    from rag.jobs.jd import Requirement
+    from rag.jobs.matching import CandidateMatch, MatchResult
 
 SCHEMA_VERSION = 1
 
@@ -100,6 +104,8 @@ def _hit_json(hit: Hit, fields: tuple[str, ...]) -> dict:
 
 
 def match_document(result: MatchResult, manifest: Manifest, store_path: str, jd_label: str) -> dict:
+    from rag.jobs.matching import SCORE_WEIGHTS
+
     jd = result.jd
     return {
         "schema_version": SCHEMA_VERSION,

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, is_dataclass
+from typing import TYPE_CHECKING
 
-from rag.profile.read import SHOWN_FIELDS, Profile
 from rag.render.terminal import bold, display
 from rag.store.rows import Candidate
+
+if TYPE_CHECKING:
+    from rag.profile.read import Profile
 
 LABELS = {
     "title": "title",
@@ -66,6 +69,8 @@ def _row_part(name: str, value, skills: Sequence[str]) -> str:
 
 
 def profile_document(candidate: Candidate, profile: Profile, as_of: str) -> dict:
+    from rag.profile.read import SHOWN_FIELDS
+
     """`rag profile --json`: the candidate and every profile field."""
     return {
         "cv_id": candidate.cv_id,
@@ -101,6 +106,8 @@ def years_note(fields: dict, months: int | None) -> str:
 def profile_text(doc: dict) -> str:
     """`rag profile`: the name and file, then one line per field, each shown escaped (all of it was
     read from the CV or its file name)."""
+    from rag.profile.read import SHOWN_FIELDS
+
     name_note = "" if doc["name_source"] == "cv" else "  (from the file name: none found on the CV)"
     lines = [bold(display(doc["name"])) + f"  {display(doc['source'])}{name_note}"]
     if doc["headline"]:

@@ -8,7 +8,6 @@ import re
 from collections.abc import Callable, Sequence
 
 from rag.lexicon.terms import QUERY_FRAMING, STOPWORDS
-from rag.profile.read import SHOWN_FIELDS
 from rag.store.profiles import ProfileColumns, normal
 
 FIELD_OF_FILTER = {
@@ -43,4 +42,8 @@ def profile_fields(query: str, filter_fields: Sequence[str], columns: Callable[[
                 wanted.add("location")
             if runs & c.language_names:
                 wanted.add("languages")
+    if not wanted:
+        return ()
+    from rag.profile.read import SHOWN_FIELDS  # the profile reader only for a search that shows fields
+
     return tuple(f for f in SHOWN_FIELDS if f in wanted)
