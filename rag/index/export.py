@@ -258,10 +258,14 @@ def quantize_int8(folder: Path) -> None:
     level = root.level
     root.setLevel(logging.ERROR)  # quantize_dynamic logs advice meant for image models
     with tempfile.TemporaryDirectory(prefix="rag-quantize-") as work:
+        # The onnx library refuses weights in a file with several hard links (stores share the
+        # cache's): it reads a copy of its own.
+        for name in variant_files("fp32"):
+            shutil.copyfile(folder / name, Path(work) / name)
         raw = Path(work) / "quantized.onnx"
         try:
             quantize_dynamic(
-                folder / MODEL_FILES["fp32"],
+                Path(work) / MODEL_FILES["fp32"],
                 raw,
                 weight_type=QuantType.QInt8,
                 per_channel=True,
