@@ -1,7 +1,8 @@
 """E-mail address and phone number, as the CV writes them.
 
 Both are looked for in the lines where CVs put them (the header and a contact section) before the
-rest of the text. A phone number is a run of 7 to 15 digits with the usual separators, an
+rest of the text. An address set in capitals by the layout ("JOHNDOE@EMAIL.COM") is given in
+lower case, as it was written: no one types an address in capitals. A phone number is a run of 7 to 15 digits with the usual separators, an
 optional "+" or "00" country prefix and an optional extension ("x123", "ext. 12"); a run that is
 a span of years ("2016 - 2019") or a date is not one. No number is validated against a numbering
 plan (libphonenumber would reject the many fictitious numbers in test data and add 40 MB).
@@ -26,10 +27,11 @@ _YEARS = regex.compile(
 
 
 def find_email(lines: list[str]) -> str | None:
+    """The first address; one written all in capitals (a style sheet's upper case) in lower case."""
     for line in lines:
         match = _EMAIL.search(line)
         if match:
-            return match.group(0)
+            return match.group(0).lower() if match.group(0).isupper() else match.group(0)
     return None
 
 

@@ -30,10 +30,11 @@ from rag.profile.sections import HEADER, Section, of_kind, split_sections
 from rag.profile.spoken import SpokenLanguage, labelled_languages, parse_languages
 from rag.profile.titles import pick_title
 
-PROFILE_VERSION = "2"
+PROFILE_VERSION = "3"
 """Changes whenever the same text would give another profile, so stored profiles are redone."""
 
 _HEADER_LINES = 15  # contact details sit near the top; deeper lines are prose
+_AROUND_EMAIL = 3  # a contact block elsewhere (a footer): lines on each side of its e-mail address
 _INSTITUTION = regex.compile(
     r"universit|hochschule|college|school|schule|instituto|institut|école|ecole|escuela|academy|"
     r"akademie|polytechn|politécnic|fachhochschule|lycée|gymnasium",
@@ -120,11 +121,17 @@ def _all_lines(sections: list[Section]) -> list[str]:
 
 def _contact_lines(sections: list[Section], head: Sequence[HeadLine]) -> list[str]:
     """Where contact details and the place of residence are written: the top of the CV, any
-    contact section, and page 1's first lines by position (a sidebar read after the header)."""
+    contact section, and page 1's first lines by position (a sidebar read after the header);
+    when none of those holds an e-mail address, the lines around the first one (a page footer)."""
     header = [line for s in of_kind(sections, HEADER) for line in s.lines[:_HEADER_LINES]]
     contact = [line for s in of_kind(sections, "contact") for line in s.lines]
     top = [h.text for h in head[:_HEADER_LINES]]
-    return list(dict.fromkeys(header + contact + top))
+    found = header + contact + top
+    if find_email(found) is None:
+        lines = _all_lines(sections)
+        at = next((i for i, line in enumerate(lines) if find_email([line])), None)
+        found += [] if at is None else lines[max(0, at - _AROUND_EMAIL) : at + _AROUND_EMAIL + 1]
+    return list(dict.fromkeys(found))
 
 
 def _title(sections: list[Section]) -> str | None:
