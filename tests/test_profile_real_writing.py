@@ -191,3 +191,23 @@ def test_an_address_in_capitals_and_a_contact_block_in_the_footer():
 
 def test_where_years_in_a_skill_is_one_clause():
     assert Filters(where="years_in(selenium)>=1").expression() == Clause("years_in", ">=", "1", "selenium")
+
+
+@pytest.mark.parametrize(
+    "line,phone",
+    [
+        ("Java Developer (2021-2025", None),  # a span of years in brackets
+        ("(): Contact Information: Email: jane@example.com Phone: 123-456-7890 Structural engineer", "123-456-7890"),
+        ("7715-083 Lisboa", None),  # a postcode before its town
+    ],
+)
+def test_phone_beside_words_and_years_in_brackets(line, phone):
+    from rag.profile.contact import find_phone
+
+    assert find_phone([line]) == phone
+
+
+def test_an_address_wrapped_onto_the_next_line_under_about():
+    text = "Jane Doe\nAbout\n456 Main St, Anytown,\nUSA\njane.doe@example.com\n(123) 456-7890\nSkills\nJavaScript"
+    location = build_profile([text], AS_OF).location
+    assert (location.city, location.country_written, location.code) == ("Anytown", "USA", "US")
