@@ -40,6 +40,8 @@ class CandidateRecord(TypedDict):
     ]
     headline: str | None
     seniority: str | None
+    location: Annotated[str | None, Field(description='Where the CV says the person lives: "Berlin, Germany (DE)".')]
+    years: Annotated[int | None, Field(description="Years of experience, from the CV's dated roles.")]
     ranks: Annotated[dict[str, int], Field(description="Where each list (faiss, bm25, fused) placed the candidate.")]
     scores: dict[str, float]
     matched_terms: Annotated[list[str], Field(description="Query concepts the CV holds, across all its text.")]
