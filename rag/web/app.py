@@ -53,7 +53,7 @@ CSP = (
 SECURITY_HEADERS = [
     (b"content-security-policy", CSP.encode()),
     (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
+    (b"referrer-policy", b"same-origin"),  # other sites get no referrer; this one its Origin (guard.py)
     (b"x-frame-options", b"DENY"),
 ]
 _REASONS = {

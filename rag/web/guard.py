@@ -3,8 +3,10 @@ own pages, in this browser, on purpose.
 
 Two checks, both required (a request failing either changes nothing):
 
-- its Origin (or, failing that header, its Referer) is this server itself: a page of another site,
-  even one on this machine, cannot post to it;
+- it comes from this server itself: its Origin header is this server's (the pages' referrer
+  policy, same-origin, has the browser send it), or, where a browser sends none, its Referer is,
+  and its Sec-Fetch-Site, when sent, says same-origin (headers no page can set): a page of
+  another site, even one on this machine, cannot post to it;
 - it carries the token every form of this server holds (a hidden field): an HMAC of a secret made
   when the server starts, so no other page can know it, and a page made by an earlier run of the
   server (before a restart) is refused with a line saying to reload it.
@@ -38,10 +40,11 @@ class WriteGuard:
         if origin is None or origin == "null":
             referer = urlsplit(request.headers.get("referer", ""))
             origin = f"{referer.scheme}://{referer.netloc}" if referer.netloc else None
-        if origin != own:
+        site = request.headers.get("sec-fetch-site")
+        if origin != own or site not in (None, "same-origin"):
             raise WriteRefused(
                 "refused: the request did not come from this server's own page "
-                f"(its origin is {origin or 'not given'}); nothing was changed"
+                f"(its origin is {origin or 'not given'}, {site or 'no'} fetch site); nothing was changed"
             )
         if not given:
             raise WriteRefused("refused: the form carries no token; reload the page and try again; nothing was changed")

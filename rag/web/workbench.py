@@ -139,7 +139,7 @@ class Workbench:
         with self.serving() as loaded:
             identity = store_people(loaded.store, loaded.rows).identity(cv_id)
             if identity is None:
-                raise UserError(f"no CV with cv_id {cv_id[:60]!r} in the store: a rebuild removed it; search again")
+                raise FormError(f"no CV with cv_id {cv_id[:60]!r} in the store: a rebuild removed it; search again")
             candidate = loaded.store.candidates.get([loaded.rows[cv_id]])[loaded.rows[cv_id]]
         name = (f.get("new_shortlist") or "").strip() or f.get("shortlist", "")
         shortlists.add(
