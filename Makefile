@@ -225,8 +225,16 @@ ls: runner-ready ## List the store's files and what it was built from [VERIFY=1 
 clean: runner-ready ## Remove the store in STORE, and only a store (keeps CVs, the virtualenv, other files).
 	@$(call run,rag,clean --store "$(STORE_R)")
 
+# axe-core for the browser tests' accessibility check, pinned by its npm lockfile and installed
+# from it (npm ci). Without npm the check is skipped with one line (.ci/run installs npm).
+AXE := tests/a11y/node_modules/axe-core/axe.min.js
+
+$(AXE): tests/a11y/package.json tests/a11y/package-lock.json
+	@if command -v npm >/dev/null; then npm ci --prefix tests/a11y --no-audit --no-fund --loglevel=error && touch $@; \
+	else echo "note: npm not found: the accessibility check (axe-core) will be skipped" >&2; fi
+
 # -rs: a skipped module says why in one line (the browser tests, when Chromium is not installed).
-test: venv $(VENV_RAY_STAMP) ## Lint and format check (ruff), then the test suite on two workers (offline model, no network).
+test: venv $(VENV_RAY_STAMP) $(AXE) ## Lint and format check (ruff), then the test suite on two workers (offline model, no network).
 	$(VENV)/bin/ruff check --quiet . && $(VENV)/bin/ruff format --check --quiet .
 	HF_HUB_OFFLINE=1 $(VENV_PY) -m pytest -q -rs -n 2 --dist loadfile --no-loadscope-reorder -m "not ray_cluster" tests
 
