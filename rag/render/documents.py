@@ -96,8 +96,8 @@ def _hit_json(hit: Hit, fields: tuple[str, ...]) -> dict:
         "files": [{"cv_id": f.cv_id, "source": f.source} for f in hit.files or (c,)],
         "headline": c.headline,
         "seniority": c.seniority,
-        "location": location_text(hit.profile),
-        "years": hit.profile.years_experience if hit.profile else None,
+        "location": location_text(hit.facts.get("location")),
+        "years": hit.facts.get("years_experience"),
         "ranks": hit.ranks,
         "scores": hit.scores,
         "matched_terms": list(hit.matched),
@@ -112,10 +112,10 @@ def _hit_json(hit: Hit, fields: tuple[str, ...]) -> dict:
     return record
 
 
-def location_text(profile) -> str | None:
-    """Where the person lives, as a row shows it ("Berlin, Germany (DE)"); None when unknown."""
-    value = field_json("location", profile) if profile else None
-    return field_text("location", value) if value else None
+def location_text(location: dict | None) -> str | None:
+    """Where the person lives, as a row shows it ("Berlin, Germany (DE)"), from the profile's JSON
+    value; None when unknown."""
+    return field_text("location", location) if location else None
 
 
 def match_document(result: MatchResult, manifest: Manifest, store_path: str, jd_label: str) -> dict:

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 MODES = ("hybrid", "fused", "faiss", "bm25")
 SHOWN = {"hybrid": ("faiss", "bm25", "fused"), "fused": ("fused",), "faiss": ("faiss",), "bm25": ("bm25",)}
+ROW_FACTS = ("location", "years_experience")  # what every row shows of its profile
 EVIDENCE_CHUNKS = 6  # chunks of a candidate read for evidence: those where the query weighs most
 CLOSEST_CHUNKS = 3  # chunks of a meaning match read for its closest content line
 # A row that holds no concept of the query and whose closest chunk is below this cosine is set apart
@@ -87,6 +88,7 @@ class Hit:
     profile: Profile | None = None  # read when the result shows profile fields
     files: tuple[Candidate, ...] = ()  # every CV of the person (the candidate's own first)
     weak: bool = False  # holds no query concept and is under the model's meaning floor: likely unrelated
+    facts: dict = field(default_factory=dict)  # ROW_FACTS as the profile's JSON holds them (no Profile parsed)
 
 
 @dataclass
@@ -322,7 +324,8 @@ class Searcher:
         people = self.store.candidates.get({m for rows in members.values() for m in rows})
         own = {u: people[row] for u, row in row_of.items()}
         records = self.store.profiles().table.get(row_of.values())  # every row shows its location and years
-        profiles = {u: records[row].read() for u, row in row_of.items()}
+        profiles = {u: records[row].read() for u, row in row_of.items()} if fields else {}
+        facts = {u: {f: records[row].profile.get(f) for f in ROW_FACTS} for u, row in row_of.items()}
         position = {name: _positions(order, len(r.starts) - 1) for name, order in r.orders.items()}
         evidence = self._evidence(r, units, members, people)
         floor = MEANING_FLOORS.get(self.store.manifest.embedding_model)
@@ -347,6 +350,7 @@ class Searcher:
                         profiles.get(unit),
                         tuple(people[m] for m in members[unit]),
                         bool(weak),
+                        facts[unit],
                     )
                 )
         return out

@@ -12,12 +12,15 @@ plugins, no framing). Errors are pages of one line with a 4xx or 503 status, nev
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode
 
 import jinja2
+from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -92,6 +95,33 @@ def years_text(years: int | None) -> str:
     return "years unknown" if years is None else field_text("years_experience", years)
 
 
+@dataclass(frozen=True)
+class AddParts:
+    """What every "Add to a shortlist" form of a page shares (templates/_add.html), made once per
+    page rather than once per row: the token and the way back, and both selects' options."""
+
+    hidden: Markup
+    choice: Markup
+    statuses: Markup
+
+
+def add_parts(token: str, request: Request, lists) -> AddParts:
+    hidden = Markup('<input type="hidden" name="{}" value="{}"><input type="hidden" name="back" value="{}">').format(
+        TOKEN_FIELD, token, here(request)
+    )
+    new = Markup('<label>{} <input name="new_shortlist" {}placeholder="Backend, Berlin" autocomplete="off"></label>')
+    if lists:
+        options = Markup("").join(Markup('<option value="{0}">{0}</option>').format(s.name) for s in lists)
+        choice = Markup('<label>Shortlist <select name="shortlist">{}</select></label>').format(options)
+        choice += new.format("or a new one", "")
+    else:
+        choice = new.format("New shortlist", Markup("required "))
+    statuses = Markup('<option value="">(as it is; new when added)</option>') + Markup("").join(
+        Markup("<option>{}</option>").format(s) for s in STATUSES
+    )
+    return AddParts(hidden, choice, statuses)
+
+
 def templates(token: str = "") -> Jinja2Templates:
     """The pages' templates; token: the write guard's, which every form that writes carries."""
     env = jinja2.Environment(
@@ -120,6 +150,7 @@ def templates(token: str = "") -> Jinja2Templates:
         "csrf_token": token,
         "statuses": STATUSES,
         "here": here,
+        "add_parts": functools.partial(add_parts, token),
         "years_text": years_text,
     }
     return Jinja2Templates(env=env)

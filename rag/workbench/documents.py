@@ -61,7 +61,7 @@ def shortlist_document(shortlist: Shortlist, entries: list[Entry], people: Store
             record |= {"headline": None, "seniority": None, "location": None, "years": None}
         else:
             c = candidates[where.row]
-            profile = profiles[where.row].read()
+            profile = profiles[where.row].profile  # the JSON: nothing parsed that is not shown
             record |= {
                 "name": c.name,
                 "cv_id": c.cv_id,
@@ -71,8 +71,8 @@ def shortlist_document(shortlist: Shortlist, entries: list[Entry], people: Store
                 ],
                 "headline": c.headline,
                 "seniority": c.seniority,
-                "location": location_text(profile),
-                "years": profile.years_experience,
+                "location": location_text(profile.get("location")),
+                "years": profile.get("years_experience"),
             }
         out.append(record)
     return {
