@@ -97,7 +97,7 @@ def test_meaning_only_rows_far_from_the_query_are_set_apart(site):
         for i, record in enumerate(doc["lists"]["faiss"]):
             record["weak"] = i >= weak_from
         shown = page.render(
-            request=request, form=SearchForm(q="Kubernetes"), doc=doc, error=None, marks={}, lists=[], searches=[]
+            request=request, form=SearchForm(q="Kubernetes"), doc=doc, error=None, shortlisted={}, lists=[], searches=[]
         )
         faiss = parse(shown).find("section", data_list="faiss")
         items = [li.attrs["class"] for li in faiss.find("ol").children if getattr(li, "tag", None) == "li"]

@@ -28,7 +28,7 @@ from rag.ingest.limits import JD_BYTES, size_text
 from rag.jobs.jd import parse_jd
 from rag.jobs.matching import MatchSettings, match
 from rag.render.documents import match_document, search_document, status_document, with_question
-from rag.render.match import match_csv
+from rag.render.match import judged, match_csv
 from rag.render.profile import profile_document
 from rag.search.did_you_mean import did_you_mean
 from rag.search.implicit import read_question, with_implicit
@@ -52,8 +52,8 @@ _FORGOTTEN = (
 
 # What a page shows only when it has it (the templates use strict undefined: a typo fails loudly).
 _OPTIONAL = {
-    "search.html": {"doc": None, "marks": {}, "lists": [], "searches": []},
-    "match.html": {"doc": None, "held": None, "pasted": "", "marks": {}, "lists": [], "searches": []},
+    "search.html": {"doc": None, "shortlisted": {}, "lists": [], "searches": []},
+    "match.html": {"doc": None, "held": None, "pasted": "", "shortlisted": {}, "lists": [], "searches": []},
 }
 
 
@@ -76,11 +76,11 @@ class Site:
     async def search(self, request: Request) -> Response:
         try:
             form = SearchForm.checked(request.query_params)
-            doc, marks = await to_thread.run_sync(self._search, form) if form.q else (None, {})
+            doc, shortlisted = await to_thread.run_sync(self._search, form) if form.q else (None, {})
         except FormError as exc:
             form = SearchForm.read(request.query_params)
             return self.page(request, "search.html", 400, form=form, error=str(exc), **await self._offered())
-        return self.page(request, "search.html", form=form, doc=doc, marks=marks, **await self._offered())
+        return self.page(request, "search.html", form=form, doc=doc, shortlisted=shortlisted, **await self._offered())
 
     async def candidate(self, request: Request) -> Response:
         params = request.query_params
@@ -110,10 +110,12 @@ class Site:
         if form.jd and held is None:
             return self.page(request, "match.html", 404, form=replace(form, jd=""), error=_FORGOTTEN)
         try:
-            doc, marks = await to_thread.run_sync(self._match_marked, form, held) if held else (None, {})
+            doc, shortlisted = await to_thread.run_sync(self._match_marked, form, held) if held else (None, {})
         except FormError as exc:
             return self.page(request, "match.html", 400, form=form, held=held, error=str(exc))
-        return self.page(request, "match.html", form=form, held=held, doc=doc, marks=marks, **await self._offered())
+        return self.page(
+            request, "match.html", form=form, held=held, doc=doc, shortlisted=shortlisted, **await self._offered()
+        )
 
     async def match_post(self, request: Request) -> Response:
         """The form posts the job description once; it is held (memory.py) and the browser is sent
@@ -209,7 +211,7 @@ class Site:
     def _search(self, form: SearchForm) -> tuple[dict, dict[str, list[str]]]:
         """The page's search document, and the shortlists each person shown is on."""
         with self.serving() as loaded:
-            return self._search_in(loaded, form), self.bench.marks(loaded)
+            return self._search_in(loaded, form), self.bench.shortlisted(loaded)
 
     async def _offered(self) -> dict:
         """What every page that shows people offers beside them: the shortlists to add them to,
@@ -245,7 +247,7 @@ class Site:
 
     def _match_marked(self, form: MatchForm, held: HeldJd) -> tuple[dict, dict[str, list[str]]]:
         with self.serving() as loaded:
-            return self._match_in(loaded, form, held.text, held.label), self.bench.marks(loaded)
+            return self._match_in(loaded, form, held.text, held.label), self.bench.shortlisted(loaded)
 
     def _match_in(self, loaded: Loaded, form: MatchForm, text: str, label: str) -> dict:
         filters = form.filters.compile()
@@ -300,10 +302,10 @@ class Site:
                 text = [
                     mark_lines(page, [h for h in why["highlights"] if h.page == n]) for n, page in enumerate(pages, 1)
                 ]
-            marks = self.bench.marks(loaded)
+            shortlisted = self.bench.shortlisted(loaded)
         return why | {
             "doc": doc,
-            "marks": marks,
+            "shortlisted": shortlisted,
             "views": views,
             "text_pages": text,
             "word": not self.files.drawn(source),
@@ -319,11 +321,11 @@ class Site:
         and the lines to highlight, those of this file's chunks."""
         cv_id = candidate.cv_id
         record = entry = None
-        requirements, highlights = [], []
+        requirements, highlights, threshold = [], [], 0.0
         try:
             if held is not None:
                 mdoc = self._match_in(loaded, matching, held.text, held.label)
-                requirements = mdoc["jd"]["requirements"]
+                requirements, threshold = mdoc["jd"]["requirements"], mdoc["settings"]["phrase_threshold"]
                 entry = next((c for c in mdoc["candidates"] if _is_of(c, cv_id)), None)
                 highlights = _requirement_lines(entry, requirements) if entry else []
             elif search.q:
@@ -337,6 +339,7 @@ class Site:
             "record": record,
             "entry": entry,
             "requirements": requirements,
+            "phrase_threshold": threshold,
             "highlights": merge(h for h in highlights if h.chunk_id in chunks),
         }
 
@@ -369,6 +372,6 @@ def _evidence_lines(record: dict) -> list[Highlight]:
 def _requirement_lines(candidate: dict, requirements: list[dict]) -> list[Highlight]:
     return [
         Highlight(o["evidence"]["text"], o["evidence"]["page"], (req["label"],), o["evidence"]["chunk_id"])
-        for o, req in zip(candidate["requirements"], requirements)
+        for req, o in judged(requirements, candidate)
         if o["met"] and o["evidence"]
     ]

@@ -42,7 +42,7 @@ class Workbench:
 
     # ---- reading, for every page that shows people --------------------------------------------
 
-    def marks(self, loaded: Loaded) -> dict[str, list[str]]:
+    def shortlisted(self, loaded: Loaded) -> dict[str, list[str]]:
         """cv_id -> the shortlists its person is on, for every file of every person on one."""
         entries = shortlists.all_entries(self.db)
         if not entries:
