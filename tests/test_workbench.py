@@ -187,6 +187,10 @@ def test_writes_come_only_from_the_servers_own_pages_and_touch_only_the_database
     bad = post(site.url, "/shortlist/add", fields | {"cv_id": "nobody"}, site.url)
     assert bad.status == 400 and "no CV with cv_id 'nobody'" in parse(bad.text).find("p", "error").text
     assert post(site.url, "/shortlist/entry", {"csrf": token, "entry": "1", "status": "maybe"}, site.url).status == 400
+    huge = post(site.url, "/shortlist/add", fields | {"note": "x" * 70_000}, site.url)
+    assert huge.status == 413 and "larger than 64 KB" in huge.text
+    many = post(site.url, "/shortlist/add", fields | {f"f{i}": "x" for i in range(50)}, site.url)
+    assert many.status == 400 and "more than 40 fields" in many.text
 
     page = parse(fetch(site.url + "/?" + urlencode({"q": JENKINS})).text)
     marked = page.find("li", "row", data_cv="alice").find("details", "add").find("summary").text

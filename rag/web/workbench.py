@@ -31,6 +31,7 @@ from rag.workbench.identity import store_people
 from rag.workbench.shortlists import Shortlist
 
 MAX_BODY = 64 * 1024  # bytes of a posted form: a note of 4,000 characters, escaped, and a link
+MAX_FIELDS = 40
 
 
 @dataclass
@@ -117,11 +118,7 @@ class Workbench:
 
     def _guarded(self, write: Callable[[dict[str, str]], None]):
         async def handle(request: Request) -> Response:
-            size = request.headers.get("content-length", "")
-            if size.isdigit() and int(size) > MAX_BODY:
-                raise HTTPException(413, f"the form is larger than {MAX_BODY // 1024} KB")
-            async with request.form(max_files=0, max_fields=40) as data:
-                fields = {k: v for k, v in data.items() if isinstance(v, str)}
+            fields = await _form(request)
             try:
                 self.guard.check(request, fields.get(TOKEN_FIELD, ""))
             except WriteRefused as exc:
@@ -178,6 +175,21 @@ class Workbench:
 
     def _forget(self, f: dict[str, str]) -> None:
         saved.forget(self.db, _number(f, "saved"))
+
+
+async def _form(request: Request) -> dict[str, str]:
+    """The posted form's fields (the pages post them URL-encoded), read to MAX_BODY bytes at most
+    whatever the request says its length is; a name given twice keeps its first value."""
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise HTTPException(413, f"the form is larger than {MAX_BODY // 1024} KB")
+    try:
+        pairs = parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True, max_num_fields=MAX_FIELDS)
+    except ValueError:
+        raise HTTPException(400, f"the form has more than {MAX_FIELDS} fields") from None
+    return {name: value for name, value in reversed(pairs)}
 
 
 def _number(fields: dict[str, str], name: str) -> int:

@@ -141,8 +141,6 @@ class Database:
             if connection.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
                 connection.execute("PRAGMA journal_mode = WAL")
             yield connection
-        except sqlite3.IntegrityError:
-            raise
         except sqlite3.Error as exc:
             raise self._unusable(exc) from None
         finally:
