@@ -77,7 +77,7 @@ help: ## Show this help.
 	@echo
 	@echo "Variables: CV_DIR=$(CV_DIR) STORE=$(STORE) TOPK=$(TOPK) MODE=$(MODE) N=$(N) SEED=$(SEED) OCR=$(OCR) RUNNER=$(RUNNER) JD=$(JD)"
 	@echo "  serve takes HOST=$(HOST) PORT=$(PORT)"
-	@echo "  search also takes CHUNKS=1 FUSION=convex|rrf WEIGHTS=bm25=0,faiss=1 RRF_K=60 COVERAGE=off JSON=1"
+	@echo "  search also takes CHUNKS=1 FUSION=convex|rrf WEIGHTS=bm25=0,faiss=1 RRF_K=60 COVERAGE=off IMPLICIT=off JSON=1"
 	@echo "  and the filters MIN_YEARS MAX_YEARS LOCATION LANGUAGE SKILL WHERE KEEP_UNKNOWN=1;"
 	@echo "  index takes AS_OF=YYYY-MM, REPLACE=1 (another CV_DIR into a STORE) and ENGINE=$(ENGINE) (local or ray) RAY_ADDRESS=$(RAY_ADDRESS) RAY_WORKERS=$(RAY_WORKERS),"
 	@echo "  FOLLOW_LINKS=1 and LIMITS=\"--max-pages 300 --file-timeout 600\" (docs/input.md, Limits);"
@@ -145,10 +145,10 @@ filter_flags = $(if $(MIN_YEARS),--min-years "$(MIN_YEARS)") $(if $(MAX_YEARS),-
 	$(if $(SKILL),--skill "$$SKILL") $(if $(WHERE),--where "$$WHERE") $(if $(KEEP_UNKNOWN),--keep-unknown)
 search_flags = $(if $(CHUNKS),--chunks) $(if $(FUSION),--fusion "$(FUSION)") $(if $(WEIGHTS),--weights "$(WEIGHTS)") \
 	$(if $(RRF_K),--rrf-k "$(RRF_K)") $(if $(filter off no 0,$(COVERAGE)),--no-coverage) $(if $(JSON),--json) \
-	$(filter_flags)
+	$(if $(filter off no 0,$(IMPLICIT)),--no-implicit-filters) $(filter_flags)
 
 search: ## Search the store: make search Q="Who has experience with Jenkins?" [TOPK=5] [MODE=hybrid] ...
-	@if [ -z "$$Q" ]; then echo 'usage: make search Q="your question" [TOPK=5] [MODE=hybrid|fused|faiss|bm25] [CHUNKS=1] [FUSION=convex|rrf] [WEIGHTS=bm25=0,faiss=1] [RRF_K=60] [COVERAGE=off] [JSON=1] [MIN_YEARS=5] [MAX_YEARS=10] [LOCATION=Berlin] [LANGUAGE=German:B2] [SKILL=Java] [WHERE="years>=5 and skill=Java"] [KEEP_UNKNOWN=1]' >&2; exit 2; fi
+	@if [ -z "$$Q" ]; then echo 'usage: make search Q="your question" [TOPK=5] [MODE=hybrid|fused|faiss|bm25] [CHUNKS=1] [FUSION=convex|rrf] [WEIGHTS=bm25=0,faiss=1] [RRF_K=60] [COVERAGE=off] [IMPLICIT=off] [JSON=1] [MIN_YEARS=5] [MAX_YEARS=10] [LOCATION=Berlin] [LANGUAGE=German:B2] [SKILL=Java] [WHERE="years>=5 and skill=Java"] [KEEP_UNKNOWN=1]' >&2; exit 2; fi
 	@$(MAKE) --no-print-directory runner-ready
 	@$(call run,rag,search --store "$(STORE_R)" --topk "$(TOPK)" --mode "$(MODE)" $(strip $(search_flags)) --query "$$Q")
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from rag.cli.console import Command, open_searchable, option
+from rag.cli.fixes import via_make
 from rag.cli.options import filter_options, fusion_options, store_option
 from rag.errors import UsageError
 from rag.render.documents import search_document, to_json, with_question
@@ -109,16 +110,17 @@ def question_lines(doc: dict) -> list[str]:
             f'{c["label"]} ("{c["phrase"]}")' + ("" if c["applied"] else " [not applied: an option gives it]")
             for c in chips
         )
-        lines.append(display(f"Read from the question: {read}  (--no-implicit-filters reads them as words)"))
+        off = "IMPLICIT=off" if via_make() else "--no-implicit-filters"
+        lines.append(display(f"Read from the question: {read}  ({off} reads them as words)"))
     offer = doc["did_you_mean"]
     if offer:
         held = ", ".join(
             f"{r['offered']}: {plural(r['cvs'], 'CV')}" if r["cvs"] else f"{r['offered']}: no CV"
             for r in offer["replacements"]
         )
-        lines.append(
-            display(f"Did you mean: {offer['question']}?  ({held})  rag search {shlex.quote(offer['question'])}")
-        )
+        question = shlex.quote(offer["question"])
+        run = f"make search Q={question}" if via_make() else f"rag search {question}"
+        lines.append(display(f"Did you mean: {offer['question']}?  ({held})  {run}"))
     return lines
 
 
