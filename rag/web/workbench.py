@@ -10,7 +10,7 @@ only). Reading and writing run in worker threads, off the event loop.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from urllib.parse import parse_qsl
 
 from anyio import to_thread
@@ -170,7 +170,7 @@ class Workbench:
 
     def _save(self, f: dict[str, str]) -> None:
         pairs = parse_qsl(f.get("search", ""), keep_blank_values=False)
-        form = SearchForm.checked(QueryParams(pairs))
+        form = replace(SearchForm.checked(QueryParams(pairs)), page=1)  # a saved search starts at its first page
         saved.save(self.db, f.get("name", ""), form.q, form.query_string())
 
     def _forget(self, f: dict[str, str]) -> None:
