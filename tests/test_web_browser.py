@@ -270,12 +270,14 @@ def test_at_a_phones_width_the_fused_list_comes_first_and_the_rest_folds(browser
 
 
 def add_from(browser, row, shortlist: str, note: str) -> None:
-    """Open a row's "Add to a shortlist", choose the shortlist, write the note, add."""
+    """Open a row's "Add to a shortlist", choose the shortlist, write the note, add; return once
+    the page the write sends the browser back to has replaced this one."""
     row.find_element(By.CSS_SELECTOR, "details.add summary").click()
     form = row.find_element(By.CSS_SELECTOR, "form.add-form")
     form.find_element(By.CSS_SELECTOR, f"select[name=shortlist] option[value='{shortlist}']").click()
     form.find_element(By.NAME, "note").send_keys(note)
     form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    WebDriverWait(browser, 15).until(shown.staleness_of(row))
 
 
 def test_a_shortlist_made_in_the_browser_outlasts_a_restart_and_a_rebuild(browser, tmp_path, hash_model):
