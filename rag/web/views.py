@@ -76,11 +76,11 @@ class Site:
     async def search(self, request: Request) -> Response:
         try:
             form = SearchForm.checked(request.query_params)
-            doc, shortlisted = await to_thread.run_sync(self._search, form) if form.q else (None, {})
+            doc, beside = await to_thread.run_sync(self._search, form) if form.q else (None, await self._offered())
         except FormError as exc:
             form = SearchForm.read(request.query_params)
             return self.page(request, "search.html", 400, form=form, error=str(exc), **await self._offered())
-        return self.page(request, "search.html", form=form, doc=doc, shortlisted=shortlisted, **await self._offered())
+        return self.page(request, "search.html", form=form, doc=doc, **beside)
 
     async def candidate(self, request: Request) -> Response:
         params = request.query_params
@@ -98,7 +98,6 @@ class Site:
             matching=matching,
             forgotten=_FORGOTTEN if matching.jd and held is None else None,
             **view,
-            **await self._offered(),
         )
 
     async def match(self, request: Request) -> Response:
@@ -110,12 +109,10 @@ class Site:
         if form.jd and held is None:
             return self.page(request, "match.html", 404, form=replace(form, jd=""), error=_FORGOTTEN)
         try:
-            doc, shortlisted = await to_thread.run_sync(self._match_marked, form, held) if held else (None, {})
+            doc, beside = await to_thread.run_sync(self._match_beside, form, held) if held else (None, {})
         except FormError as exc:
             return self.page(request, "match.html", 400, form=form, held=held, error=str(exc))
-        return self.page(
-            request, "match.html", form=form, held=held, doc=doc, shortlisted=shortlisted, **await self._offered()
-        )
+        return self.page(request, "match.html", form=form, held=held, doc=doc, **beside)
 
     async def match_post(self, request: Request) -> Response:
         """The form posts the job description once; it is held (memory.py) and the browser is sent
@@ -208,15 +205,17 @@ class Site:
                 "if it was being rebuilt, reload the page",
             ) from None
 
-    def _search(self, form: SearchForm) -> tuple[dict, dict[str, list[str]]]:
-        """The page's search document, and the shortlists each person shown is on."""
+    def _search(self, form: SearchForm) -> tuple[dict, dict]:
+        """The page's search document, and what the workbench offers beside its people."""
         with self.serving() as loaded:
-            return self._search_in(loaded, form), self.bench.shortlisted(loaded)
+            doc = self._search_in(loaded, form)
+            shown = {f["cv_id"] for records in doc["lists"].values() for r in records for f in r["files"]}
+            return doc, self.bench.beside(loaded, shown)
 
     async def _offered(self) -> dict:
         """What every page that shows people offers beside them: the shortlists to add them to,
         and the saved searches (read in a worker thread, as every database call is)."""
-        return await to_thread.run_sync(lambda: {"lists": self.bench.lists(), "searches": self.bench.searches()})
+        return await to_thread.run_sync(self.bench.beside, None)
 
     def _search_in(self, loaded: Loaded, form: SearchForm) -> dict:
         """The search document of a form's page, with the filters its question carries (chips), a
@@ -245,9 +244,10 @@ class Site:
         with self.serving() as loaded:
             return self._match_in(loaded, form, text, label)
 
-    def _match_marked(self, form: MatchForm, held: HeldJd) -> tuple[dict, dict[str, list[str]]]:
+    def _match_beside(self, form: MatchForm, held: HeldJd) -> tuple[dict, dict]:
         with self.serving() as loaded:
-            return self._match_in(loaded, form, held.text, held.label), self.bench.shortlisted(loaded)
+            doc = self._match_in(loaded, form, held.text, held.label)
+            return doc, self.bench.beside(loaded, [c["cv_id"] for c in doc["candidates"]])
 
     def _match_in(self, loaded: Loaded, form: MatchForm, text: str, label: str) -> dict:
         filters = form.filters.compile()
@@ -266,8 +266,7 @@ class Site:
                 "ocr_pages": m.ocr_pages,
                 "database": str(self.bench.db.path),
                 "database_made": self.bench.db.exists,
-                "shortlists": len(self.bench.lists()),
-                "saved_searches": len(self.bench.searches()),
+                **{k: len(v) for k, v in self.bench.beside(None).items() if k in ("lists", "searches")},
             }
 
     def _folder(self, loaded: Loaded) -> Path | None:
@@ -302,10 +301,10 @@ class Site:
                 text = [
                     mark_lines(page, [h for h in why["highlights"] if h.page == n]) for n, page in enumerate(pages, 1)
                 ]
-            shortlisted = self.bench.shortlisted(loaded)
+            beside = self.bench.beside(loaded, [cv_id])
         return why | {
             "doc": doc,
-            "shortlisted": shortlisted,
+            **beside,
             "views": views,
             "text_pages": text,
             "word": not self.files.drawn(source),

@@ -9,7 +9,7 @@ only). Reading and writing run in worker threads, off the event loop.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, replace
 from urllib.parse import parse_qsl
 
@@ -28,7 +28,6 @@ from rag.workbench import saved, shortlists
 from rag.workbench.database import Database
 from rag.workbench.documents import shortlist_csv, shortlist_document
 from rag.workbench.identity import store_people
-from rag.workbench.shortlists import Shortlist
 
 MAX_BODY = 64 * 1024  # bytes of a posted form: a note of 4,000 characters, escaped, and a link
 MAX_FIELDS = 40
@@ -43,36 +42,39 @@ class Workbench:
 
     # ---- reading, for every page that shows people --------------------------------------------
 
-    def shortlisted(self, loaded: Loaded) -> dict[str, list[str]]:
-        """cv_id -> the shortlists its person is on, for every file of every person on one."""
-        entries = shortlists.all_entries(self.db)
-        if not entries:
-            return {}
-        names = {s.id: s.name for s in shortlists.shortlists(self.db)}
+    def beside(self, loaded: Loaded | None, cv_ids: Iterable[str] = ()) -> dict:
+        """What a page that shows people offers beside them: the shortlists to add them to, the
+        saved searches, and, for each of these CVs, the shortlists its person is on."""
+        lists, entries = shortlists.overview(self.db)
+        on = self._on_lists(loaded, lists, entries, cv_ids) if loaded and entries else {}
+        return {"lists": lists, "searches": saved.saved_searches(self.db), "shortlisted": on}
+
+    @staticmethod
+    def _on_lists(loaded: Loaded, lists, entries, cv_ids: Iterable[str]) -> dict[str, list[str]]:
+        """cv_id -> the shortlists its person is on (any file of theirs); a person is known by the
+        first row of their files (store.people), so no candidate is read."""
         people = store_people(loaded.store, loaded.rows)
-        rows: dict[int, list[str]] = {}
+        names = {s.id: s.name for s in lists}
+        persons: dict[int, set[str]] = {}
         for e in entries:
             found = people.find(e.identity)
             if found is not None:
-                rows.setdefault(found.row, []).append(names[e.shortlist_id])
-        candidates = loaded.store.candidates.get({f for row in rows for f in people.files(row)})
-        return {
-            candidates[f].cv_id: sorted(set(lists), key=str.casefold)
-            for row, lists in rows.items()
-            for f in people.files(row)
-        }
-
-    def lists(self) -> list[Shortlist]:
-        return shortlists.shortlists(self.db)
-
-    def searches(self) -> list[saved.SavedSearch]:
-        return saved.saved_searches(self.db)
+                persons.setdefault(int(loaded.store.people[found.row]), set()).add(names[e.shortlist_id])
+        out = {}
+        for cv_id in cv_ids:
+            row = loaded.rows.get(cv_id)
+            on = persons.get(int(loaded.store.people[row])) if row is not None else None
+            if on:
+                out[cv_id] = sorted(on, key=str.casefold)
+        return out
 
     # ---- pages ------------------------------------------------------------------------------------
 
     async def index(self, request: Request) -> Response:
-        lists, searches = await to_thread.run_sync(lambda: (self.lists(), self.searches()))
-        return self.page(request, "shortlists.html", lists=lists, searches=searches, database=str(self.db.path))
+        beside = await to_thread.run_sync(self.beside, None)
+        return self.page(
+            request, "shortlists.html", lists=beside["lists"], searches=beside["searches"], database=str(self.db.path)
+        )
 
     async def shortlist(self, request: Request) -> Response:
         doc = await to_thread.run_sync(self._document, request.query_params.get("id", ""))

@@ -90,12 +90,23 @@ def checked_status(status: str) -> str:
 def shortlists(db: Database) -> list[Shortlist]:
     """Every shortlist, by name."""
     with db.reading() as c:
+        return [] if c is None else _shortlists(c)
+
+
+def overview(db: Database) -> tuple[list[Shortlist], list[Entry]]:
+    """Every shortlist and every entry, read in one go: a page that shows people says who is on one."""
+    with db.reading() as c:
         if c is None:
-            return []
-        rows = c.execute(
-            "SELECT s.id, s.name, s.created_at, COUNT(e.id) AS count FROM shortlists s "
-            "LEFT JOIN entries e ON e.shortlist_id = s.id GROUP BY s.id ORDER BY s.name COLLATE NOCASE"
-        ).fetchall()
+            return [], []
+        entries = c.execute("SELECT * FROM entries ORDER BY shortlist_id, position, id").fetchall()
+        return _shortlists(c), [Entry.of(r) for r in entries]
+
+
+def _shortlists(c: sqlite3.Connection) -> list[Shortlist]:
+    rows = c.execute(
+        "SELECT s.id, s.name, s.created_at, COUNT(e.id) AS count FROM shortlists s "
+        "LEFT JOIN entries e ON e.shortlist_id = s.id GROUP BY s.id ORDER BY s.name COLLATE NOCASE"
+    ).fetchall()
     return [Shortlist(r["id"], r["name"], r["created_at"], r["count"]) for r in rows]
 
 
@@ -126,14 +137,6 @@ def entries(db: Database, shortlist_id: int) -> list[Entry]:
             return []
         rows = c.execute("SELECT * FROM entries WHERE shortlist_id = ? ORDER BY position, id", (shortlist_id,))
         return [Entry.of(r) for r in rows.fetchall()]
-
-
-def all_entries(db: Database) -> list[Entry]:
-    """Every entry of every shortlist (to mark the people of a page who are on one)."""
-    with db.reading() as c:
-        if c is None:
-            return []
-        return [Entry.of(r) for r in c.execute("SELECT * FROM entries ORDER BY shortlist_id, position, id").fetchall()]
 
 
 def add(
