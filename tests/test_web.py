@@ -311,13 +311,23 @@ def test_the_status_page_says_what_is_indexed_and_what_is_not(site):
 
 
 def test_every_response_carries_the_security_headers_and_nothing_writes(site):
+    # (The workbench's guarded writes, into its own database only, are tests/test_workbench.py's.)
     for link in ("/", "/status", "/nowhere", "/static/style.css", "/cv/page?id=alice&n=1", "/cv?id=nobody"):
         headers = fetch(site.url + link).headers
         assert "script-src 'self'" in headers["content-security-policy"], link
         assert "default-src 'none'" in headers["content-security-policy"], link
         assert headers["x-content-type-options"] == "nosniff" and headers["x-frame-options"] == "DENY", link
+        assert headers["referrer-policy"] == "same-origin", link  # no referrer leaves for another site
     assert fetch(f"{site.url}/nowhere").status == 404
-    for method, link in (("POST", "/"), ("PUT", "/match"), ("DELETE", "/cv?id=alice"), ("POST", "/status")):
+    for method, link in (
+        ("POST", "/"),
+        ("PUT", "/match"),
+        ("DELETE", "/cv?id=alice"),
+        ("POST", "/status"),
+        ("GET", "/shortlist/add"),
+        ("PUT", "/saved"),
+        ("POST", "/shortlist?id=1"),
+    ):
         assert fetch(site.url + link, b"", method=method).status == 405, (method, link)
     # Bound to loopback, it answers to loopback names only: a page on another site that points its own
     # name at 127.0.0.1 (DNS rebinding) gets nothing.
