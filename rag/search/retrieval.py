@@ -178,9 +178,7 @@ class Searcher:
             rows = {key: row[owner] for key, row in rows.items()}
             allowed = None if allowed is None else allowed[owner]
         within = (lambda row: row) if allowed is None else (lambda row: row & allowed)
-        query = resolve(
-            query, lambda c: int(within(rows[c.spellings]).sum()), units if allowed is None else int(allowed.sum())
-        )
+        query = resolve(query, lambda c: int(within(rows[c.spellings]).sum()))
         scores: dict[str, np.ndarray] = {}
         chunk_dense = None
         if {"faiss", "fused"} & set(lists):
@@ -232,7 +230,7 @@ class Searcher:
         """The same lists with the fused one (re)computed under other fusion settings. Convex
         fusion normalises each list over the units the filters let through."""
         units = len(r.starts) - 1
-        weights = fusion.for_query(bool((r.strong & (r.holders() > 0)).any()) or r.seniority is not None)
+        weights = fusion.for_query(bool(r.strong.any()) or r.seniority is not None)
         if fusion.rule == "rrf":
             fused = rrf_scores({"faiss": r.orders["faiss"], "bm25": r.orders["bm25"]}, units, fusion.rrf_k, weights)
         else:
@@ -333,7 +331,7 @@ class Searcher:
         for name, order in shown.items():
             out[name] = []
             for rank, unit in enumerate(order.tolist(), start=offset + 1):
-                matched = tuple(c.label for c, row in zip(r.concepts, r.held) if c.strong and row[unit])
+                matched = tuple(c.label for c, row in zip(r.concepts, r.held) if row[unit])
                 if r.seniority is not None and r.seniority[unit]:
                     matched += (f"{r.query.seniority} (title)",)
                 weak = not matched and floor is not None and "faiss" in r.scores and r.scores["faiss"][unit] < floor
@@ -396,7 +394,7 @@ class Searcher:
         for unit, pairs in wanted.items():
             read = [(people[m], chunks[c]) for m, c in pairs]
             lines = best_lines(read, r.concepts, r.weights)
-            closest = None if lines else closest_passage(read, r.query.stems)
+            closest = None if lines else closest_passage(read, r.query.stems, r.concepts)
             out[unit] = lines or ([closest] if closest else [])
         return out
 
