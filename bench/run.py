@@ -747,7 +747,9 @@ def web_markdown(w: dict) -> list[str]:
         f"HTTP connection from another process (`bench.web_probe`), measured {w['measured_at']} on {w['cores']} "
         f"cores of an {w['cpu']}. Each time runs from sending the request to the last byte of the page. Search: the "
         f"three lists of {w['topk']} rows, as the page asks by default, for every eval query, each followed by the "
-        "same search and document in the probe's own process (no HTTP, no HTML), so that both see the same load; "
+        "same search and document in the probe's own process (no HTTP, no HTML), so that both see the same load, "
+        "with a shortlist of the top candidates of the first queries made first (every row says who is on it); "
+        f"shortlist: that shortlist's page ({w.get('shortlist_people', 0)} people, each looked up in the store); "
         "match: the results page of every generated job description (its second run); a highlighted page: the "
         "candidate's page for the query (search, profile, evidence boxes) and the first drawing of the CV page "
         "holding the first evidence line, which is then cached per generation, CV and page. Server CPU: the "
@@ -757,6 +759,7 @@ def web_markdown(w: dict) -> list[str]:
         "|---|---|---|---|---|---|---|",
         row("search page (FAISS, BM25 and fused side by side)", w["search_ms"], "p50 ≤ 50 ms"),
         row("the same search and document in process, no HTTP or HTML", w["search_in_process_ms"]),
+        *([row("shortlist page (its people, notes and statuses)", w["shortlist_ms"])] if "shortlist_ms" in w else []),
         row("match page (the ✓/✗ table)", w["match_ms"]),
         row("candidate page with the evidence boxes", w["candidate_page_ms"]),
         row("CV page drawn to PNG (first request)", w["page_png_drawn_ms"]),

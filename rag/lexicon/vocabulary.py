@@ -145,6 +145,12 @@ CANONICAL_SKILLS: tuple[str, ...] = tuple(_DOMAIN)
 """Every canonical skill name, grouped by field of work in the order of skill_data.SKILLS."""
 
 
+@lru_cache(maxsize=1)
+def one_word_spellings() -> dict[str, str]:
+    """Every spelling of one term (folded) and its canonical skill: what "did you mean" offers."""
+    return {key[0]: spelling.canonical for key, spelling in _TABLE.items() if len(key) == 1}
+
+
 def domain(canonical_name: str) -> str:
     """The field of work a canonical skill is filed under ("programming", "healthcare", ...)."""
     return _DOMAIN[canonical_name]
