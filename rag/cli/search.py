@@ -14,6 +14,7 @@ from rag.render.documents import search_document, to_json
 from rag.render.search import search_text
 from rag.search.filters import Filters
 from rag.search.fusion import FusionSettings
+from rag.search.query import MAX_QUERY_CHARS, check_length
 from rag.search.retrieval import MODES, Searcher
 
 
@@ -47,7 +48,12 @@ Examples:
 """,
 )
 @click.argument("words", nargs=-1)
-@option("--query", "-q", default=None, help="The question (or give it as arguments; - reads standard input).")
+@option(
+    "--query",
+    "-q",
+    default=None,
+    help=f"The question (or give it as arguments; - reads standard input); at most {MAX_QUERY_CHARS:,} characters.",
+)
 @store_option("Store folder written by `rag index`.")
 @option("--topk", "-k", type=click.IntRange(min=1), default=5, show_default=True, help="Rows per list.")
 @option("--mode", "-m", type=click.Choice(MODES), default="hybrid", show_default=True, help="Which lists to show.")
@@ -83,9 +89,10 @@ def read_query(option_value: str | None, words: tuple[str, ...]) -> str:
         raise click.UsageError("give the query either as arguments or with --query, not both")
     text = option_value if option_value is not None else " ".join(words)
     if text == "-":
-        text = sys.stdin.read()
+        text = sys.stdin.read(MAX_QUERY_CHARS + 1)  # what is past the limit is never read
     if not text.strip():
         raise UsageError('no query: ask something, e.g. rag search "Who has experience with Jenkins?"')
+    check_length(text)  # before the store is opened: a query too long is refused at once
     return text
 
 

@@ -23,7 +23,11 @@ minimum of years, or a phrase (docs/matching.md).
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import lru_cache
+from itertools import accumulate
 
 import regex
 
@@ -122,6 +126,11 @@ _EXPERIENCE_CONTEXT = regex.compile(
 # Words from a minimum of years to the skill it is about: "5+ years of hands-on professional
 # experience in building services with Python" is eight.
 _YEARS_REACH = 8
+# Characters read either side of a skill for its years (eight words fit many times over), and after
+# a list of skills for an "or": bounded, so that a clause of a million characters is read in linear
+# time.
+_YEARS_WINDOW = 400
+_OR_WINDOW = 64
 # Between a minimum of years and a skill: the years are no longer the skill's.
 _DETACHED = regex.compile(r"[,;]|\b(?:and|und|y|et|as well as|plus|also|auch|tambien|aussi)\b")
 _NEGATION = regex.compile(r"(?<![\p{L}])(?:not|no|without|nicht|kein|keine|ohne|sin|ni|pas|sans|non)[\s(]*$")
@@ -304,10 +313,10 @@ def _heading_of_line(content: str) -> str | None:
 
 def _clauses(lines: list[_Line]) -> list[tuple[str, str]]:
     """(clause, section): a bullet with its wrapped continuation lines, cut into sentences."""
-    items: list[list] = []
+    items: list[tuple[list[str], str]] = []  # the lines of each item, joined once (+= on a long item is quadratic)
     for line in lines:
         if not line.text:
-            items.append(["", line.section])
+            items.append(([], line.section))
         elif (
             items
             and items[-1][0]
@@ -316,14 +325,14 @@ def _clauses(lines: list[_Line]) -> list[tuple[str, str]]:
             and line.text[:1].islower()
             and line.section != BOARD
         ):
-            items[-1][0] += " " + line.text  # a bullet or sentence wrapped onto the next line
+            items[-1][0].append(line.text)  # a bullet or sentence wrapped onto the next line
         else:
-            items.append([line.text, line.section])
+            items.append(([line.text], line.section))
     return [
         (clause.strip(), section)
-        for text, section in items
-        if text
-        for clause in _SENTENCE.split(text)
+        for parts, section in items
+        if parts
+        for clause in _SENTENCE.split(" ".join(parts))
         if clause.strip()
     ]
 
@@ -358,8 +367,13 @@ def _read_clause(clause: str, must: bool, sectioned: bool) -> list[Requirement]:
         g for g in _skill_groups(clause, _mentions(clause, sectioned)) if g.skills or not levels_in(g.label)
     ]  # "BS/MS", "B.Tech" name a degree, no skill
     years = _min_years(folded, need_context=not sectioned)
-    timed = [g for g in groups if years is not None and _years_attached(clause, g)]
-    found += [Requirement(SKILL, g.label, must, clause, g.skills, terms=g.terms) for g in groups if g not in timed]
+    attached = [years is not None and _years_attached(clause, g) for g in groups]
+    timed = [g for g, yes in zip(groups, attached) if yes]
+    found += [
+        Requirement(SKILL, g.label, must, clause, g.skills, terms=g.terms)
+        for g, yes in zip(groups, attached)
+        if not yes
+    ]
     if timed:
         skills = tuple(dict.fromkeys(s for g in timed for s in g.skills))
         terms = tuple(dict.fromkeys(t for g in timed for t in g.terms))
@@ -479,10 +493,11 @@ def unknown_names(clause: str, taken: list[tuple[int, int]], strict: bool) -> li
     spans: list[list[int]] = []
     roles: set[int] = set()  # spans holding a role word: a job title ("Systems Administrator"), no skill
     tokens = raw_tokens(clause)
+    overlaps = _overlap_test(taken)
     for index, token in enumerate(tokens):
         written = clause[token.start : token.end]
         place = index or int(_whole_item(clause, tokens))
-        if any(a < token.end and token.start < b for a, b in taken) or not _name_shaped(written, place, strict):
+        if overlaps(token.start, token.end) or not _name_shaped(written, place, strict):
             continue
         if (
             token.term in STOPWORDS
@@ -501,6 +516,20 @@ def unknown_names(clause: str, taken: list[tuple[int, int]], strict: bool) -> li
         if token.term in ROLE_WORDS:
             roles.add(len(spans) - 1)
     return [(a, b) for i, (a, b, _, _) in enumerate(spans) if i not in roles]
+
+
+def _overlap_test(spans: list[tuple[int, int]]) -> Callable[[int, int], bool]:
+    """Whether a span overlaps any of spans, by bisection: a look at every span for every word
+    made a long clause quadratic."""
+    spans = sorted(spans)
+    starts = [a for a, _ in spans]
+    reach = list(accumulate((b for _, b in spans), max))  # the furthest end of the spans so far
+
+    def overlaps(start: int, end: int) -> bool:
+        k = bisect_left(starts, end)  # the spans that start before this one ends
+        return k > 0 and reach[k - 1] > start
+
+    return overlaps
 
 
 def _whole_item(clause: str, tokens: list) -> bool:
@@ -552,7 +581,7 @@ def _skill_groups(clause: str, mentions: list[_Mention]) -> list[_Group]:
             linked.append(False)
             narrowed.append(0)
     linked = [
-        has_or or (len(run) > 1 and bool(_OR_NEXT.match(fold(clause[run[-1].end :]))))
+        has_or or (len(run) > 1 and bool(_OR_NEXT.match(fold(clause[run[-1].end : run[-1].end + _OR_WINDOW]))))
         for run, has_or in zip(runs, linked)
     ]  # "DevOps, SRE or platform engineering"
     groups: list[_Group] = []
@@ -584,19 +613,40 @@ def _skill_groups(clause: str, mentions: list[_Mention]) -> list[_Group]:
 def _years_attached(clause: str, group: _Group) -> bool:
     """Whether the clause's years are the group's: "5+ years of experience with Python", "Python
     (5+ years)", but not "4 years of experience and solid Python": nothing but a few linking
-    words stand between them."""
-    before = fold(clause[: group.start])
+    words stand between them. Only _YEARS_WINDOW characters either side are read, and years
+    further before are too far to be the group's."""
+    lo = max(0, group.start - _YEARS_WINDOW)
+    before = fold(clause[lo : group.start])
     last = None
     for last in _YEARS.finditer(before):  # noqa: B007 (the last match is wanted)
         pass
     if last is not None:
         between = before[last.end() :]
         return len(between.split()) <= _YEARS_REACH and not _DETACHED.search(between)
-    after = fold(clause[group.end :])
-    first = _YEARS.search(after)
+    first = _first_years_end(clause)
+    if first is not None and first <= lo:
+        return False
+    after = fold(clause[group.end : group.end + _YEARS_WINDOW])
+    first_after = _YEARS.search(after)
     return (
-        first is not None and len(after[: first.start()].split()) <= 3 and not _DETACHED.search(after[: first.start()])
+        first_after is not None
+        and len(after[: first_after.start()].split()) <= 3
+        and not _DETACHED.search(after[: first_after.start()])
     )
+
+
+@lru_cache(maxsize=64)
+def _first_years_end(clause: str) -> int | None:
+    """Where in the clause its first number of years ends (None: it names none), found once per
+    clause: the shortest start of the clause whose fold holds it."""
+    first = _YEARS.search(fold(clause))
+    if first is None or clause.isascii():  # ASCII folds character for character
+        return None if first is None else first.end()
+    lo, hi = 0, len(clause)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if len(fold(clause[:mid])) >= first.end() else (mid + 1, hi)
+    return lo
 
 
 def _gap_words(gap: str) -> str:

@@ -36,6 +36,7 @@ from rag.render.documents import match_document, search_document, status_documen
 from rag.render.terminal import clip
 from rag.search.filters import Filters
 from rag.search.fusion import RULES, FusionSettings
+from rag.search.query import MAX_QUERY_CHARS
 from rag.search.retrieval import MODES
 from rag.search.warm import Loaded, WarmStore
 from rag.store.cv_text import read_cv
@@ -58,8 +59,8 @@ Query = Annotated[
     Field(
         strict=True,
         min_length=1,
-        max_length=4000,
         description=(
+            f"At most {MAX_QUERY_CHARS:,} characters. "
             'What to look for, in any language: skills, a role, or a question ("Who has experience with Jenkins?", '
             '"senior data engineer with Spark"). Known aliases count as the same skill (K8s = Kubernetes); a name '
             'of several words ("Rest Assured") is looked for as written; role words ("developer") are never '

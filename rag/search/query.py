@@ -27,12 +27,16 @@ from dataclasses import dataclass, replace
 
 import regex
 
+from rag.errors import UsageError
 from rag.lexicon.role_words import ROLE_WORDS
 from rag.lexicon.seniority import query_level
 from rag.lexicon.synonyms import QUERY_EXPANSIONS
 from rag.lexicon.terms import QUERY_FRAMING, STOPWORDS, Token, alias_at, query_terms_of, raw_tokens
 from rag.lexicon.vocabulary import canonical, spellings
 
+# The longest query taken from the command line, the web page and MCP alike (docs/search.md): far
+# more than any question, and analysed and searched in well under a second.
+MAX_QUERY_CHARS = 4000
 OPERATORS = {"OR": "or", "AND": "and", "NOT": "not"}
 _NATURAL_OR = frozenset({"or", "o", "oder", "ou"})  # lower-case "or" between two skills
 _SEGMENT = regex.compile(
@@ -77,6 +81,15 @@ class _Item:
     quoted: bool = False
     negated: bool = False
     joined: bool = False  # joined to the previous item by OR
+
+
+def check_length(text: str) -> None:
+    """Refuse a query longer than MAX_QUERY_CHARS, in the one line every entry point shows."""
+    if len(text) > MAX_QUERY_CHARS:
+        raise UsageError(
+            f"the query is longer than {MAX_QUERY_CHARS:,} characters, the most a query may have; "
+            "shorten it to the skills, role or question that matter"
+        )
 
 
 def analyse(text: str) -> Query:
