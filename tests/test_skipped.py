@@ -13,7 +13,7 @@ from types import SimpleNamespace
 import pytest
 from click.testing import CliRunner
 from conftest import HASH_MODEL
-from hostile_files import fifo, raw_pdf, write
+from hostile_files import fifo, no_pages, write
 from pdfs import write_pdf
 from web_site import fetch, parse, serving
 
@@ -23,7 +23,6 @@ from rag.ingest.limits import MB
 from rag.store.open import open_store
 
 ENV = {"EMBEDDING_MODEL": HASH_MODEL, "HF_HUB_OFFLINE": "1"}
-NO_PAGES = raw_pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [] /Count 0 >>"])
 REASONS = {  # kind -> (files, the reason each must be named with)
     "zero-page": ([f"no-pages-{n}.pdf" for n in range(4)], "the PDF has no pages"),
     "empty": (["zero.docx", "zero.pdf", "zero.png", "empty/cv.pdf"], "an empty file (0 bytes)"),
@@ -44,7 +43,7 @@ def skipped_folder(root: Path) -> Path:
     for n in range(3):
         write_pdf(root / f"good-{n}.pdf", [f"Person {n}\nBackend engineer\nSkills: Python, SQL"])
     for n in range(4):
-        write(root / f"no-pages-{n}.pdf", NO_PAGES)
+        write(root / f"no-pages-{n}.pdf", no_pages())
         fifo(root / f"pipe-{n}.pdf")
         write(root / f"big-{n}.pdf", b"%PDF-1.7\n" + b"0" * (3 * MB))
         write_pdf(root / f"slow-{n}.pdf", [f"Slow {n}\nEngineer\nSkills: Go"])
