@@ -64,7 +64,7 @@ _LETTER_CONTEXT = frozenset(
     embedded ansi skills skill competencias habilidades conocimientos kenntnisse fahigkeiten competences""".split()
 )
 _ABBREVIATION_AFTER = regex.compile(r"^\s*(?:&|and|n|y|und|et)\s*\p{Lu}(?![\p{L}\p{N}+#])")  # "R & D", "R and D"
-_ABBREVIATION_BEFORE = regex.compile(r"(?<![\p{L}\p{N}])\p{Lu}\s*(?:&|and|n|y|und|et)\s*$")
+_ABBREVIATION_BEFORE = regex.compile(r"(?<![\p{L}\p{N}])\p{Lu}\s*(?:&|and|n|y|und|et)\s*$", regex.REVERSE)
 _ORGANISATIONS = frozenset(
     """society club association committee council institute federation union
     department dept chapter board forum circle cell award awards prize scholarship olympiad conference summit
@@ -185,7 +185,8 @@ def find_skills(text: str) -> list[SkillMention]:
         found.extend(_joined_parts(text, tokens[i]))
         i += 1
     longer = [m.start for m in found if m.end - m.start > 1]  # in order, as found
-    return [m for m in found if m.end - m.start > 1 or _letter_backed(text, m, longer)]
+    context = [t.start for t in tokens if t.term in _LETTER_CONTEXT]
+    return [m for m in found if m.end - m.start > 1 or _letter_backed(text, m, longer, context)]
 
 
 def skill_names(text: str) -> list[str]:
@@ -320,17 +321,23 @@ def _in_a_list(text: str, start: int, end: int) -> bool:
     return before_ok and after_ok
 
 
-def _letter_backed(text: str, mention: SkillMention, longer: list[int]) -> bool:
+def _letter_backed(text: str, mention: SkillMention, longer: list[int], context: list[int]) -> bool:
     """A one-letter language in a list counts when the list is one of skills (another skill on its
     line or the lines beside it) or the context says it is a language: a linking word before it
-    ("in R", "C and C++"), or a word such as "programming" on its line."""
-    head = _line_before(text, mention.start).rstrip()
-    line = head + _line_after(text, mention.end)
-    if (head and fold(head.split()[-1]) in _LINKERS) or _LETTER_CONTEXT & {t.term for t in raw_tokens(line)}:
+    ("in R", "C and C++"), or a word such as "programming" on its line. longer and context: where
+    the mentions of more than one letter and the context words of the text start, in order."""
+    head = _line_before(text, mention.start)
+    line_start, line_end = mention.start - len(head), mention.end + len(_line_after(text, mention.end))
+    head = head.rstrip()
+    if (head and fold(head.split()[-1]) in _LINKERS) or _any_within(context, line_start, line_end):
         return True
-    lo, hi = _lines_around(text, mention.start, mention.end)
-    k = bisect_left(longer, lo)  # longer: where the mentions of more than one letter start
-    return k < len(longer) and longer[k] < hi
+    return _any_within(longer, *_lines_around(text, mention.start, mention.end))
+
+
+def _any_within(starts: list[int], lo: int, hi: int) -> bool:
+    """Whether any of the sorted starts falls in [lo, hi), by bisection."""
+    k = bisect_left(starts, lo)
+    return k < len(starts) and starts[k] < hi
 
 
 def _lines_around(text: str, start: int, end: int) -> tuple[int, int]:

@@ -100,14 +100,19 @@ def analyse(text: str) -> Query:
     seniority = next(
         (query_level(t.term) for item in items if not item.negated for t in item.tokens if query_level(t.term)), None
     )
-    wanted: list[Concept] = []
+    joined: list[list[Concept]] = []  # the concepts OR joins, each list made one concept at the end
     excluded: list[Concept] = []
     for item in items:
         found = _concepts(item, text)
-        joinable = _last_plain(wanted) if item.joined and found and not item.negated else None
-        if joinable is not None:
-            found = [_either(wanted.pop(joinable), found[0]), *found[1:]]
-        (excluded if item.negated else wanted).extend(found)
+        joinable = _last_plain(joined) if item.joined and found and not item.negated else None
+        if item.negated:
+            excluded.extend(found)
+        elif joinable is not None:
+            group = joined.pop(joinable)
+            joined += [[*group, found[0]], *([c] for c in found[1:])]
+        else:
+            joined += [[c] for c in found]
+    wanted = [_either(*group) for group in joined]
     if not any(item.quoted or item.negated for item in items):
         wanted = _natural_or(wanted, text)
     wanted = list(dict.fromkeys(wanted))
@@ -127,10 +132,15 @@ def analyse(text: str) -> Query:
     )
 
 
-def _last_plain(concepts: list[Concept]) -> int | None:
+def _last_plain(groups: list[list[Concept]]) -> int | None:
     """Where the last concept that is no role phrase stands (what OR joins), looked for from the
     end: a role phrase always follows a word of its own, so the look is short."""
-    return next((i for i in range(len(concepts) - 1, -1, -1) if not concepts[i].role), None)
+    return next((i for i in range(len(groups) - 1, -1, -1) if not _role(groups[i])), None)
+
+
+def _role(group: list[Concept]) -> bool:
+    """Whether concepts to be joined are a role phrase: only one alone can be (a join is none)."""
+    return len(group) == 1 and group[0].role
 
 
 def _items(text: str) -> list[_Item]:
@@ -349,21 +359,25 @@ def _looks_like_a_name(written: str) -> bool:
     return written[:1].isupper() or any(ch.isdigit() or ch in ".#+/" for ch in written) or written != written.lower()
 
 
-def _either(first: Concept, second: Concept) -> Concept:
-    """A OR B: one concept that either spelling holds."""
-    return Concept(f"{first.label} or {second.label}", tuple(dict.fromkeys(first.spellings + second.spellings)))
+def _either(*concepts: Concept) -> Concept:
+    """A OR B (OR C ...): one concept that any of their spellings holds, made once for the whole
+    run (joined two by two, a long run of ORs took time in the square of its length)."""
+    if len(concepts) == 1:
+        return concepts[0]
+    spellings = tuple(dict.fromkeys(s for c in concepts for s in c.spellings))
+    return Concept(" or ".join(c.label for c in concepts), spellings)
 
 
 def _natural_or(concepts: list[Concept], text: str) -> list[Concept]:
     """A lower-case "or" written between two concepts joins them, as OR would."""
     or_between = _or_between([t.term for t in raw_tokens(text)])
-    out: list[Concept] = []
-    for concept in concepts:
-        if out and not concept.role and not out[-1].role and or_between(out[-1], concept):
-            out[-1] = _either(out[-1], concept)
+    groups: list[list[Concept]] = []
+    for concept in concepts:  # a join's words are its first concept's
+        if groups and not concept.role and not _role(groups[-1]) and or_between(groups[-1][0], concept):
+            groups[-1].append(concept)
         else:
-            out.append(concept)
-    return out
+            groups.append([concept])
+    return [_either(*group) for group in groups]
 
 
 def _or_between(folded: list[str]) -> Callable[[Concept, Concept], bool]:
