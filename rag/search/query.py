@@ -34,7 +34,7 @@ from rag.lexicon.synonyms import QUERY_EXPANSIONS
 from rag.lexicon.terms import QUERY_FRAMING, STOPWORDS, Token, alias_at, query_terms_of, raw_tokens
 from rag.lexicon.vocabulary import canonical, spellings
 
-# The longest query taken from the command line, the web page and MCP alike (docs/search.md): far
+# The longest query taken from the command line, the web page and MCP alike (docs/input.md): far
 # more than any question, and analysed and searched in well under a second.
 MAX_QUERY_CHARS = 4000
 OPERATORS = {"OR": "or", "AND": "and", "NOT": "not"}

@@ -23,8 +23,8 @@ folder that is empty, new, or already a store.
 
 Only a build holding .lock (which records its pid) makes temporaries: the .tmp-* and .trash-*
 folders in generations/ and segments/, and the `.current.<hex>` link of a swap. So a build that
-finds the lock free may remove every one of them, whatever killed their maker, and does so before
-anything else (remove_leftovers); each is matched by the exact name and type a build gives it.
+finds the lock free may remove every one of them, whatever killed their maker; each build does so
+as it starts (claim), matching each by the exact name and type a build gives it.
 """
 
 from __future__ import annotations
@@ -91,11 +91,14 @@ class StoreDir:
         self.root.mkdir(parents=True, exist_ok=True)
         if not (self.root / MARKER).is_file():
             write_atomic(self.root / MARKER, b"cv-rag store: `rag clean` may empty this folder\n")
-        self._remove_leftovers_unless_building()
+        self._remove_leftovers()
 
-    def _remove_leftovers_unless_building(self) -> None:
-        """remove_leftovers(), unless another build holds the lock (its temporaries are live) or the
-        store cannot be written (a read-only mount: nothing could be left there)."""
+    def _remove_leftovers(self) -> None:
+        """Remove the temporaries of builds that died. Only a build holding .lock makes them, so with
+        the lock taken here none is live; nothing is done when there are none (the lock is not even
+        tried), when a build holds it, or when the store cannot be written (a read-only mount)."""
+        if not self._leftovers():
+            return
         try:
             f = (self.root / ".lock").open("a")
         except OSError:
@@ -106,27 +109,25 @@ class StoreDir:
             except BlockingIOError:
                 return
             try:
-                self.remove_leftovers()
+                for path in self._leftovers():
+                    if path.is_symlink():
+                        path.unlink(missing_ok=True)
+                    else:
+                        shutil.rmtree(path, ignore_errors=True)
             finally:
                 fcntl.flock(f, fcntl.LOCK_UN)
 
-    def remove_leftovers(self) -> list[str]:
-        """Remove the temporaries of builds that died (the caller holds the lock, so no live build
-        has any); their names, relative to the store."""
-        removed = [p for p in self.root.iterdir() if _TEMPORARY_LINK.fullmatch(p.name) and p.is_symlink()]
-        for link in removed:
-            link.unlink(missing_ok=True)
+    def _leftovers(self) -> list[Path]:
+        """The temporaries in the store, by the exact name and type a build gives each."""
+        found = [p for p in self.root.iterdir() if _TEMPORARY_LINK.fullmatch(p.name) and p.is_symlink()]
         for folder in (self.generations, self.segments):
             if folder.is_dir():
-                found = [
+                found += [
                     p
                     for p in folder.iterdir()
                     if _TEMPORARY_FOLDER.fullmatch(p.name) and p.is_dir() and not p.is_symlink()
                 ]
-                for tmp in found:
-                    shutil.rmtree(tmp, ignore_errors=True)
-                removed += found
-        return [p.relative_to(self.root).as_posix() for p in removed]
+        return found
 
     def _foreign(self) -> list[str]:
         """What in a folder that is not (yet) a store did not come from a build. A store in the
@@ -217,7 +218,6 @@ class StoreDir:
             f.truncate()
             f.write(str(os.getpid()))
             f.flush()
-            self.remove_leftovers()
             try:
                 yield
             finally:
