@@ -55,6 +55,7 @@ VENV_RAY_STAMP := $(VENV)/.installed-ray
 
 include make/docker.mk
 include make/ray.mk
+include make/third_party.mk
 
 # The runner is decided once per make run, and only by targets that need it.
 RUNNER_USED = $(eval RUNNER_USED := $(call resolve_runner,$(RUNNER)))$(RUNNER_USED)
@@ -67,7 +68,7 @@ CV_DIR_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_CV_DIR),$(CV_DIR))
 STORE_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_STORE),$(STORE))
 TRUTH_DIR_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_TRUTH_DIR),$(TRUTH_DIR))
 
-.PHONY: help index rebuild search match profile ls clean test test-ray cvs eval eval-corpora eval-external bench bench-scale docs venv runner-ready mcp serve
+.PHONY: help index rebuild search match profile ls clean test test-ray cvs eval eval-corpora eval-external third-party-tools bench bench-scale docs venv runner-ready mcp serve
 
 help: ## Show this help.
 	@echo "CV retrieval pipeline: index CVs, find the people in them with FAISS, BM25 and their fusion side by side."
@@ -208,7 +209,7 @@ eval-corpora: runner-ready ## Generate the test and dev corpora (300 CVs each), 
 EXTERNAL_DATA ?= ../shared/data
 EXTERNAL_AS_OF ?= 2026-11
 
-eval-external: runner-ready venv ## Build the external dev and test corpora from EXTERNAL_DATA, index and score both.
+eval-external: runner-ready venv third-party-tools ## Build the external dev and test corpora from EXTERNAL_DATA (our layouts, then third-party ones), index and score them.
 	@if [ ! -f "$(EXTERNAL_DATA)/dev-resumes.csv" ] || [ ! -f "$(EXTERNAL_DATA)/dev-jobs.csv" ]; then \
 		echo "eval-external: no dev-resumes.csv and dev-jobs.csv in EXTERNAL_DATA=$(EXTERNAL_DATA): skipped" >&2; exit 0; fi; \
 	set -e; for split in dev test; do \
@@ -217,7 +218,8 @@ eval-external: runner-ready venv ## Build the external dev and test corpora from
 			--jobs "$(EXTERNAL_DATA)/dev-jobs.csv" --split $$split --out "$(EVAL_ROOT)/external-$$split" --force; \
 		$(MAKE) --no-print-directory index eval CV_DIR="$(EVAL_ROOT)/external-$$split/cvs" \
 			STORE="$(EVAL_ROOT)/external-$$split/store" AS_OF="$(EXTERNAL_AS_OF)"; \
-	done
+	done; \
+	for split in dev test; do $(call third_party_split,$$split); done
 
 ls: runner-ready ## List the store's files and what it was built from [VERIFY=1 hashes every file].
 	@$(call run,rag,ls --store "$(STORE_R)" $(if $(VERIFY),--verify))
@@ -227,6 +229,8 @@ clean: runner-ready ## Remove the store in STORE, and only a store (keeps CVs, t
 
 # -rs: a skipped module says why in one line (the browser tests, when Chromium is not installed).
 test: venv $(VENV_RAY_STAMP) ## Lint and format check (ruff), then the test suite on two workers (offline model, no network).
+	@# The pinned themes, for the one test that prints a résumé through a theme (skipped without npm).
+	@if command -v npm >/dev/null; then $(MAKE) --no-print-directory $(THEMES_STAMP) || echo "note: npm ci failed; the theme test will be skipped" >&2; fi
 	$(VENV)/bin/ruff check --quiet . && $(VENV)/bin/ruff format --check --quiet .
 	HF_HUB_OFFLINE=1 $(VENV_PY) -m pytest -q -rs -n 2 --dist loadfile --no-loadscope-reorder -m "not ray_cluster" tests
 

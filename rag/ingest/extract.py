@@ -27,7 +27,7 @@ from rag.ingest.limits import FileLimits, size_text
 from rag.ingest.reading_order import Box, reading_order
 
 EXTRACTOR_NAME = "pymupdf-xycut"
-EXTRACTOR_VERSION = "4"  # 3: unmapped glyphs, icon glyphs, OCR; 4: hidden text left out, the file's date
+EXTRACTOR_VERSION = "5"  # 3: unmapped glyphs, icon glyphs, OCR; 4: hidden text left out, the file's date; 5: hidden only where a rendering agrees
 IMAGE_TYPES = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".tif": "tiff", ".tiff": "tiff"}
 
 # Ligatures expanded (no TEXT_PRESERVE_LIGATURES), text outside the page dropped. Glyphs without a

@@ -58,7 +58,7 @@ from rag.lexicon.job_words import (
 )
 from rag.lexicon.role_words import ROLE_WORDS
 from rag.lexicon.terms import QUERY_FRAMING, STOPWORDS, fold, raw_tokens
-from rag.lexicon.vocabulary import find_skills
+from rag.lexicon.vocabulary import find_practices, find_skills
 from rag.profile.education import LEVELS as EDUCATION_LEVELS
 from rag.profile.education import levels_in
 from rag.profile.spoken import languages_in
@@ -91,6 +91,10 @@ class JobDescription:
     title: str | None
     requirements: tuple[Requirement, ...]
     sectioned: bool  # read from requirement headings (False: no such heading, the whole text was read)
+    # Every skill its requirements name, those of a requirement merged into another included
+    # ("Java/MATLAB/C++" beside "MATLAB"): the named skills a CV's share is counted over.
+    skills: tuple[str, ...] = ()  # canonical names of the vocabulary
+    terms: tuple[tuple[str, ...], ...] = ()  # names it does not know, as folded words
 
     @property
     def query_text(self) -> str:
@@ -238,7 +242,11 @@ def parse_jd(text: str) -> JobDescription:
             if r.kind != PHRASE
         ]
     title = md_titles[0] if md_titles else title_line and pick_title([title_line])
-    return JobDescription(title, _merged(found), sectioned)
+    named = [r for r in found if r.kind in (SKILL, YEARS)]
+    skills = tuple(dict.fromkeys(s for r in named for s in r.skills))
+    return JobDescription(
+        title, _merged(found), sectioned, skills, tuple(dict.fromkeys(t for r in named for t in r.terms))
+    )
 
 
 def heading_kind(text: str, guess: bool = False) -> str | None:
@@ -301,14 +309,18 @@ def _sections(text: str) -> tuple[list[_Line], set[str], list[str]]:
 
 def _heading_of_line(content: str) -> str | None:
     """A whole line as a heading: a known one, or a short one written as a heading (ending in a
-    colon or an asterisk, or every word capitalised) without sentence punctuation inside."""
+    colon or an asterisk, or every word capitalised) without sentence punctuation inside and
+    naming no skill ("Experience with JavaScript" is a requirement, not a heading)."""
     bare = content.rstrip(":：* ")
     if _INNER_PUNCTUATION.search(bare) or ":" in bare:  # "Bonus: Kafka" is a heading inline
         return None
     written_as_heading = content.rstrip().endswith((":", "：", "*")) or all(
         w[:1].isupper() or not w[:1].isalpha() or w.lower() in SMALL_WORDS for w in bare.split()
     )
-    return heading_kind(bare, guess=written_as_heading)
+    known = heading_kind(bare)
+    if known or not written_as_heading or find_skills(bare):
+        return known
+    return heading_kind(bare, guess=True)
 
 
 def _clauses(lines: list[_Line]) -> list[tuple[str, str]]:
@@ -455,19 +467,30 @@ class _Group:
 
 
 def _mentions(clause: str, sectioned: bool) -> list[_Mention]:
-    """Every skill the clause names, in order: the vocabulary's, then names it does not know,
-    written as names (capitalised, technical, in capitals) between them (rag/search/query.py
-    reads a query's names the same way)."""
+    """Every skill the clause names, in order: the vocabulary's (a practice in any form of its
+    words: "code reviews" is Code Review), then names it does not know, written as names
+    (capitalised, technical, in capitals) between them (rag/search/query.py reads a query's names
+    the same way). A run of capitalised words right beside a skill the vocabulary knows is that
+    skill's name written in full ("ISTQB Foundation Level" is ISTQB, not ISTQB and "Level";
+    "Core PHP" is PHP)."""
     known = [_Mention(m.start, m.end, m.canonical, ()) for m in find_skills(clause)]
+    for m in find_practices(clause):
+        if not any(k.start < m.end and m.start < k.end for k in known):
+            known.append(_Mention(m.start, m.end, m.canonical, ()))
     if not sectioned and not _ASKS.search(fold(clause)):
-        return known  # prose about the company ("Soluciones HT S.A.T. amplía su equipo") names no need
+        return sorted(known, key=lambda m: m.start)  # prose about the company names no need
     taken = [(m.start, m.end) for m in known]
-    names = [
-        _Mention(a, b, None, tuple(t.term for t in raw_tokens(clause[a:b])))
-        for a, b in unknown_names(
-            clause, taken, strict=not sectioned or _capitalises_nouns(clause) or _title_case(clause)
-        )
-    ]
+    strict = not sectioned or _capitalises_nouns(clause) or _title_case(clause)
+    names = []
+    for a, b in unknown_names(clause, taken, strict=strict):
+        before = next((k for k in known if k.end <= a and not clause[k.end : a].strip()), None)
+        after = next((k for k in known if b <= k.start and not clause[b : k.start].strip()), None)
+        if before is not None:  # the name goes on: it is the skill's, written in full
+            known[known.index(before)] = replace(before, end=b)
+        elif after is not None:  # "Core PHP", "Selenium" in "Apache Selenium": the skill's name, in full
+            known[known.index(after)] = replace(after, start=a)
+        else:
+            names.append(_Mention(a, b, None, tuple(t.term for t in raw_tokens(clause[a:b]))))
     return sorted(known + names, key=lambda m: m.start)
 
 
@@ -542,13 +565,19 @@ def _whole_item(clause: str, tokens: list) -> bool:
     )
 
 
+_NO_NAME = regex.compile(r"(?:\p{L}\.)+\p{L}?\.?|\d+(?:st|nd|rd|th)")  # "e.g", "i.e.", "10th"
+
+
 def _name_shaped(written: str, index: int, strict: bool) -> bool:
     letters = [ch for ch in written if ch.isalpha()]
-    if not letters:
+    if not letters or _NO_NAME.fullmatch(written):
         return False
     parts = [p for p in regex.split(r"[/-]", written) if p]
-    if len(parts) > 1:  # "Tomcat/JBoss" is names, "and/or", "in-house" and "updating/enhancing" are not
-        return any(_name_shaped(p, 1, True) or p[:1].isupper() for p in parts) and not written[:1].islower()
+    if len(parts) > 1:  # "Tomcat/JBoss" is names; "and/or", "in-house", "Hands-on" at a clause's start are not
+        capitalised = not strict and index > 0
+        return any(_name_shaped(p, 1, True) or (capitalised and p[:1].isupper()) for p in parts) and not (
+            written[:1].islower()
+        )
     technical = any(ch.isdigit() or ch in "#+." for ch in written[1:]) or any(ch.isupper() for ch in written[1:])
     capitals = 2 <= len(letters) <= 6 and all(ch.isupper() for ch in letters)
     if technical or capitals:
@@ -670,8 +699,9 @@ def _min_years(folded: str, need_context: bool) -> int | None:
 def _merged(found: list[Requirement]) -> tuple[Requirement, ...]:
     """One requirement per skill set, per phrase, per degree and per language (a must-have wins
     over a nice-to-have), one minimum of overall years (the highest must-have one, else the
-    highest nice-to-have one), no skill that a minimum of years in it already asks for;
-    must-haves first, each in the order the JD states them."""
+    highest nice-to-have one), and none that another at least as strong already asks for: no
+    skill that a minimum of years in it asks for, no choice of skills ("AWS/Kubernetes/Docker")
+    beside one of them asked alone ("AWS"); must-haves first, each in the order the JD states them."""
     kept: dict[object, Requirement] = {}
     for req in found:
         key = _key(req)
@@ -683,13 +713,17 @@ def _merged(found: list[Requirement]) -> tuple[Requirement, ...]:
                 kept[key] = req
         elif req.must and not old.must:
             kept[key] = req
-    timed = {_key(r)[1:]: r.must for r in kept.values() if r.kind == YEARS and (r.skills or r.terms)}
-    ordered = [
-        r
-        for r in kept.values()  # "Python" beside "5+ years of Python" says nothing more
-        if not (r.kind == SKILL and _key(r)[1:] in timed and (timed[_key(r)[1:]] or not r.must))
-    ]
+    ordered = [r for r in kept.values() if not any(_implies(other, r) for other in kept.values() if other is not r)]
     return tuple([r for r in ordered if r.must] + [r for r in ordered if not r.must])
+
+
+def _implies(a: Requirement, b: Requirement) -> bool:
+    """Whether meeting a always meets b, b a skill requirement no stronger than a: a's skills are
+    among b's (b is met by any of its own), or a asks years in b's very skills."""
+    if b.kind != SKILL or a.kind not in (SKILL, YEARS) or (b.must and not a.must) or not (a.skills or a.terms):
+        return False
+    own, wider = set(a.skills) | set(a.terms), set(b.skills) | set(b.terms)
+    return own <= wider and (own < wider or a.kind == YEARS)
 
 
 def _key(req: Requirement) -> tuple:

@@ -23,8 +23,13 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import regex
 
+from rag.index.proximity import near_chunks, word_forms
 from rag.jobs.jd import EDUCATION, LANGUAGE, PHRASE, SKILL, JobDescription, Requirement
 from rag.jobs.skill_mentions import SkillMentions, read_mentions
+from rag.lexicon import vocabulary
+from rag.lexicon.job_words import FILLER
+from rag.lexicon.role_words import ROLE_WORDS
+from rag.lexicon.skill_data import PRACTICES
 from rag.lexicon.terms import matching_spans, query_terms, raw_tokens
 from rag.profile.education import LEVELS as EDUCATION_LEVELS
 from rag.search import aggregation as agg
@@ -72,11 +77,13 @@ class Ranking:
     years: dict[int, np.ndarray]  # per years requirement: the years that count, per candidate (-1: unknown)
     in_roles: dict[int, np.ndarray]  # per years requirement: bool per candidate, counted in roles naming its skills
     must_met: np.ndarray  # per candidate: judged must-haves fully met
+    must_partly: np.ndarray  # per candidate: judged must-haves partly met
     nice_met: np.ndarray
     relevance: dict[str, np.ndarray]  # faiss, bm25, fused: per candidate
     top: np.ndarray  # the best topk candidate rows, best first
     meets_all: np.ndarray  # bool per candidate: meets (or partly meets) every judged must-have; False without any
     mentions: SkillMentions
+    formed: dict  # phrase index or practice skill -> chunks holding its words in some form, close together
     cosines: dict[int, np.ndarray]  # phrase requirement index -> cosine of every chunk
     score: np.ndarray  # per candidate: the overall score, 0 to 100
     parts: dict[str, np.ndarray]  # per part of the score: 0 to 1 per candidate
@@ -111,6 +118,7 @@ class CandidateMatch:
     rank: int
     candidate: Candidate
     must_met: int
+    must_partly: int
     nice_met: int
     meets_all: bool
     scores: dict[str, float]  # faiss, bm25, fused
@@ -128,7 +136,8 @@ class MatchResult:
     met_by: tuple[int, ...]  # per requirement: candidates meeting it
     partly_by: tuple[int, ...]  # per requirement: candidates partly meeting it
     unjudged: dict[int, str]  # requirement index -> why no candidate can be judged on it
-    meets_all: int  # candidates meeting every must-have
+    meets_all: int  # candidates meeting every must-have, partly or fully
+    meets_all_partly: int  # ... of them, those meeting one or more only partly
     candidates: list[CandidateMatch]
     filters: CompiledFilters | None = None
     filtered: FilterOutcome | None = None
@@ -152,6 +161,7 @@ def match(
         partly_by,
         ranking.unjudged,
         int(ranking.meets_all.sum()),
+        int((ranking.meets_all & (ranking.must_partly > 0)).sum()),
         describe(searcher, ranking),
         filters,
         outcome,
@@ -165,12 +175,13 @@ def rank_against(
     per candidate) leaves the others out of the order and of the relevance scores' normalisation."""
     store = searcher.store
     starts = store.starts
-    reqs, unjudged = _held_names(searcher, jd.requirements)
-    jd = replace(jd, requirements=reqs)
+    jd, unjudged = _held_names(searcher, jd)
+    reqs = jd.requirements
     judged = replace(jd, requirements=tuple(r for i, r in enumerate(reqs) if i not in unjudged))
     columns = store.profiles().columns
-    mentions = read_mentions(store, searcher.keyword, {s for r in reqs for s in r.skills})
-    names = _name_holders(searcher, reqs, mentions)
+    mentions = read_mentions(store, searcher.keyword, set(jd.skills) | {s for r in reqs for s in r.skills})
+    formed = _formed(searcher, reqs, unjudged)
+    names = _name_holders(searcher, jd, mentions, formed)
     credit = np.zeros((len(reqs), len(starts) - 1), dtype=np.float32)
     cosines: dict[int, np.ndarray] = {}
     years: dict[int, np.ndarray] = {}
@@ -182,7 +193,8 @@ def rank_against(
             credit[i] = _states(req, names)
         elif req.kind == PHRASE:
             cosines[i] = searcher.dense_scores(req.phrase, keep, settings.phrase_threshold)
-            credit[i] = agg.best_of_all(starts, cosines[i]) >= settings.phrase_threshold
+            close = agg.best_of_all(starts, cosines[i]) >= settings.phrase_threshold
+            credit[i] = close | agg.holding(starts, formed.get(i, np.zeros(0, np.int64)))
         elif req.kind == EDUCATION:
             credit[i] = columns.education >= EDUCATION_LEVELS.index(req.level)
         elif req.kind == LANGUAGE:
@@ -196,6 +208,7 @@ def rank_against(
     relevance = _relevance(searcher, judged, keep)
     met = credit >= 1.0
     must_met, nice_met = met[must].sum(axis=0), met[nice].sum(axis=0)
+    must_partly = ((credit[must] > 0) & ~met[must]).sum(axis=0)
     parts = score_parts(credit, must, nice, years, [r.min_years for r in reqs], names, relevance["fused"], keep)
     score = overall(parts)
     order = np.lexsort((np.arange(len(score)), -relevance["fused"], -score))
@@ -213,46 +226,85 @@ def rank_against(
         years,
         in_roles,
         must_met,
+        must_partly,
         nice_met,
         relevance,
         order[: settings.topk],
         meets_all,
         mentions,
+        formed,
         cosines,
         score,
         parts,
     )
 
 
-def _held_names(searcher: Searcher, reqs: tuple[Requirement, ...]) -> tuple[tuple[Requirement, ...], dict[int, str]]:
-    """The requirements with the names the vocabulary does not know kept only where the store can
-    tell people apart by them: held by someone, and, in a store of GENERIC_FROM CVs or more, by at
-    most GENERIC_SHARE of them (a common word written with a capital, "Statistical", names
-    nobody's skill); and, for a skill requirement left with nothing to look for, why no one can be
-    judged on it. Every requirement keeps its place."""
+def _formed(searcher: Searcher, reqs: tuple[Requirement, ...], unjudged: dict[int, str]) -> dict[int, np.ndarray]:
+    """Per phrase requirement (by index): the chunks holding its words of prose in any of their
+    forms, close together ("testing mobile apps" in "tested mobile apps"); per practice skill (by
+    name, rag/lexicon/skill_data.PRACTICES): those holding one of its spellings so ("Mentoring" in
+    "mentored")."""
+    out: dict = {}
+    for i, req in enumerate(reqs):
+        if i in unjudged:
+            continue
+        if req.kind == PHRASE:
+            words = prose_words(req.phrase)
+            if len(words) > 1:
+                out[i] = formed_chunks(searcher, words)
+        for skill in [s for s in req.skills if s in PRACTICES and s not in out]:
+            found = [formed_chunks(searcher, words) for words in vocabulary.spellings(skill)]
+            out[skill] = np.unique(np.concatenate(found)) if found else np.zeros(0, np.int64)
+    return out
+
+
+def prose_words(text: str) -> tuple[str, ...]:
+    """The words of a phrase that say what is asked: not its framing, filler or role words."""
+    return tuple(t.term for t in raw_tokens(text) if t.term not in FILLER and t.term not in ROLE_WORDS)
+
+
+def formed_chunks(searcher: Searcher, words: tuple[str, ...]) -> np.ndarray:
+    """The chunks holding every word in one of its forms, each within as many words as there are of
+    the first (rag/index/proximity.py)."""
+    keyword = searcher.keyword
+    return near_chunks(keyword, [word_forms(keyword, w) for w in words], window=len(words))
+
+
+def _held_names(searcher: Searcher, jd: JobDescription) -> tuple[JobDescription, dict[int, str]]:
+    """The JD with the names the vocabulary does not know kept only where the store can tell
+    people apart by them: held by someone, and, in a store of GENERIC_FROM CVs or more, by at most
+    GENERIC_SHARE of them (a common word written with a capital, "Statistical", names nobody's
+    skill); and, for a skill requirement left with nothing to look for, why no one can be judged
+    on it. Every requirement keeps its place."""
     count = searcher.store.manifest.candidate_count
     most = GENERIC_SHARE * count if count >= GENERIC_FROM else count
+    held = {t: _holders(searcher, t) for t in {*jd.terms, *(t for r in jd.requirements for t in r.terms)}}
+    telling = {t for t, n in held.items() if 0 < n <= most}
     out, unjudged = [], {}
-    for i, req in enumerate(reqs):
-        held = {t: _holders(searcher, t) for t in req.terms}
-        terms = tuple(t for t in req.terms if 0 < held[t] <= most)
+    for i, req in enumerate(jd.requirements):
+        terms = tuple(t for t in req.terms if t in telling)
         if req.kind == SKILL and not req.skills and not terms:
-            unjudged[i] = "no CV holds it" if not any(held.values()) else "too common to tell people apart"
+            unjudged[i] = "no CV holds it" if not any(held[t] for t in req.terms) else "too common to tell people apart"
         out.append(replace(req, terms=terms))
-    return tuple(out), unjudged
+    return replace(jd, requirements=tuple(out), terms=tuple(t for t in jd.terms if t in telling)), unjudged
 
 
 def _holders(searcher: Searcher, words: tuple[str, ...]) -> int:
     return int(agg.holding(searcher.store.starts, searcher.literal_chunks(words)).sum())
 
 
-def _name_holders(searcher: Searcher, reqs: tuple[Requirement, ...], mentions: SkillMentions) -> dict[str, np.ndarray]:
-    """For every skill the JD names, known or not: who states it (bool per candidate)."""
+def _name_holders(
+    searcher: Searcher, jd: JobDescription, mentions: SkillMentions, formed: dict
+) -> dict[str, np.ndarray]:
+    """For every skill the JD names, known or not, in a requirement or merged into one: who states
+    it (bool per candidate), a practice skill in any form of its words too."""
     starts = searcher.store.starts
-    out = {s: mentions.holders(s) for r in reqs for s in r.skills}
-    for r in reqs:
-        for words in r.terms:
-            out.setdefault(" ".join(words), agg.holding(starts, searcher.literal_chunks(words)))
+    reqs = jd.requirements
+    out = {s: mentions.holders(s) for s in (*jd.skills, *(s for r in reqs for s in r.skills))}
+    for skill in out.keys() & formed.keys():
+        out[skill] = out[skill] | agg.holding(starts, formed[skill])
+    for words in (*jd.terms, *(t for r in reqs for t in r.terms)):
+        out.setdefault(" ".join(words), agg.holding(starts, searcher.literal_chunks(words)))
     return out
 
 
@@ -308,15 +360,18 @@ def score_parts(
 ) -> dict[str, np.ndarray]:
     """Each part of the overall score, 0 to 1 per candidate, for the parts this JD has: the credit
     of the judged must-haves and of the judged nice-to-haves (bool rows of credit), the share of
-    the JD's named skills the CV states, the years against the highest minimum asked (unknown: 0),
-    and relevance (min-max over the candidates kept)."""
+    the JD's named skills the CV states (tools and technical skills: a practice such as
+    "Mentoring" is a requirement, but CVs state it in too many words for a share of them to tell
+    people apart; docs/matching.md has the figures), the years against the highest minimum
+    asked (unknown: 0), and relevance (min-max over the candidates kept)."""
     parts: dict[str, np.ndarray] = {}
     if must.any():
         parts["must"] = credit[must].mean(axis=0)
     if nice.any():
         parts["nice"] = credit[nice].mean(axis=0)
-    if names:
-        parts["skills"] = np.mean(list(names.values()), axis=0)
+    named = [held for name, held in names.items() if name not in PRACTICES]
+    if named:
+        parts["skills"] = np.mean(named, axis=0)
     if years:
         parts["years"] = np.mean([np.clip(np.maximum(y, 0) / minimums[i], 0.0, 1.0) for i, y in years.items()], axis=0)
     kept = np.ones(len(relevance), dtype=bool) if keep is None else keep
@@ -375,10 +430,16 @@ def describe(searcher: Searcher, ranking: Ranking) -> list[CandidateMatch]:
                         _skill_line(ranking.mentions, chunk_id, person, req.skills)
                         if chunk_id >= 0
                         else _literal_line(searcher, person, req.terms, literal)
+                        or _practice_line(searcher, person, req.skills, ranking.formed)
                     )
                 outcomes.append(Outcome(state, shown))
             elif req.kind == PHRASE:
-                outcomes.append(Outcome(state, lines.get((i, row)), float(ranking.cosines[i][closest[i, row]])))
+                formed = ranking.formed.get(i)
+                shown = (
+                    _formed_line(searcher, person, formed, [prose_words(req.phrase)]) if formed is not None else None
+                )
+                cosine = float(ranking.cosines[i][closest[i, row]])
+                outcomes.append(Outcome(state, shown or lines.get((i, row)), cosine))
             elif req.kind in (EDUCATION, LANGUAGE):
                 outcomes.append(Outcome(state, None, None, _profile_detail(req, profiles[row].read())))
             else:
@@ -392,6 +453,7 @@ def describe(searcher: Searcher, ranking: Ranking) -> list[CandidateMatch]:
                 rank,
                 person,
                 int(ranking.must_met[row]),
+                int(ranking.must_partly[row]),
                 int(ranking.nice_met[row]),
                 bool(ranking.meets_all[row]),
                 scores,
@@ -417,6 +479,31 @@ def _literal_line(
             chunk = searcher.store.chunks.get([int(inside[0])])[int(inside[0])]
             return line_at(person, chunk, _name_start(chunk.text, words), (" ".join(words),))
     return None
+
+
+def _practice_line(searcher: Searcher, person: Candidate, skills: tuple[str, ...], formed: dict) -> Evidence | None:
+    """The first line that holds one of the practice skills in another form of its words."""
+    for skill in skills:
+        if skill in formed:
+            shown = _formed_line(searcher, person, formed[skill], list(vocabulary.spellings(skill)))
+            if shown:
+                return shown
+    return None
+
+
+def _formed_line(
+    searcher: Searcher, person: Candidate, chunk_ids: np.ndarray, spelled: list[tuple[str, ...]]
+) -> Evidence | None:
+    """The line of the candidate's first chunk among chunk_ids where a form of one of the words
+    stands; None when no chunk of theirs is among them."""
+    lo, hi = person.first_chunk, person.first_chunk + person.chunk_count
+    inside = chunk_ids[(chunk_ids >= lo) & (chunk_ids < hi)]
+    if not len(inside):
+        return None
+    chunk = searcher.store.chunks.get([int(inside[0])])[int(inside[0])]
+    forms = {form for words in spelled for form in word_forms(searcher.keyword, words[0])}
+    spans = matching_spans(chunk.text, forms)
+    return line_at(person, chunk, spans[0].start if spans else 0, tuple(sorted(forms)))
 
 
 def _name_start(text: str, words: tuple[str, ...]) -> int:

@@ -223,6 +223,7 @@ class MatchCandidate(TypedDict):
         ),
     ]
     must_met: int
+    must_partly: Annotated[int, Field(description="Must-haves met only partly (a language level not stated).")]
     must_total: int
     nice_met: int
     nice_total: int
@@ -239,4 +240,5 @@ class MatchOutput(TypedDict):
     store: StoreSummary
     filters: FiltersSummary | None
     meets_all_must: int
+    meets_all_must_partly: Annotated[int, Field(description="Of those, candidates meeting a must-have only partly.")]
     candidates: list[MatchCandidate]

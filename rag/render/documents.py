@@ -119,6 +119,7 @@ def match_document(result: MatchResult, manifest: Manifest, store_path: str, jd_
         "store": store_json(manifest, store_path),
         "filters": filters_json(result.filters, result.filtered),
         "meets_all_must": result.meets_all,
+        "meets_all_must_partly": result.meets_all_partly,
         "candidates": [_candidate_json(m, result) for m in result.candidates],
     }
 
@@ -158,6 +159,7 @@ def _candidate_json(match: CandidateMatch, result: MatchResult) -> dict:
         "score": round(match.score, 1),
         "score_parts": {name: round(value, 3) for name, value in match.parts.items()},
         "must_met": match.must_met,
+        "must_partly": match.must_partly,
         "must_total": musts,
         "nice_met": match.nice_met,
         "nice_total": len(judged) - musts,

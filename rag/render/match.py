@@ -45,7 +45,7 @@ def match_text(doc: dict) -> str:
     name_width = max(map(len, names), default=0)
     for number, (req, name) in enumerate(zip(reqs, names), start=1):
         line = (
-            f"  {number:>2} {'must' if req['must'] else 'nice':<5}{req['kind']:<7}{name:<{name_width}} "
+            f"  {number:>2} {'must' if req['must'] else 'nice':<5}{req['kind']:<9}{name:<{name_width}} "
             f"{held_by(req):>8}   "
         )
         source = display(_quoted(req["source"]))
@@ -61,6 +61,7 @@ def match_text(doc: dict) -> str:
         *([display(f"Filters: {describe_filters(filters, store['candidate_count'])}")] if filters else []),
         (
             f"Meet every must-have: {doc['meets_all_must']} of {considered} CVs"
+            + (f" ({doc['meets_all_must_partly']} of them partly: ◐)" if doc["meets_all_must_partly"] else "")
             if musts
             else "No must-haves: candidates are ordered by nice-to-haves, then relevance"
         ),

@@ -177,9 +177,7 @@ class Searcher:
             rows = {key: row[owner] for key, row in rows.items()}
             allowed = None if allowed is None else allowed[owner]
         within = (lambda row: row) if allowed is None else (lambda row: row & allowed)
-        query = resolve(
-            query, lambda c: int(within(rows[c.spellings]).sum()), units if allowed is None else int(allowed.sum())
-        )
+        query = resolve(query, lambda c: int(within(rows[c.spellings]).sum()))
         scores: dict[str, np.ndarray] = {}
         chunk_dense = None
         if {"faiss", "fused"} & set(lists):
@@ -231,7 +229,7 @@ class Searcher:
         """The same lists with the fused one (re)computed under other fusion settings. Convex
         fusion normalises each list over the units the filters let through."""
         units = len(r.starts) - 1
-        weights = fusion.for_query(bool((r.strong & (r.holders() > 0)).any()) or r.seniority is not None)
+        weights = fusion.for_query(bool(r.strong.any()) or r.seniority is not None)
         if fusion.rule == "rrf":
             fused = rrf_scores({"faiss": r.orders["faiss"], "bm25": r.orders["bm25"]}, units, fusion.rrf_k, weights)
         else:
