@@ -24,6 +24,7 @@ minimum of years, or a phrase (docs/matching.md).
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -474,24 +475,61 @@ def _mentions(clause: str, sectioned: bool) -> list[_Mention]:
     skill's name written in full ("ISTQB Foundation Level" is ISTQB, not ISTQB and "Level";
     "Core PHP" is PHP)."""
     known = [_Mention(m.start, m.end, m.canonical, ()) for m in find_skills(clause)]
-    for m in find_practices(clause):
-        if not any(k.start < m.end and m.start < k.end for k in known):
+    on_a_skill, reach = _overlap_test([(k.start, k.end) for k in known]), -1
+    for m in find_practices(clause):  # in order of their starts: reach is the furthest end of those added
+        if not on_a_skill(m.start, m.end) and reach <= m.start:
             known.append(_Mention(m.start, m.end, m.canonical, ()))
+            reach = max(reach, m.end)
     if not sectioned and not _ASKS.search(fold(clause)):
         return sorted(known, key=lambda m: m.start)  # prose about the company names no need
     taken = [(m.start, m.end) for m in known]
     strict = not sectioned or _capitalises_nouns(clause) or _title_case(clause)
     names = []
+    ends, starts = _places(known, "end"), _places(known, "start")  # looked up, not searched: linear time
     for a, b in unknown_names(clause, taken, strict=strict):
-        before = next((k for k in known if k.end <= a and not clause[k.end : a].strip()), None)
-        after = next((k for k in known if b <= k.start and not clause[b : k.start].strip()), None)
+        before = _first_at(ends, _space_before(clause, a), a)  # a known mention ending in the spaces before
+        after = None if before is not None else _first_at(starts, b, _space_after(clause, b))
         if before is not None:  # the name goes on: it is the skill's, written in full
-            known[known.index(before)] = replace(before, end=b)
+            _move(ends, before, known[before].end, b)
+            known[before] = replace(known[before], end=b)
         elif after is not None:  # "Core PHP", "Selenium" in "Apache Selenium": the skill's name, in full
-            known[known.index(after)] = replace(after, start=a)
+            _move(starts, after, known[after].start, a)
+            known[after] = replace(known[after], start=a)
         else:
             names.append(_Mention(a, b, None, tuple(t.term for t in raw_tokens(clause[a:b]))))
     return sorted(known + names, key=lambda m: m.start)
+
+
+def _places(mentions: list[_Mention], edge: str) -> dict[int, list[int]]:
+    """Where in the list the mentions that start (or end) at each offset stand."""
+    out: dict[int, list[int]] = {}
+    for i, m in enumerate(mentions):
+        out.setdefault(getattr(m, edge), []).append(i)
+    return out
+
+
+def _first_at(places: dict[int, list[int]], lo: int, hi: int) -> int | None:
+    """The first mention in the list at an offset from lo to hi (spaces: a short run)."""
+    return min((i for at in range(lo, hi + 1) for i in places.get(at, ())), default=None)
+
+
+def _move(places: dict[int, list[int]], i: int, old: int, new: int) -> None:
+    places[old].remove(i)
+    places.setdefault(new, []).append(i)
+
+
+def _space_before(text: str, at: int) -> int:
+    """Where the run of spaces that ends at `at` starts."""
+    while at > 0 and text[at - 1].isspace():
+        at -= 1
+    return at
+
+
+def _space_after(text: str, at: int) -> int:
+    """Where the run of spaces that starts at `at` ends."""
+    while at < len(text) and text[at].isspace():
+        at += 1
+    return at
 
 
 def _capitalises_nouns(clause: str) -> bool:
@@ -713,8 +751,25 @@ def _merged(found: list[Requirement]) -> tuple[Requirement, ...]:
                 kept[key] = req
         elif req.must and not old.must:
             kept[key] = req
-    ordered = [r for r in kept.values() if not any(_implies(other, r) for other in kept.values() if other is not r)]
+    ordered = _unimplied(list(kept.values()))
     return tuple([r for r in ordered if r.must] + [r for r in ordered if not r.must])
+
+
+def _unimplied(reqs: list[Requirement]) -> list[Requirement]:
+    """The requirements no other one implies. Only a requirement whose names are all among b's can
+    imply b, so each is filed under its rarest name and b looks under its own names alone: every
+    pair was tried before, time growing with the square of the requirements."""
+    names = [set(r.skills) | set(r.terms) for r in reqs]
+    counts = Counter(name for own in names for name in own)
+    filed: dict[object, list[int]] = {}
+    for i, own in enumerate(names):
+        if own:
+            filed.setdefault(min(own, key=lambda name: (counts[name], repr(name))), []).append(i)
+    return [
+        b
+        for j, b in enumerate(reqs)
+        if not any(i != j and _implies(reqs[i], b) for name in names[j] for i in filed.get(name, ()))
+    ]
 
 
 def _implies(a: Requirement, b: Requirement) -> bool:
