@@ -208,8 +208,11 @@ eval-corpora: runner-ready ## Generate the test and dev corpora (300 CVs each), 
 # "present" is fixed (EXTERNAL_AS_OF), so that a run next year gives the same years.
 EXTERNAL_DATA ?= ../shared/data
 EXTERNAL_AS_OF ?= 2026-11
+# Domain-heavy slices of the external dev split (cv_generation/external_slice.py): one job family's
+# résumés, where its products are common; rules are kept only if they win there too.
+EXTERNAL_FAMILIES ?= php java
 
-eval-external: runner-ready venv third-party-tools ## Build the external dev and test corpora from EXTERNAL_DATA (our layouts, then third-party ones), index and score them.
+eval-external: runner-ready venv third-party-tools ## Build the external dev and test corpora from EXTERNAL_DATA (our layouts, two one-family slices, third-party layouts), index and score them.
 	@if [ ! -f "$(EXTERNAL_DATA)/dev-resumes.csv" ] || [ ! -f "$(EXTERNAL_DATA)/dev-jobs.csv" ]; then \
 		echo "eval-external: no dev-resumes.csv and dev-jobs.csv in EXTERNAL_DATA=$(EXTERNAL_DATA): skipped" >&2; exit 0; fi; \
 	set -e; for split in dev test; do \
@@ -218,6 +221,14 @@ eval-external: runner-ready venv third-party-tools ## Build the external dev and
 			--jobs "$(EXTERNAL_DATA)/dev-jobs.csv" --split $$split --out "$(EVAL_ROOT)/external-$$split" --force; \
 		$(MAKE) --no-print-directory index eval CV_DIR="$(EVAL_ROOT)/external-$$split/cvs" \
 			STORE="$(EVAL_ROOT)/external-$$split/store" AS_OF="$(EXTERNAL_AS_OF)"; \
+	done; \
+	for family in $(EXTERNAL_FAMILIES); do \
+		echo "== external dev corpus, $$family family only" >&2; \
+		$(VENV_PY) -m cv_generation.external_slice --resumes "$(EXTERNAL_DATA)/dev-resumes.csv" \
+			--jobs "$(EXTERNAL_DATA)/dev-jobs.csv" --corpus "$(EVAL_ROOT)/external-dev" --family $$family \
+			--out "$(EVAL_ROOT)/external-dev-$$family"; \
+		$(MAKE) --no-print-directory index eval CV_DIR="$(EVAL_ROOT)/external-dev-$$family/cvs" \
+			STORE="$(EVAL_ROOT)/external-dev-$$family/store" AS_OF="$(EXTERNAL_AS_OF)"; \
 	done; \
 	for split in dev test; do $(call third_party_split,$$split); done
 

@@ -327,7 +327,7 @@ class Searcher:
         for name, order in shown.items():
             out[name] = []
             for rank, unit in enumerate(order.tolist(), start=1):
-                matched = tuple(c.label for c, row in zip(r.concepts, r.held) if c.strong and row[unit])
+                matched = tuple(c.label for c, row in zip(r.concepts, r.held) if row[unit])
                 if r.seniority is not None and r.seniority[unit]:
                     matched += (f"{r.query.seniority} (title)",)
                 weak = not matched and floor is not None and "faiss" in r.scores and r.scores["faiss"][unit] < floor
@@ -389,7 +389,7 @@ class Searcher:
         for unit, pairs in wanted.items():
             read = [(people[m], chunks[c]) for m, c in pairs]
             lines = best_lines(read, r.concepts, r.weights)
-            closest = None if lines else closest_passage(read, r.query.stems)
+            closest = None if lines else closest_passage(read, r.query.stems, r.concepts)
             out[unit] = lines or ([closest] if closest else [])
         return out
 
