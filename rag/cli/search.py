@@ -19,6 +19,7 @@ from rag.search.did_you_mean import did_you_mean
 from rag.search.filters import Filters
 from rag.search.fusion import FusionSettings
 from rag.search.implicit import read_question, with_implicit
+from rag.search.query import MAX_QUERY_CHARS, check_length
 from rag.search.retrieval import MODES, Searcher
 from rag.text import display
 
@@ -57,7 +58,12 @@ Examples:
 """,
 )
 @click.argument("words", nargs=-1)
-@option("--query", "-q", default=None, help="The question (or give it as arguments; - reads standard input).")
+@option(
+    "--query",
+    "-q",
+    default=None,
+    help=f"The question (or give it as arguments; - reads standard input); at most {MAX_QUERY_CHARS:,} characters.",
+)
 @store_option("Store folder written by `rag index`.")
 @option("--topk", "-k", type=click.IntRange(min=1), default=5, show_default=True, help="Rows per list.")
 @option("--mode", "-m", type=click.Choice(MODES), default="hybrid", show_default=True, help="Which lists to show.")
@@ -129,9 +135,10 @@ def read_query(option_value: str | None, words: tuple[str, ...]) -> str:
         raise click.UsageError("give the query either as arguments or with --query, not both")
     text = option_value if option_value is not None else " ".join(words)
     if text == "-":
-        text = sys.stdin.read()
+        text = sys.stdin.read(MAX_QUERY_CHARS + 1)  # what is past the limit is never read
     if not text.strip():
         raise UsageError('no query: ask something, e.g. rag search "Who has experience with Jenkins?"')
+    check_length(text)  # before the store is opened: a query too long is refused at once
     return text
 
 

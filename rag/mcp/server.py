@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import difflib
 import logging
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,6 +23,7 @@ from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.server.stdio import stdio_server
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
@@ -30,6 +32,7 @@ from rag.errors import UserError, short_reason
 from rag.files import json_safe
 from rag.jobs.jd import parse_jd
 from rag.jobs.matching import MatchSettings, match
+from rag.mcp.framing import Replies, checked_lines, protocol_input
 from rag.mcp.schema import (
     AddedOutput,
     CvOutput,
@@ -44,6 +47,7 @@ from rag.render.documents import match_document, search_document, status_documen
 from rag.render.terminal import clip
 from rag.search.filters import Filters
 from rag.search.fusion import RULES, FusionSettings
+from rag.search.query import MAX_QUERY_CHARS
 from rag.search.retrieval import MODES
 from rag.search.warm import Loaded, WarmStore
 from rag.store.cv_text import read_cv
@@ -74,8 +78,8 @@ Query = Annotated[
     Field(
         strict=True,
         min_length=1,
-        max_length=4000,
         description=(
+            f"At most {MAX_QUERY_CHARS:,} characters. "
             'What to look for, in any language: skills, a role, or a question ("Who has experience with Jenkins?", '
             '"senior data engineer with Spark"). Known aliases count as the same skill (K8s = Kubernetes); a name '
             'of several words ("Rest Assured") is looked for as written; role words ("developer") are never '
@@ -170,7 +174,18 @@ JdText = Annotated[
 
 class CvServer(MCPServer):
     """MCPServer whose argument errors read as one line naming each bad argument, rather than
-    pydantic's multi-line report with links."""
+    pydantic's multi-line report with links, and which answers a line of standard input that is
+    no message with the JSON-RPC error for it (framing.py)."""
+
+    async def run_stdio_async(self) -> None:
+        if sys.stdout is None:  # closed when the process started: no answer could be sent
+            raise UserError("standard output is closed: `rag mcp` answers on it; start it with a pipe there")
+        replies = Replies()
+        with protocol_input() as source:
+            async with stdio_server(stdin=checked_lines(source, replies)) as (read_stream, write_stream):
+                replies.open(write_stream)
+                lowlevel = self._lowlevel_server
+                await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context=None):
         try:

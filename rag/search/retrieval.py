@@ -27,7 +27,7 @@ from rag.search.evidence import Evidence, best_lines, closest_passage
 from rag.search.fields import profile_fields
 from rag.search.filters import CompiledFilters, FilterOutcome
 from rag.search.fusion import FusionSettings, convex_scores, ranked, rrf_scores
-from rag.search.query import Concept, Query, analyse, resolve
+from rag.search.query import Concept, Query, analyse, check_length, resolve
 from rag.store.open import OpenStore
 from rag.store.rows import Candidate, Chunk
 
@@ -108,6 +108,7 @@ class SearchResult:
 def check_request(query: str, mode: str, topk: int) -> None:
     if not query.strip():
         raise UsageError('the query is blank; ask something, e.g. "Who has experience with Jenkins?"')
+    check_length(query)
     if any("\ud800" <= ch <= "\udfff" for ch in query):
         raise UsageError("the query is not valid UTF-8 text")
     if topk < 1:

@@ -16,11 +16,11 @@ from rag.errors import UserError
 from rag.jobs.jd_file import jd_from_bytes
 from rag.search.filters import CompiledFilters, Filters
 from rag.search.fusion import DEFAULT_RULE, RULES, FusionSettings
+from rag.search.query import check_length
 
 MAX_TOPK = 50
 SEARCH_TOPK = 10  # rows per list on a page: "next 10" shows the next page of all three
 MATCH_TOPK = 10
-MAX_QUERY = 4000  # characters, as the MCP tool allows
 MAX_JD = 50_000
 MAX_PAGE = 100  # pages of a list
 MAX_WORDS = 20  # filters read from a question that the user put back as words
@@ -112,8 +112,10 @@ class SearchForm:
     @classmethod
     def checked(cls, params) -> SearchForm:
         form = cls.read(params)
-        if len(form.q) > MAX_QUERY:
-            raise FormError(f"the query is longer than {MAX_QUERY:,} characters")
+        try:
+            check_length(form.q)  # the limit and the words of every entry point
+        except UserError as exc:
+            raise FormError(str(exc)) from None
         if form.fusion not in RULES:
             raise FormError(f"fusion must be one of {', '.join(RULES)}, got {form.fusion!r}")
         return replace(form, topk=_topk(params, SEARCH_TOPK), page=_page(params))
