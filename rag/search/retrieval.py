@@ -27,7 +27,7 @@ from rag.search.evidence import Evidence, best_lines, closest_passage
 from rag.search.fields import profile_fields
 from rag.search.filters import CompiledFilters, FilterOutcome
 from rag.search.fusion import FusionSettings, convex_scores, ranked, rrf_scores
-from rag.search.query import Concept, Query, analyse, resolve
+from rag.search.query import Concept, Query, analyse, check_length, resolve
 from rag.store.open import OpenStore
 from rag.store.rows import Candidate, Chunk
 
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 MODES = ("hybrid", "fused", "faiss", "bm25")
 SHOWN = {"hybrid": ("faiss", "bm25", "fused"), "fused": ("fused",), "faiss": ("faiss",), "bm25": ("bm25",)}
+ROW_FACTS = ("location", "years_experience")  # what every row shows of its profile
 EVIDENCE_CHUNKS = 6  # chunks of a candidate read for evidence: those where the query weighs most
 CLOSEST_CHUNKS = 3  # chunks of a meaning match read for its closest content line
 # A row that holds no concept of the query and whose closest chunk is below this cosine is set apart
@@ -87,6 +88,7 @@ class Hit:
     profile: Profile | None = None  # read when the result shows profile fields
     files: tuple[Candidate, ...] = ()  # every CV of the person (the candidate's own first)
     weak: bool = False  # holds no query concept and is under the model's meaning floor: likely unrelated
+    facts: dict = field(default_factory=dict)  # ROW_FACTS as the profile's JSON holds them (no Profile parsed)
 
 
 @dataclass
@@ -106,6 +108,7 @@ class SearchResult:
 def check_request(query: str, mode: str, topk: int) -> None:
     if not query.strip():
         raise UsageError('the query is blank; ask something, e.g. "Who has experience with Jenkins?"')
+    check_length(query)
     if any("\ud800" <= ch <= "\udfff" for ch in query):
         raise UsageError("the query is not valid UTF-8 text")
     if topk < 1:
@@ -271,8 +274,10 @@ class Searcher:
         unit: str = "candidates",
         fusion: FusionSettings | None = None,
         filters: CompiledFilters | None = None,
+        offset: int = 0,
     ) -> SearchResult:
-        """The shown top of each list; filters (Filters.compile()) apply before any list is ranked."""
+        """The shown top of each list (from rank offset + 1 on: a later page); filters
+        (Filters.compile()) apply before any list is ranked."""
         check_request(text, mode, topk)
         fusion = fusion or FusionSettings()
         query = analyse(text)
@@ -284,7 +289,7 @@ class Searcher:
         outcome = filters.apply(self.store.profiles().columns) if filters else None
         lists = ("faiss", "bm25", "fused") if mode in ("hybrid", "fused") else SHOWN[mode]
         rankings = self.rank(query, lists, unit, fusion, outcome.keep if outcome else None)
-        shown = {name: rankings.orders[name][:topk] for name in SHOWN[mode]}
+        shown = {name: rankings.orders[name][offset : offset + topk] for name in SHOWN[mode]}
         holders = {
             c.label: int(n) for c, n, strong in zip(rankings.concepts, rankings.holders(), rankings.strong) if strong
         }
@@ -296,7 +301,7 @@ class Searcher:
             mode,
             unit,
             fusion,
-            self._hits(rankings, shown, fields),
+            self._hits(rankings, shown, fields, offset),
             holders,
             filters,
             outcome,
@@ -304,7 +309,9 @@ class Searcher:
             rankings.excluded,
         )
 
-    def _hits(self, r: Rankings, shown: dict[str, np.ndarray], fields: tuple[str, ...]) -> dict[str, list[Hit]]:
+    def _hits(
+        self, r: Rankings, shown: dict[str, np.ndarray], fields: tuple[str, ...], offset: int = 0
+    ) -> dict[str, list[Hit]]:
         units = sorted({int(u) for order in shown.values() for u in order})
         chunk_of: dict[int, Chunk] = {}
         if r.unit == "candidates":
@@ -315,17 +322,16 @@ class Searcher:
         members = {u: self._members(r, row) for u, row in row_of.items()}
         people = self.store.candidates.get({m for rows in members.values() for m in rows})
         own = {u: people[row] for u, row in row_of.items()}
-        profiles = {}
-        if fields:
-            records = self.store.profiles().table.get(row_of.values())
-            profiles = {u: records[row].read() for u, row in row_of.items()}
+        records = self.store.profiles().table.get(row_of.values())  # every row shows its location and years
+        profiles = {u: records[row].read() for u, row in row_of.items()} if fields else {}
+        facts = {u: {f: records[row].profile.get(f) for f in ROW_FACTS} for u, row in row_of.items()}
         position = {name: _positions(order, len(r.starts) - 1) for name, order in r.orders.items()}
         evidence = self._evidence(r, units, members, people)
         floor = MEANING_FLOORS.get(self.store.manifest.embedding_model)
         out: dict[str, list[Hit]] = {}
         for name, order in shown.items():
             out[name] = []
-            for rank, unit in enumerate(order.tolist(), start=1):
+            for rank, unit in enumerate(order.tolist(), start=offset + 1):
                 matched = tuple(c.label for c, row in zip(r.concepts, r.held) if row[unit])
                 if r.seniority is not None and r.seniority[unit]:
                     matched += (f"{r.query.seniority} (title)",)
@@ -343,6 +349,7 @@ class Searcher:
                         profiles.get(unit),
                         tuple(people[m] for m in members[unit]),
                         bool(weak),
+                        facts[unit],
                     )
                 )
         return out
