@@ -34,7 +34,7 @@ from rag.lexicon.terms import matching_spans, query_terms, raw_tokens
 from rag.profile.education import LEVELS as EDUCATION_LEVELS
 from rag.search import aggregation as agg
 from rag.search.evidence import Evidence, line_at
-from rag.search.filters import CompiledFilters, FilterOutcome, concept_spellings, years_in_roles
+from rag.search.filters import CompiledFilters, FilterOutcome, concept_spellings, months_in_roles
 from rag.search.fusion import FusionSettings
 from rag.search.query import Query
 from rag.search.retrieval import Searcher
@@ -317,9 +317,9 @@ def _years_for(columns, req: Requirement) -> tuple[np.ndarray, np.ndarray]:
         return overall, np.zeros(len(overall), dtype=bool)
     spellings = {s for skill in req.skills for s in concept_spellings(skill)}
     spellings |= {tuple(w.replace("-", "") for w in words) for words in req.terms}
-    in_roles = years_in_roles(columns, tuple(sorted(spellings)))
-    named = in_roles > 0
-    return np.where(named, in_roles, overall), named
+    months = months_in_roles(columns, tuple(sorted(spellings)))
+    named = months >= 0
+    return np.where(named, months // 12, overall), named
 
 
 def _states(req: Requirement, names: dict[str, np.ndarray]) -> np.ndarray:
