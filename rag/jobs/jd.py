@@ -51,12 +51,12 @@ from rag.lexicon.job_words import (
     NARROWINGS,
     NICE,
     NICE_MARKERS,
-    NUMBER_WORDS,
     OTHER,
     PREAMBLE,
     SMALL_WORDS,
     TASKS,
 )
+from rag.lexicon.numbers import NUMBER_WORDS
 from rag.lexicon.role_words import ROLE_WORDS
 from rag.lexicon.terms import QUERY_FRAMING, STOPWORDS, fold, raw_tokens
 from rag.lexicon.vocabulary import find_practices, find_skills
@@ -122,6 +122,7 @@ _NUMBER = r"(?:\d{1,2}|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
 _YEARS = regex.compile(
     rf"(?<![\p{{L}}\p{{N}}])(?P<n>{_NUMBER})(?:\s*(?:-|–|to|a|bis)\s*\d{{1,2}})?\s*\+?\s*"
     r"(?:years?|yrs?|anos?|jahre|jahren|jahr|ans?|annees?)(?![\p{L}\p{N}])"
+    r"(?!\s+(?:of\s+)?(?:age|old|older)\b|\s+de\s+edad\b|\s+alt\b|\s+d['’]?\s?age\b)"  # an age: "18 years of age"
 )
 _EXPERIENCE_CONTEXT = regex.compile(
     r"(?<![\p{L}])(?:experience|experiencia|erfahrung|berufserfahrung|praxis|trayectoria|at least|minimum|"

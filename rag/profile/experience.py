@@ -25,6 +25,7 @@ from itertools import accumulate
 
 import regex
 
+from rag.lexicon.numbers import NUMBER_WORDS
 from rag.lexicon.terms import STOPWORDS, raw_tokens
 from rag.profile.dates import Period, find_periods, month_label, parse_month
 from rag.profile.education import highest_level
@@ -130,57 +131,7 @@ def make_role(period: Period, entry: Entry) -> Role:
     return Role(month_label(period.start), month_label(period.end), period.ongoing, entry.title, tuple(terms))
 
 
-_WORDS = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "thirteen": 13,
-    "fourteen": 14,
-    "fifteen": 15,
-    "sixteen": 16,
-    "seventeen": 17,
-    "eighteen": 18,
-    "nineteen": 19,
-    "twenty": 20,
-    "un": 1,
-    "uno": 1,
-    "dos": 2,
-    "tres": 3,
-    "cuatro": 4,
-    "cinco": 5,
-    "seis": 6,
-    "siete": 7,
-    "ocho": 8,
-    "nueve": 9,
-    "diez": 10,
-    "zwei": 2,
-    "drei": 3,
-    "vier": 4,
-    "fünf": 5,
-    "sechs": 6,
-    "sieben": 7,
-    "acht": 8,
-    "neun": 9,
-    "zehn": 10,
-    "deux": 2,
-    "trois": 3,
-    "quatre": 4,
-    "cinq": 5,
-    "sept": 7,
-    "huit": 8,
-    "neuf": 9,
-    "dix": 10,
-}
-_N = rf"(?P<n>\d{{1,2}}(?:[.,]5)?|{'|'.join(sorted(_WORDS, key=len, reverse=True))})"
+_N = rf"(?P<n>\d{{1,2}}(?:[.,]5)?|{'|'.join(sorted(NUMBER_WORDS, key=len, reverse=True))})"
 _STATED = regex.compile(
     rf"""(?<![\p{{L}}\p{{N}}.,])
     (?: (?:years\s+of\s+experience|experience|berufserfahrung|experiencia|exp[ée]rience)\s*[:\-–]\s*
@@ -209,5 +160,5 @@ def stated_years(sections: list[Section]) -> float | None:
     if found is None:
         return None
     number = found.group("n").lower().replace(",", ".")
-    value = _WORDS[number] if number in _WORDS else float(number)
+    value = NUMBER_WORDS[number] if number in NUMBER_WORDS else float(number)
     return int(value) if value == int(value) else value
