@@ -137,7 +137,7 @@ def rank_against(
     jd = replace(jd, requirements=_held_names(searcher, jd.requirements))
     reqs = jd.requirements
     columns = store.profiles().columns
-    mentions = read_mentions(store, searcher.keyword, {s for r in reqs for s in r.skills})
+    mentions = read_mentions(store, {s for r in reqs for s in r.skills})
     names = _name_holders(searcher, reqs, mentions)
     met = np.zeros((len(reqs), len(starts) - 1), dtype=bool)
     cosines: dict[int, np.ndarray] = {}
