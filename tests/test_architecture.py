@@ -61,6 +61,42 @@ def test_only_the_command_line_reads_the_environment():
     assert readers == []
 
 
+def test_only_the_store_names_a_segment_file():
+    """A segment's file names are written in rag/store/layout.py alone: nowhere else in the library
+    as a string (docstrings may mention them), and the import contract keeps its constants there."""
+    from rag.store.layout import SEGMENT, segment_files
+
+    names = (SEGMENT, *segment_files(approximate=True))
+    found = []
+    for path in _python_files():
+        where = path.relative_to(ROOT).as_posix()
+        if where.startswith("rag/store/"):
+            continue
+        tree = ast.parse(path.read_text())
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+                found += [f"{where}:{node.lineno} {name}" for name in names if name in node.value]
+    assert found == []
+    done = lint(ROOT)
+    assert "Only the store names a segment's files KEPT" in done.stdout
+
+
+def test_the_store_contract_fails_on_a_module_that_names_a_segment_file(tmp_path):
+    shutil.copytree(ROOT / "rag", tmp_path / "rag", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    writing = tmp_path / "rag" / "pipeline" / "writing.py"
+    writing.write_text(writing.read_text() + "\nfrom rag.store.layout import CHUNKS  # the build naming a file\n")
+    done = lint(tmp_path)
+    assert done.returncode != 0 and "Only the store names a segment's files BROKEN" in done.stdout
+
+
 def test_no_fake_is_chosen_by_name_in_product_code():
     named = [p.relative_to(ROOT).as_posix() for p in _python_files() if "hash-words" in p.read_text()]
     assert named == []

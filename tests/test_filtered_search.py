@@ -20,7 +20,8 @@ from rag.errors import UserError
 from rag.pipeline.builder import BuildSettings
 from rag.search.filters import Filters
 from rag.search.retrieval import Searcher
-from rag.store.manifest import PROFILE_INDEX, STORE_FORMAT
+from rag.store.layout import PROFILE_INDEX
+from rag.store.manifest import STORE_FORMAT
 from rag.store.open import open_store
 
 AS_OF = "2025-06"

@@ -44,12 +44,15 @@ def chunk_mentions(text: str, terms: Iterable[str], cut_before: bool, continues:
     held = set(terms)
     joined = [t for t in held if any(ch in t for ch in JOINERS)]
     return [
-        m
-        for m in find_skills(text)
-        if not (m.start == 0 and cut_before)
-        and not (m.end == len(text) and continues)
-        and _indexed(m.canonical, held, joined)
+        m for m in find_skills(text) if whole(m, text, cut_before, continues) and _indexed(m.canonical, held, joined)
     ]
+
+
+def whole(mention: SkillMention, text: str, cut_before: bool, continues: bool) -> bool:
+    """Whether a mention can be read from this chunk: one that touches an edge where the CV's text
+    goes on may be a cut name ("Azure" of "Azure DevOps" at a chunk's end, "DevOps" at the next
+    one's start), and the neighbouring chunk, which overlaps it, holds it whole with its context."""
+    return not ((mention.start == 0 and cut_before) or (mention.end == len(text) and continues))
 
 
 def _indexed(skill: str, held: set[str], joined: list[str]) -> bool:
