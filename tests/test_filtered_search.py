@@ -125,6 +125,8 @@ def test_make_search_with_location_and_min_years_returns_only_those_who_meet_bot
         "undecided": 2,
         "unknown": {"years": 1, "location": 1},
         "skills": [],
+        "text": "years>=5 and location=Berlin · 1 of 6 CVs pass; 2 dropped because their years (1) or "
+        "location (1) is unknown (--keep-unknown keeps them)",
     }
     assert doc["lists"]["fused"][0]["profile"]["years_experience"] == 9
     assert doc["lists"]["fused"][0]["profile"]["location"]["city"] == "Berlin"
