@@ -35,12 +35,17 @@ def test_the_import_contracts_hold():
     assert "Imports run downward KEPT" in done.stdout and "0 broken" in done.stdout
 
 
-def test_the_contract_fails_on_an_upward_import(tmp_path):
+def lint_with(tmp_path: Path, module: str, line: str) -> subprocess.CompletedProcess:
+    """The contracts checked on a copy of the library with one line added to one module."""
     shutil.copytree(ROOT / "rag", tmp_path / "rag", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "pyproject.toml", tmp_path)
-    keyword = tmp_path / "rag" / "index" / "keyword.py"
-    keyword.write_text(keyword.read_text() + "\nfrom rag.search import retrieval  # an index reaching up\n")
-    done = lint(tmp_path)
+    path = tmp_path / module
+    path.write_text(path.read_text() + f"\n{line}\n")
+    return lint(tmp_path)
+
+
+def test_the_contract_fails_on_an_upward_import(tmp_path):
+    done = lint_with(tmp_path, "rag/index/keyword.py", "from rag.search import retrieval  # an index reaching up")
     assert done.returncode != 0 and "Imports run downward BROKEN" in done.stdout
     assert "rag.index.keyword -> rag.search.retrieval" in done.stdout
 
@@ -89,11 +94,9 @@ def test_only_the_store_names_a_segment_file():
 
 
 def test_the_store_contract_fails_on_a_module_that_names_a_segment_file(tmp_path):
-    shutil.copytree(ROOT / "rag", tmp_path / "rag", ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(ROOT / "pyproject.toml", tmp_path)
-    writing = tmp_path / "rag" / "pipeline" / "writing.py"
-    writing.write_text(writing.read_text() + "\nfrom rag.store.layout import CHUNKS  # the build naming a file\n")
-    done = lint(tmp_path)
+    done = lint_with(
+        tmp_path, "rag/pipeline/writing.py", "from rag.store.layout import CHUNKS  # the build naming a file"
+    )
     assert done.returncode != 0 and "Only the store names a segment's files BROKEN" in done.stdout
 
 

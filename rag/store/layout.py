@@ -30,25 +30,22 @@ FLAT = "faiss.index"  # FAISS IndexFlatIP: every chunk's unit vector, row = chun
 KEYS = "embedding_keys.npy"  # 16-byte content hash per row: the embedding cache of later builds
 IVF = "dense.ivf"  # FAISS IVF-SQ8, only in a segment of more than ann.FLAT_MAX chunks
 
-_KEYWORD = KeywordFiles(
-    pickle="bm25.pkl",
-    dictionary="keyword.dictionary.npz",
-    terms="keyword.terms.npy",
-    indptr="keyword.indptr.npy",
-    chunks="keyword.chunks.npy",
-    tf="keyword.tf.npy",
-    lengths="keyword.lengths.npy",
-    pos_indptr="keyword.pos_indptr.npy",
-    positions="keyword.positions.npy",
-    chunk_first="keyword.chunk_first.npy",
-)
-_MENTIONS = MentionFiles(skills="mentions.skills.npz", chunks="mentions.chunks.npy", spans="mentions.spans.npy")
-BM25_PICKLE = _KEYWORD.pickle
-DICTIONARY = _KEYWORD.dictionary
-LENGTHS = _KEYWORD.lengths
-
-KEYWORD_FILES = tuple(vars(_KEYWORD).values())
-MENTION_FILES = tuple(vars(_MENTIONS).values())
+_KEYWORD = {  # KeywordFiles' fields (index/keyword_segment.py says what each holds)
+    "pickle": "bm25.pkl",
+    "dictionary": "keyword.dictionary.npz",
+    "terms": "keyword.terms.npy",
+    "indptr": "keyword.indptr.npy",
+    "chunks": "keyword.chunks.npy",
+    "tf": "keyword.tf.npy",
+    "lengths": "keyword.lengths.npy",
+    "pos_indptr": "keyword.pos_indptr.npy",
+    "positions": "keyword.positions.npy",
+    "chunk_first": "keyword.chunk_first.npy",
+}
+_MENTIONS = {"skills": "mentions.skills.npz", "chunks": "mentions.chunks.npy", "spans": "mentions.spans.npy"}
+BM25_PICKLE = _KEYWORD["pickle"]
+DICTIONARY = _KEYWORD["dictionary"]
+LENGTHS = _KEYWORD["lengths"]
 SEGMENT_FILES = (
     CHUNKS,
     CHUNK_OFFSETS,
@@ -59,10 +56,10 @@ SEGMENT_FILES = (
     NOTES,
     PROFILES,
     PROFILE_INDEX,
-    *KEYWORD_FILES,
+    *_KEYWORD.values(),
     FLAT,
     KEYS,
-    *MENTION_FILES,
+    *_MENTIONS.values(),
 )  # every segment's; a large one has IVF too
 # Checked byte for byte whenever a store is opened: every file whose size grows with the chunks or
 # terms but not with their text, vectors or postings. The others are checked by size; each is
@@ -72,13 +69,8 @@ SEGMENT_FILES = (
 HASHED_ON_OPEN = (
     CHUNK_OFFSETS,
     CANDIDATE_INDEX,
-    _KEYWORD.dictionary,
-    _KEYWORD.terms,
-    _KEYWORD.indptr,
-    _KEYWORD.lengths,
-    _KEYWORD.pos_indptr,
-    _KEYWORD.chunk_first,
-    _MENTIONS.skills,
+    *(_KEYWORD[k] for k in ("dictionary", "terms", "indptr", "lengths", "pos_indptr", "chunk_first")),
+    _MENTIONS["skills"],
 )
 
 
@@ -88,7 +80,7 @@ def segment_files(approximate: bool) -> tuple[str, ...]:
 
 
 def keyword_files(folder: Path) -> KeywordFiles:
-    return KeywordFiles(**{k: folder / v for k, v in vars(_KEYWORD).items()})
+    return KeywordFiles(**{k: folder / v for k, v in _KEYWORD.items()})
 
 
 def dense_files(folder: Path) -> DenseFiles:
@@ -96,4 +88,4 @@ def dense_files(folder: Path) -> DenseFiles:
 
 
 def mention_files(folder: Path) -> MentionFiles:
-    return MentionFiles(**{k: folder / v for k, v in vars(_MENTIONS).items()})
+    return MentionFiles(**{k: folder / v for k, v in _MENTIONS.items()})

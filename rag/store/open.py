@@ -46,13 +46,25 @@ T = TypeVar("T")
 
 @dataclass
 class OpenSegment:
-    entry: SegmentEntry
-    folder: Path
-    record: SegmentRecord
+    reader: SegmentReader  # its files, and its deletions
     candidates: LiveRows  # where its live candidates stand in the store
     chunks: LiveRows  # and its live chunks
-    deletions: SegmentDeletions | None
-    reader: SegmentReader  # its files
+
+    @property
+    def entry(self) -> SegmentEntry:
+        return self.reader.entry
+
+    @property
+    def folder(self) -> Path:
+        return self.reader.folder
+
+    @property
+    def record(self) -> SegmentRecord:
+        return self.reader.record
+
+    @property
+    def deletions(self) -> SegmentDeletions | None:
+        return self.reader.deletions
 
 
 @dataclass
@@ -326,8 +338,5 @@ def open_segments(store: StoreDir, generation: Path, manifest: Manifest):
             table.append(part)
     candidate_live = live_layout([r.record.candidates for r, _, _ in opened], [k for _, k, _ in opened])
     chunk_live = live_layout([r.record.chunks for r, _, _ in opened], [k for _, _, k in opened])
-    segments = [
-        OpenSegment(r.entry, r.folder, r.record, c, k, r.deletions, r)
-        for (r, _, _), c, k in zip(opened, candidate_live, chunk_live)
-    ]
+    segments = [OpenSegment(r, c, k) for (r, _, _), c, k in zip(opened, candidate_live, chunk_live)]
     return segments, tables
