@@ -2,15 +2,16 @@
 
 0. filters, if any, decide which candidates may appear at all (filters.py, on their profiles);
 1. analyse it once: terms, concepts, the text to embed, the seniority asked for (query.py);
-2. each index scores every chunk: cosine per chunk (dense_index.py), BM25 weight per term and
-   chunk (keyword_index.py), and which chunks hold each concept;
-3. aggregate chunks to the unit shown, a candidate or the chunk itself (candidates.py);
-4. rank each list over the candidates the filters kept, and fuse: concepts held first, then the
-   fusion rule (fusion.py), normalised over the kept candidates only;
-5. describe the top of each list: names, concepts held, evidence lines (evidence.py), and the
+2. each retriever (retrievers.py: one call, query in, scored units out) scores the chunks and
+   aggregates them to the unit shown, a candidate or the chunk itself: the cosine of the closest
+   chunk through FAISS (index/dense.py), BM25 per term from the chunk where it weighs most
+   (index/keyword.py); and which chunks hold each concept is read once;
+3. rank each retriever's list over the candidates the filters kept, and fuse them: concepts held
+   first, then the fusion rule (fusion.py), normalised over the kept candidates only;
+4. describe the top of each list: names, concepts held, evidence lines (evidence.py), and the
    profile fields a filter or the query touched (profile_view.py).
 
-Evaluation calls rank() (steps 1-4), the very path search uses.
+Evaluation calls rank() (steps 1-3), the very path search uses.
 """
 
 from __future__ import annotations
