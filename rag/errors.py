@@ -47,20 +47,32 @@ class UserError(Exception):
         return self.worded(rag_words)
 
 
+# Each fix's command, as the `rag` command (or pip) and as `make` word it: one table, so that the
+# two never drift apart. {store}, {as_of} and {cv_dir} become the options or variables it carries.
+_COMMANDS = {
+    "index": ("rag index{store}", "make index{store}"),
+    "rebuild": ("rag index --force{store}{as_of}", "make rebuild{store}{as_of}"),
+    "replace": ("rag index --cv-dir {cv_dir}{store} --replace", "make index CV_DIR={cv_dir}{store} REPLACE=1"),
+    "install": ("pip install -r requirements-rag.txt", "make venv"),
+    "install-ray": ("pip install '.[ray]'", "make index ENGINE=ray, which installs the ray extra"),
+    "cvs": ("python -m cv_generation.generate", "make cvs"),
+    "ray-up": ("docker compose --profile ray up -d", "make ray-up"),
+}
+_ARGUMENTS = {"store": (" --store {}", " STORE={}"), "as_of": (" --as-of {}", " AS_OF={}")}
+
+
+def fix_words(fix: Fix, via_make: bool = False) -> str:
+    """A fix as the command that does it: the `rag` command's (or pip's), or make's."""
+    way = int(via_make)
+    given = {
+        name: spelled[way].format(fix.args[name]) if name in fix.args else "" for name, spelled in _ARGUMENTS.items()
+    }
+    return _COMMANDS[fix.action][way].format(cv_dir=fix.args.get("cv_dir"), **given)
+
+
 def rag_words(fix: Fix) -> str:
     """A fix as the `rag` command (or pip) that does it."""
-    a = fix.args
-    store = f" --store {a['store']}" if "store" in a else ""
-    as_of = f" --as-of {a['as_of']}" if "as_of" in a else ""
-    return {
-        "index": f"rag index{store}",
-        "rebuild": f"rag index --force{store}{as_of}",
-        "replace": f"rag index --cv-dir {a.get('cv_dir')}{store} --replace",
-        "install": "pip install -r requirements-rag.txt",
-        "install-ray": "pip install '.[ray]'",
-        "cvs": "python -m cv_generation.generate",
-        "ray-up": "docker compose --profile ray up -d",
-    }[fix.action]
+    return fix_words(fix)
 
 
 class UsageError(UserError):

@@ -127,11 +127,11 @@ def test_skills_are_whole_terms():
 
 
 def test_or_joins_skills_into_one_requirement():
-    found = skills("Requirements:\n- Python, Go or Rust\n- AWS/GCP\n- Python, SQL and Airflow")
+    found = skills("Requirements:\n- Python, Go or Rust\n- AWS/GCP\n- Java, SQL and Airflow")
     assert found == {
         ("Python", "Go", "Rust"): True,
         ("Amazon Web Services", "Google Cloud Platform"): True,
-        ("Python",): True,
+        ("Java",): True,
         ("SQL",): True,
         ("Apache Airflow",): True,
     }
@@ -300,3 +300,34 @@ def test_a_line_to_applicants_is_no_requirement():
         "Requirements:\n- Python\n- Don't worry if you don't meet every qualification listed here\n"
         "- If this sounds like you, we'd love for you to apply\n"
     ) == [(SKILL, "Python", True)]
+
+
+def test_a_repeated_requirement_is_asked_once_in_its_strongest_wording():
+    """Spring Boot three times: a choice that holds it beside it asked alone says nothing more, a
+    nice-to-have repeating a must-have is the must-have, and years in it take its place."""
+    jd = parse_jd(
+        "Backend Engineer\n\nWhat you'll do\n- Build services in Spring Boot\n\nRequirements\n"
+        "- Spring Boot\n- Java, Spring Boot or Quarkus\n- Docker\n\nNice to have\n- Spring Boot\n- Docker or Podman\n"
+    )
+    assert [(r.label, r.must) for r in jd.requirements] == [("Spring Boot", True), ("Docker", True)]
+    jd = parse_jd("Requirements\n- Kafka\n- 3+ years of Kafka\n\nNice to have\n- Kafka or RabbitMQ\n")
+    assert [(r.kind, r.label, r.must) for r in jd.requirements] == [("years", "3+ years of Kafka", True)]
+
+
+def test_a_name_written_in_full_is_one_requirement_not_its_fragments():
+    """ "ISTQB Foundation Level certification" is ISTQB, with no requirement "Level"; "Core PHP" is
+    PHP; "Hands-on" opening a line, "e.g." and "10th" name nothing."""
+    jd = parse_jd(
+        "Requirements\n- ISTQB Foundation Level certification\n- Core PHP\n"
+        "- Hands-on experience with Postman\n- Load testing tools, e.g. JMeter or Gatling\n- 10th Pass\n"
+    )
+    labels = {r.label: r.skills for r in jd.requirements}
+    assert labels["ISTQB Foundation Level"] == ("ISTQB",) and labels["Core PHP"] == ("PHP",)
+    assert not {"Level", "Core", "Hands-on", "e.g", "10th"} & {" ".join(w) for r in jd.requirements for w in r.terms}
+    assert all(label not in ("Level", "Hands-on", "e.g") for label in labels)
+    assert labels["Postman"] == ("Postman",)
+
+
+def test_practices_are_read_in_any_form_of_their_words():
+    jd = parse_jd("Requirements\n- Mentoring junior engineers\n- Code reviews\n- Reviewing code of others\n")
+    assert [(r.kind, r.skills) for r in jd.requirements] == [("skill", ("Mentoring",)), ("skill", ("Code Review",))]

@@ -235,7 +235,14 @@ def test_json_has_every_requirement_and_its_evidence(store, hash_model, jd_file)
     )
     java = top["requirements"][2]
     assert java["met"] and java["evidence"]["page"] == 1 and "Java" in java["evidence"]["text"]
-    assert top["requirements"][3] == {"id": 4, "met": False, "value": None, "evidence": None, "detail": None}
+    assert top["requirements"][3] == {
+        "id": 4,
+        "state": "unmet",
+        "met": False,
+        "value": None,
+        "evidence": None,
+        "detail": None,
+    }
     assert 0 < top["score"] <= 100 and set(top["score_parts"]) == {
         "must",
         "nice",

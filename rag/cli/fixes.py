@@ -1,11 +1,12 @@
 """A fix worded for the way its user runs the pipeline: `make` targets through the Makefile, which
-says so in RAG_VIA_MAKE, or `rag` commands (rag.errors.rag_words) otherwise."""
+says so in RAG_VIA_MAKE, or `rag` commands (rag.errors.rag_words) otherwise: one table words both
+(rag.errors.fix_words)."""
 
 from __future__ import annotations
 
 import os
 
-from rag.errors import Fix, rag_words
+from rag.errors import Fix, fix_words, rag_words
 
 
 def via_make() -> bool:
@@ -20,18 +21,7 @@ def docker_runner() -> bool:
 
 
 def make_words(fix: Fix) -> str:
-    a = fix.args
-    store = f" STORE={a['store']}" if "store" in a else ""
-    as_of = f" AS_OF={a['as_of']}" if "as_of" in a else ""
-    return {
-        "index": f"make index{store}",
-        "rebuild": f"make rebuild{store}{as_of}",
-        "replace": f"make index CV_DIR={a.get('cv_dir')}{store} REPLACE=1",
-        "install": "make venv",
-        "install-ray": "make index ENGINE=ray, which installs the ray extra",
-        "cvs": "make cvs",
-        "ray-up": "make ray-up",
-    }[fix.action]
+    return fix_words(fix, via_make=True)
 
 
 def word(fix: Fix) -> str:

@@ -76,6 +76,15 @@ class DictionaryPart:
         at = np.flatnonzero(np.isin(self.blob, np.frombuffer(characters.encode("ascii"), np.uint8)))
         return [self.term(int(i)) for i in np.unique(np.searchsorted(self.offsets, at, side="right") - 1)]
 
+    def terms_starting(self, prefix: str) -> list[str]:
+        """The terms that start with prefix, found by comparing the blob's bytes at every term's
+        start at once, without decoding the rest."""
+        wanted = np.frombuffer(_utf8(prefix), np.uint8)
+        starts = self.offsets[:-1][np.diff(self.offsets) >= len(wanted)]
+        for k, byte in enumerate(wanted):
+            starts = starts[self.blob[starts + k] == byte]
+        return [self.term(int(i)) for i in np.searchsorted(self.offsets, starts)]
+
     def find(self, term: str, hashed: int) -> int | None:
         i = int(np.searchsorted(self.hashes, np.uint64(hashed)))
         while i < len(self.hashes) and int(self.hashes[i]) == hashed:
@@ -108,6 +117,9 @@ class TermDictionary:
 
     def terms_with_any(self, characters: str) -> list[str]:
         return sorted({term for part in self.parts for term in part.terms_with_any(characters)})
+
+    def terms_starting(self, prefix: str) -> list[str]:
+        return sorted({term for part in self.parts for term in part.terms_starting(prefix)})
 
     def lookup(self, term: str) -> int | None:
         hashed = term_hash(term)

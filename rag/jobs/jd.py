@@ -27,16 +27,40 @@ from dataclasses import dataclass, replace
 
 import regex
 
+from rag.lexicon.job_words import (
+    ALTERNATIVES,
+    BOARD,
+    BOARD_HEADINGS,
+    COMMON_NAMES,
+    DEGREE_CONTEXT,
+    FILLER,
+    GAP_FILLER,
+    GERMAN_WORDS,
+    HEADING_WORDS,
+    HEADINGS,
+    LANGUAGE_CONTEXT,
+    LEVEL_WORD_LEVELS,
+    LEVEL_WORDS,
+    MUST,
+    MUST_MARKERS,
+    NARROWINGS,
+    NICE,
+    NICE_MARKERS,
+    NUMBER_WORDS,
+    OTHER,
+    PREAMBLE,
+    SMALL_WORDS,
+    TASKS,
+)
+from rag.lexicon.role_words import ROLE_WORDS
 from rag.lexicon.terms import QUERY_FRAMING, STOPWORDS, fold, raw_tokens
-from rag.lexicon.vocabulary import find_skills
+from rag.lexicon.vocabulary import find_practices, find_skills
 from rag.profile.education import LEVELS as EDUCATION_LEVELS
 from rag.profile.education import levels_in
 from rag.profile.spoken import languages_in
 from rag.profile.titles import pick_title
-from rag.search.query import ROLE_WORDS
 
 SKILL, YEARS, PHRASE, EDUCATION, LANGUAGE = "skill", "years", "phrase", "education", "language"
-MUST, NICE, TASKS, BOARD, OTHER, PREAMBLE = "must", "nice", "tasks", "board", "other", "preamble"
 
 
 @dataclass(frozen=True)
@@ -63,6 +87,10 @@ class JobDescription:
     title: str | None
     requirements: tuple[Requirement, ...]
     sectioned: bool  # read from requirement headings (False: no such heading, the whole text was read)
+    # Every skill its requirements name, those of a requirement merged into another included
+    # ("Java/MATLAB/C++" beside "MATLAB"): the named skills a CV's share is counted over.
+    skills: tuple[str, ...] = ()  # canonical names of the vocabulary
+    terms: tuple[tuple[str, ...], ...] = ()  # names it does not know, as folded words
 
     @property
     def query_text(self) -> str:
@@ -71,452 +99,12 @@ class JobDescription:
         return ". ".join(([self.title] if self.title else []) + list(sources))
 
 
-def _phrases(text: str) -> tuple[str, ...]:
-    return tuple(line.strip() for line in text.strip().splitlines() if line.strip())
-
-
-# Folded headings (fold(): lower case, accents stripped), without a trailing colon.
-HEADINGS: dict[str, str] = {
-    h: kind
-    for kind, text in {
-        MUST: """
-        requirements
-        required
-        required skills
-        required qualifications
-        requirements and qualifications
-        key requirements
-        job requirements
-        minimum requirements
-        minimum qualifications
-        basic qualifications
-        qualifications
-        must have
-        must-have
-        must haves
-        must-haves
-        essential
-        essentials
-        essential skills
-        essential requirements
-        skills
-        technical skills
-        skills and experience
-        skills & experience
-        experience and skills
-        what we're looking for
-        what we are looking for
-        who we're looking for
-        who we are looking for
-        what you bring
-        what you'll bring
-        what you will bring
-        what you need
-        what you'll need
-        you have
-        you bring
-        your profile
-        profile
-        about you
-        who you are
-        your skills
-        the ideal candidate
-        ideal candidate
-        requisitos
-        requisitos minimos
-        requisitos imprescindibles
-        requisitos del puesto
-        imprescindible
-        imprescindibles
-        lo que buscamos
-        que buscamos
-        a quien buscamos
-        buscamos
-        tu perfil
-        perfil
-        perfil buscado
-        perfil requerido
-        requerimientos
-        que necesitas
-        que pedimos
-        que te pedimos
-        se requiere
-        experiencia requerida
-        conocimientos requeridos
-        habilidades
-        conocimientos
-        anforderungen
-        anforderungsprofil
-        ihr profil
-        dein profil
-        profil
-        das bringst du mit
-        was du mitbringst
-        das bringen sie mit
-        was sie mitbringen
-        voraussetzungen
-        qualifikationen
-        deine qualifikationen
-        ihre qualifikationen
-        muss-kriterien
-        musskriterien
-        erforderlich
-        was wir erwarten
-        kenntnisse
-        profil recherche
-        votre profil
-        ton profil
-        le profil
-        profil souhaite
-        competences requises
-        competences
-        competences techniques
-        prerequis
-        pre-requis
-        exigences
-        indispensable
-        indispensables
-        qualifications requises
-        ce que nous recherchons
-        nous recherchons
-        vous avez
-        vous etes
-        qualification
-        required experience and qualifications
-        required experience
-        experience required
-        skills required
-        required skills and experience
-        key skills
-        must have skills
-        mandatory skills
-        primary skills
-        technical requirements
-        candidate requirements
-        education and experience
-        experience and education
-        requirements and skills
-        skills and qualifications
-        qualifications and skills
-        qualifications and experience
-        knowledge skills and abilities
-        skill set
-        skillset
-        skills set
-        desired profile
-        candidate profile
-        eligibility
-        eligibility criteria
-        who should apply
-        job requirements and qualifications
-        required qualifications and skills
-        competencies
-        technical skills required
-        desired candidate profile
-        job profile
-        other skills
-        requirement
-        key requirements and skills
-        essential qualifications
-        minimum experience
-    """,
-        NICE: """
-        nice to have
-        nice-to-have
-        nice to haves
-        nice-to-haves
-        bonus
-        bonus points
-        pluses
-        plus
-        a plus
-        preferred
-        preferred qualifications
-        preferred skills
-        preferred experience
-        desirable
-        desirable skills
-        desired
-        desired skills
-        optional
-        good to have
-        extra credit
-        even better if
-        it's a plus if
-        would be great
-        deseable
-        deseables
-        requisitos deseables
-        se valorara
-        valorable
-        valorables
-        se valora
-        valoramos
-        sera un plus
-        es un plus
-        un plus
-        suma puntos
-        wunschenswert
-        von vorteil
-        pluspunkte
-        idealerweise
-        wunschkriterien
-        kann-kriterien
-        das ist ein plus
-        atouts
-        atout
-        les plus
-        les petits plus
-        souhaite
-        souhaitees
-        souhaitable
-        serait un plus
-        ce serait un plus
-        apprecie
-        competences appreciees
-        optionnel
-        secondary skills
-        good to have skills
-        additional skills
-        added advantage
-        preferred qualifications and skills
-        desired qualifications
-        nice to have skills
-        bonus skills
-        preferred requirements
-        additional qualifications
-        plus points
-    """,
-        TASKS: """
-        about the role
-        the role
-        role
-        the job
-        the position
-        responsibilities
-        your responsibilities
-        key responsibilities
-        what you'll do
-        what you will do
-        your tasks
-        tasks
-        duties
-        your mission
-        description
-        job description
-        el puesto
-        puesto
-        funciones
-        tus funciones
-        responsabilidades
-        tareas
-        que haras
-        descripcion
-        descripcion del puesto
-        deine aufgaben
-        ihre aufgaben
-        aufgaben
-        aufgabengebiet
-        deine rolle
-        die rolle
-        die stelle
-        stellenbeschreibung
-        vos missions
-        tes missions
-        missions
-        votre mission
-        le poste
-        poste
-        responsabilites
-        description du poste
-        role and responsibilities
-        roles and responsibilities
-        job responsibilities
-        main responsibilities
-        responsibilities include
-        what you will be doing
-        what you'll be doing
-        the opportunity
-        job summary
-        job profile description
-        day to day
-        your role
-    """,
-        OTHER: """
-        about us
-        about the company
-        the company
-        who we are
-        what we offer
-        we offer
-        benefits
-        perks
-        perks and benefits
-        compensation
-        salary
-        job type
-        job types
-        schedule
-        shift
-        supplemental pay
-        work remotely
-        work location
-        location
-        pay
-        ability to commute
-        ability to relocate
-        application question
-        application questions
-        how to apply
-        apply
-        similar jobs
-        related jobs
-        more jobs
-        recommended jobs
-        share this job
-        job details
-        overview
-        our stack
-        tech stack
-        the team
-        sobre nosotros
-        quienes somos
-        la empresa
-        ofrecemos
-        que ofrecemos
-        te ofrecemos
-        beneficios
-        condiciones
-        salario
-        como aplicar
-        ofertas similares
-        empleos similares
-        uber uns
-        wer wir sind
-        das unternehmen
-        wir bieten
-        was wir bieten
-        das bieten wir
-        vorteile
-        gehalt
-        bewerbung
-        so bewirbst du dich
-        ahnliche jobs
-        ahnliche stellen
-        weitere jobs
-        qui sommes-nous
-        qui sommes nous
-        a propos
-        a propos de nous
-        l'entreprise
-        entreprise
-        ce que nous offrons
-        nous offrons
-        nous vous offrons
-        avantages
-        remuneration
-        salaire
-        postuler
-        comment postuler
-        offres similaires
-        emplois similaires
-    """,
-    }.items()
-    for h in _phrases(text)
-}
-
-
-def _markers(phrases: tuple[str, ...]) -> regex.Pattern:
-    """Any of these folded phrases, on word boundaries."""
-    return regex.compile(r"(?<![\p{L}\p{N}])(?:" + "|".join(map(regex.escape, phrases)) + r")(?![\p{L}\p{N}])")
-
-
-# A clause that calls itself optional. Not a bare "plus": "plus de 5 ans" is French for "more
-# than 5 years".
-_NICE_PHRASES = _phrases("""
-    nice to have
-    nice-to-have
-    a plus
-    an advantage
-    advantageous
-    bonus
-    preferred
-    preferably
-    ideally
-    desirable
-    would be great
-    would be nice
-    beneficial
-    optional
-    not required
-    good to have
-    deseable
-    se valorara
-    se valoraran
-    se valora
-    valorable
-    valoramos
-    un plus
-    idealmente
-    preferiblemente
-    preferentemente
-    opcional
-    von vorteil
-    wunschenswert
-    idealerweise
-    ein plus
-    pluspunkt
-    vorzugsweise
-    gerne
-    un atout
-    atout
-    apprecie
-    appreciee
-    souhaite
-    souhaitee
-    souhaitable
-    idealement
-    de preference
-    optionnel
-    bienvenu
-    bienvenue
-""")
-# A clause that says it is required: in a JD without requirement headings, such a clause (or an
-# optional one) is a requirement even when it names no skill.
-_MUST_PHRASES = _phrases("""
-    required
-    requirement
-    must
-    mandatory
-    essential
-    you need
-    you have
-    se requiere
-    requerido
-    requerida
-    imprescindible
-    obligatorio
-    necesitas
-    erforderlich
-    voraussetzung
-    zwingend
-    unbedingt
-    du bringst
-    sie bringen
-    requis
-    requise
-    indispensable
-    obligatoire
-    exige
-    exigee
-""")
-_NICE_MARKERS, _MUST_MARKERS = _markers(_NICE_PHRASES), _markers(_MUST_PHRASES)
 # A prose sentence that asks something of the candidate, where a name it does not know is a skill.
 _ASKS = regex.compile(
     "|".join(
         (
-            _NICE_MARKERS.pattern,
-            _MUST_MARKERS.pattern,
+            NICE_MARKERS.pattern,
+            MUST_MARKERS.pattern,
             r"(?<![\p{L}])(?:experien|erfahrung|"
             r"knowledge|kenntnis|conocimiento|connaissance|familiar|proficien|skill|expert|"
             r"dominio|maitrise|with|mit|con|avec)",
@@ -524,35 +112,8 @@ _ASKS = regex.compile(
     )
 )
 
-# Words that frame a phrase requirement or say how much it matters, never what it asks for.
-_FILLER = (
-    STOPWORDS
-    | QUERY_FRAMING
-    | frozenset(word for phrase in (*_NICE_PHRASES, *_MUST_PHRASES) for word in phrase.split())
-    | frozenset("serait sera seria would ware waere strong solid good excellent proven".split())
-)
 
-_NUMBER_WORDS = {
-    w: n
-    for n, words in enumerate(
-        _phrases("""
-    zero
-    one uno una un une ein eine einem einer
-    two dos zwei deux
-    three tres drei trois
-    four cuatro vier quatre
-    five cinco funf cinq
-    six seis sechs
-    seven siete sieben sept
-    eight ocho acht huit
-    nine nueve neun neuf
-    ten diez zehn dix
-"""),
-        start=0,
-    )
-    for w in words.split()
-}
-_NUMBER = r"(?:\d{1,2}|" + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True)) + ")"
+_NUMBER = r"(?:\d{1,2}|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + ")"
 _YEARS = regex.compile(
     rf"(?<![\p{{L}}\p{{N}}])(?P<n>{_NUMBER})(?:\s*(?:-|–|to|a|bis)\s*\d{{1,2}})?\s*\+?\s*"
     r"(?:years?|yrs?|anos?|jahre|jahren|jahr|ans?|annees?)(?![\p{L}\p{N}])"
@@ -568,7 +129,6 @@ _YEARS_REACH = 8
 # Between a minimum of years and a skill: the years are no longer the skill's.
 _DETACHED = regex.compile(r"[,;]|\b(?:and|und|y|et|as well as|plus|also|auch|tambien|aussi)\b")
 _NEGATION = regex.compile(r"(?<![\p{L}])(?:not|no|without|nicht|kein|keine|ohne|sin|ni|pas|sans|non)[\s(]*$")
-_OR_WORDS = frozenset({"or", "o", "u", "oder", "ou", "/", "or/and", "and/or", "y/o", "und/oder", "et/ou"})
 _BULLET = regex.compile(r"^\s*(?:[-*+•·▪►‣◦–—✓✔→]|\d{1,2}[.)])\s+")
 _MD_HEADING = regex.compile(r"^\s*#{1,6}\s+")
 # Bounded, so that a line of a hundred thousand "<" or "(" is read in linear time.
@@ -583,49 +143,11 @@ _SENTENCE = regex.compile(
 )
 _MAX_HEADING_WORDS = 8
 _MAX_GUESSED_HEADING_WORDS = 5
-# A job board's blocks: "Experience:" then "PHP: 5 years (Required)", "Education:" then "Bachelor's
-# (Preferred)", "Language:" then "English (Required)".
-BOARD_HEADINGS = {
-    h: BOARD
-    for h in (
-        "experience",
-        "education",
-        "language",
-        "languages",
-        "license/certification",
-        "licenses/certifications",
-        "certification",
-        "certifications",
-        "licence",
-    )
-}
 _BOARD_MARK = regex.compile(r"(?i)\(\s*(?:required|preferred)\s*\)")
 _BOARD_LINE = regex.compile(
     r"(?i)\(\s*(?:required|preferred)\s*\)|\d+\s*\+?\s*(?:years?|yrs?)|bachelor|master|degree|"
     r"diploma|high school|associate|doctorate|ph\.?d"
 )
-# A short line that is no known heading but is built around a heading word: "Key Skills",
-# "Required Experience & Qualifications", "JOB RESPONSIBILITIES". Checked in this order.
-_HEADING_WORDS = [
-    (kind, regex.compile(pattern))
-    for kind, pattern in (
-        (NICE, r"\b(?:preferred|nice|bonus|plus|desir|advantage|good to have|wunsch|deseable|atout|optional)"),
-        (
-            TASKS,
-            r"\b(?:responsib|dut(?:y|ies)|tasks?\b|what you.?ll do|aufgaben|funciones|missions?\b|job description)",
-        ),
-        (
-            OTHER,
-            r"\b(?:about|company|benefit|offer|perks|salary|pay\b|compensation|schedule|location|apply|equal "
-            r"opportunit|eeo|job type|contact|why join|culture)",
-        ),
-        (
-            MUST,
-            r"\b(?:requirement|qualification|skills?\b|experience\b|eligib|profile|profil|anforderung|requisit|"
-            r"competenc|must|knowledge|expertise)",
-        ),
-    )
-]
 _INNER_PUNCTUATION = regex.compile(r"[.;!?]|,\s")
 # A clause about the employer, not the candidate: "We're a purpose-driven company", "Join us",
 # the equal-opportunity statement.
@@ -650,103 +172,13 @@ def _about_us(clause: str) -> bool:
     return len(clause.split()) <= _ABOUT_US_WORDS and bool(_ABOUT_US.search(fold(clause)))
 
 
-_SMALL_WORDS = frozenset("and or of the for to in & a an with y de del und et des du la le".split())
-_DEGREE_CONTEXT = regex.compile(
-    r"degree|bachelor|master|ph\.?\s?d|doctor|diplom|graduat|b\.?\s?sc|m\.?\s?sc|b\.?\s?tech|"
-    r"m\.?\s?tech|mba|abitur|licenciatura|grado|studium|hochschul|universit|titul|bac\s?\+|"
-    r"education|bs/ms|ms/phd|b\.?e\.?(?:/|\s)"
-)
-_LANGUAGE_CONTEXT = regex.compile(
-    r"language|speak|spoken|written|verbal|fluen|proficien|idioma|lengua|nivel|sprach|"
-    r"kenntnis|langue|parl|courant|native|mother tongue|muttersprach|bilingu|zweisprachig"
-)
 _CEFR = regex.compile(r"(?<![\p{L}\p{N}])([ABC][12])(?![\p{L}\p{N}])")
-_LEVEL_WORD_LEVELS = [
-    (regex.compile(pattern), level)
-    for pattern, level in (
-        (r"native|mother tongue|muttersprach|lengua materna|langue maternelle|bilingu|zweisprachig", "native"),
-        (
-            r"fluen|business|professional|advanced|proficien|excellent|sehr gut|verhandlungssicher|fliessend|flie.end|"
-            r"courant|avance|avanzad|fluid|dominio|excelente",
-            "C1",
-        ),
-        (r"\bgood\b|\bgute?n?\b|intermediate|conversational|working knowledge|\bbuen|intermedi|\bbon\b|\bbonne", "B2"),
-        (r"basic|grundkenntnis|basico|notions|elementary", "A2"),
-    )
-]
-_LEVEL_WORDS = regex.compile("|".join(pattern.pattern for pattern, _ in _LEVEL_WORD_LEVELS))
 # Between two skills: joined as alternatives (any meets), once punctuation and filler words are
 # taken out ("SQL databases such as MySQL", "Python, R and/or SAS", "AWS/GCP", "(e.g. React)").
 _GAP_PUNCTUATION = regex.compile(r"[\s.,;:()/|&]+")
-_GAP_FILLER = frozenset(
-    """database databases tool tools framework frameworks language languages platform platforms
-    technology technologies system systems service services server servers library libraries stack experience
-    knowledge skills concepts solutions environments environment engines engine clouds cloud etc""".split()
-)
-_ALTERNATIVES = frozenset(
-    {
-        "",
-        "or",
-        "o",
-        "u",
-        "oder",
-        "ou",
-        "andor",
-        "orand",
-        "yo",
-        "undoder",
-        "etou",
-        "eg",
-        "suchas",
-        "like",
-        "forexample",
-        "forinstance",
-        "zb",
-        "wie",
-        "pej",
-        "pex",
-        "como",
-        "parexemple",
-        "comme",
-        "telque",
-        "telsque",
-        "tellesque",
-        "ie",
-        "orother",
-        "oranother",
-    }
-)
-# Capitalised words of postings that name no skill: acronyms of the trade, days, months, pronouns.
-_COMMON_NAMES = frozenset(
-    """api apis ui ux it hr cv bs ms ba ma mba phd usa uk eu eeo ceo cto cio cfo vp qa ai ml
-    b2b b2c pm am ok etc inc ltd llc gmbh co corp dept div usd eur inr lpa ctc wfh hq id pdf ui/ux url urls faq
-    we our you your i my they their this these that the a an any all new full senior junior lead team teams work
-    monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
-    september october november december strong good excellent proven ability knowledge experience understanding
-    familiarity proficiency hands degree bachelor master masters bachelors computer science engineering
-    information technology related field equivalent minimum plus years year""".split()
-)
 # After a run of skills joined by commas: an "or" that makes them alternatives, though what it
 # leads to is no skill the clause names.
 _OR_NEXT = regex.compile(r"\s*,?\s*(?:or|oder|o|u|ou|and/or)\s")
-_NARROWINGS = frozenset(
-    {
-        "with",
-        "including",
-        "incl",
-        "especially",
-        "inparticular",
-        "particularly",
-        "con",
-        "mit",
-        "avec",
-        "inkl",
-        "inklusive",
-        "incluyendo",
-        "notamment",
-        "using",
-    }
-)
 _MAX_PHRASE_WORDS = 25
 _TITLE_LINES = 12
 
@@ -801,7 +233,11 @@ def parse_jd(text: str) -> JobDescription:
             if r.kind != PHRASE
         ]
     title = md_titles[0] if md_titles else title_line and pick_title([title_line])
-    return JobDescription(title, _merged(found), sectioned)
+    named = [r for r in found if r.kind in (SKILL, YEARS)]
+    skills = tuple(dict.fromkeys(s for r in named for s in r.skills))
+    return JobDescription(
+        title, _merged(found), sectioned, skills, tuple(dict.fromkeys(t for r in named for t in r.terms))
+    )
 
 
 def heading_kind(text: str, guess: bool = False) -> str | None:
@@ -814,7 +250,7 @@ def heading_kind(text: str, guess: bool = False) -> str | None:
     known = HEADINGS.get(key) or BOARD_HEADINGS.get(key)
     if known or not guess or len(key.split()) > _MAX_GUESSED_HEADING_WORDS or not key:
         return known
-    return next((kind for kind, words in _HEADING_WORDS if words.search(key)), None)
+    return next((kind for kind, words in HEADING_WORDS if words.search(key)), None)
 
 
 def _sections(text: str) -> tuple[list[_Line], set[str], list[str]]:
@@ -864,14 +300,18 @@ def _sections(text: str) -> tuple[list[_Line], set[str], list[str]]:
 
 def _heading_of_line(content: str) -> str | None:
     """A whole line as a heading: a known one, or a short one written as a heading (ending in a
-    colon or an asterisk, or every word capitalised) without sentence punctuation inside."""
+    colon or an asterisk, or every word capitalised) without sentence punctuation inside and
+    naming no skill ("Experience with JavaScript" is a requirement, not a heading)."""
     bare = content.rstrip(":：* ")
     if _INNER_PUNCTUATION.search(bare) or ":" in bare:  # "Bonus: Kafka" is a heading inline
         return None
     written_as_heading = content.rstrip().endswith((":", "：", "*")) or all(
-        w[:1].isupper() or not w[:1].isalpha() or w.lower() in _SMALL_WORDS for w in bare.split()
+        w[:1].isupper() or not w[:1].isalpha() or w.lower() in SMALL_WORDS for w in bare.split()
     )
-    return heading_kind(bare, guess=written_as_heading)
+    known = heading_kind(bare)
+    if known or not written_as_heading or find_skills(bare):
+        return known
+    return heading_kind(bare, guess=True)
 
 
 def _clauses(lines: list[_Line]) -> list[tuple[str, str]]:
@@ -903,7 +343,7 @@ def _clauses(lines: list[_Line]) -> list[tuple[str, str]]:
 def _read_board_line(line: str) -> list[Requirement]:
     """A job board's line: "PHP: 5 years (Required)", "Bachelor's (Preferred)", "English (Required)"."""
     folded = fold(line)
-    must = not _NICE_MARKERS.search(folded)
+    must = not NICE_MARKERS.search(folded)
     bare = _BOARD_MARK.sub("", line).strip()
     what, _, amount = bare.partition(":")
     years = _min_years(fold(amount or bare), need_context=False)
@@ -923,7 +363,7 @@ def _read_clause(clause: str, must: bool, sectioned: bool) -> list[Requirement]:
     of Python"). Without requirement headings, years count only beside an experience word, and a
     clause without skill or years only when it says it is required or optional."""
     folded = fold(clause)
-    optional = bool(_NICE_MARKERS.search(folded))
+    optional = bool(NICE_MARKERS.search(folded))
     must = must and not optional
     found = _education(clause, must) + _language(clause, must)
     groups = [
@@ -939,7 +379,7 @@ def _read_clause(clause: str, must: bool, sectioned: bool) -> list[Requirement]:
         found.append(Requirement(YEARS, label, must, clause, skills, years, terms=terms))
     elif years is not None:
         found.append(Requirement(YEARS, f"{years}+ years", must, clause, min_years=years))
-    if not found and (sectioned or optional or _MUST_MARKERS.search(folded)):
+    if not found and (sectioned or optional or MUST_MARKERS.search(folded)):
         words = [t.term for t in raw_tokens(clause)]
         content = [w for w in words if w not in STOPWORDS]
         if len(content) >= 2 and len(words) <= _MAX_PHRASE_WORDS and not _TO_APPLICANTS.search(folded):
@@ -951,7 +391,7 @@ def _education(clause: str, must: bool) -> list[Requirement]:
     """A degree the clause asks for: its lowest level ("MS or PhD": master), when the clause
     speaks of a degree (not "Scrum Master", not a master's in a list of skills)."""
     levels = levels_in(clause)
-    if not levels or not _DEGREE_CONTEXT.search(fold(clause)):
+    if not levels or not DEGREE_CONTEXT.search(fold(clause)):
         return []
     level = min(levels, key=EDUCATION_LEVELS.index)
     return [Requirement(EDUCATION, f"{level} degree or higher", must, clause, level=level)]
@@ -962,7 +402,7 @@ def _language(clause: str, must: bool) -> list[Requirement]:
     nivel B2", "sehr gute Englischkenntnisse"), when the clause speaks of languages."""
     folded = fold(clause)
     names = languages_in(clause)
-    if not names or not (_LANGUAGE_CONTEXT.search(folded) or _CEFR.search(clause) or _LEVEL_WORDS.search(folded)):
+    if not names or not (LANGUAGE_CONTEXT.search(folded) or _CEFR.search(clause) or LEVEL_WORDS.search(folded)):
         return []
     level = _language_level(clause)
     return [
@@ -976,7 +416,7 @@ def _language_level(clause: str) -> str | None:
     if cefr:
         return cefr.group(1).upper()
     folded = fold(clause)
-    return next((level for words, level in _LEVEL_WORD_LEVELS if words.search(folded)), None)
+    return next((level for words, level in LEVEL_WORD_LEVELS if words.search(folded)), None)
 
 
 def _what_is_asked(clause: str) -> str:
@@ -987,7 +427,7 @@ def _what_is_asked(clause: str) -> str:
     framing = [i for i, t in enumerate(tokens) if t.term in QUERY_FRAMING]
     if framing and framing[-1] + 1 < len(tokens):
         tokens = tokens[framing[-1] + 1 :]
-    kept = [i for i, t in enumerate(tokens) if t.term not in _FILLER]
+    kept = [i for i, t in enumerate(tokens) if t.term not in FILLER]
     if not kept:
         return clause.strip()
     return clause[tokens[kept[0]].start : tokens[kept[-1]].end]
@@ -1013,32 +453,35 @@ class _Group:
 
 
 def _mentions(clause: str, sectioned: bool) -> list[_Mention]:
-    """Every skill the clause names, in order: the vocabulary's, then names it does not know,
-    written as names (capitalised, technical, in capitals) between them (rag/search/query.py
-    reads a query's names the same way)."""
+    """Every skill the clause names, in order: the vocabulary's (a practice in any form of its
+    words: "code reviews" is Code Review), then names it does not know, written as names
+    (capitalised, technical, in capitals) between them (rag/search/query.py reads a query's names
+    the same way). A run of capitalised words right beside a skill the vocabulary knows is that
+    skill's name written in full ("ISTQB Foundation Level" is ISTQB, not ISTQB and "Level";
+    "Core PHP" is PHP)."""
     known = [_Mention(m.start, m.end, m.canonical, ()) for m in find_skills(clause)]
+    for m in find_practices(clause):
+        if not any(k.start < m.end and m.start < k.end for k in known):
+            known.append(_Mention(m.start, m.end, m.canonical, ()))
     if not sectioned and not _ASKS.search(fold(clause)):
-        return known  # prose about the company ("Soluciones HT S.A.T. amplía su equipo") names no need
+        return sorted(known, key=lambda m: m.start)  # prose about the company names no need
     taken = [(m.start, m.end) for m in known]
-    names = [
-        _Mention(a, b, None, tuple(t.term for t in raw_tokens(clause[a:b])))
-        for a, b in unknown_names(
-            clause, taken, strict=not sectioned or _capitalises_nouns(clause) or _title_case(clause)
-        )
-    ]
+    strict = not sectioned or _capitalises_nouns(clause) or _title_case(clause)
+    names = []
+    for a, b in unknown_names(clause, taken, strict=strict):
+        before = next((k for k in known if k.end <= a and not clause[k.end : a].strip()), None)
+        after = next((k for k in known if b <= k.start and not clause[b : k.start].strip()), None)
+        if before is not None:  # the name goes on: it is the skill's, written in full
+            known[known.index(before)] = replace(before, end=b)
+        elif after is not None:  # "Core PHP", "Selenium" in "Apache Selenium": the skill's name, in full
+            known[known.index(after)] = replace(after, start=a)
+        else:
+            names.append(_Mention(a, b, None, tuple(t.term for t in raw_tokens(clause[a:b]))))
     return sorted(known + names, key=lambda m: m.start)
 
 
-# Function words of German, whose nouns all start with a capital ("Erfahrung", "Vorteil"): in a
-# German clause only a technical or all-capitals word is read as a name.
-_GERMAN_WORDS = frozenset(
-    "mit und oder von für fur sind der die das des dem den eine einer im zu bei auf "
-    "wir ihr du sie ist sehr gute guten idealerweise kenntnisse erfahrung berufserfahrung jahre jahren mindestens".split()
-)
-
-
 def _capitalises_nouns(clause: str) -> bool:
-    return any(t.term in _GERMAN_WORDS for t in raw_tokens(clause))
+    return any(t.term in GERMAN_WORDS for t in raw_tokens(clause))
 
 
 _TITLE_CASE_WORDS = 3  # fewer ("Experience with Fooquux", "Google Analytics") may well be a name
@@ -1046,7 +489,7 @@ _TITLE_CASE_WORDS = 3  # fewer ("Experience with Fooquux", "Google Analytics") m
 
 def _title_case(clause: str) -> bool:
     """Every word capitalised ("Monitor Resources and Log Analytics"): capitals tell no name."""
-    words = [w for w in clause.split() if w[:1].isalpha() and w.lower() not in _SMALL_WORDS]
+    words = [w for w in clause.split() if w[:1].isalpha() and w.lower() not in SMALL_WORDS]
     return len(words) >= _TITLE_CASE_WORDS and all(w[:1].isupper() for w in words)
 
 
@@ -1066,7 +509,7 @@ def unknown_names(clause: str, taken: list[tuple[int, int]], strict: bool) -> li
             continue
         if (
             token.term in STOPWORDS
-            or token.term in _COMMON_NAMES
+            or token.term in COMMON_NAMES
             or token.term in QUERY_FRAMING
             or languages_in(written)
             or len(token.term) < 2
@@ -1093,13 +536,19 @@ def _whole_item(clause: str, tokens: list) -> bool:
     )
 
 
+_NO_NAME = regex.compile(r"(?:\p{L}\.)+\p{L}?\.?|\d+(?:st|nd|rd|th)")  # "e.g", "i.e.", "10th"
+
+
 def _name_shaped(written: str, index: int, strict: bool) -> bool:
     letters = [ch for ch in written if ch.isalpha()]
-    if not letters:
+    if not letters or _NO_NAME.fullmatch(written):
         return False
     parts = [p for p in regex.split(r"[/-]", written) if p]
-    if len(parts) > 1:  # "Tomcat/JBoss" is names, "and/or", "in-house" and "updating/enhancing" are not
-        return any(_name_shaped(p, 1, True) or p[:1].isupper() for p in parts) and not written[:1].islower()
+    if len(parts) > 1:  # "Tomcat/JBoss" is names; "and/or", "in-house", "Hands-on" at a clause's start are not
+        capitalised = not strict and index > 0
+        return any(_name_shaped(p, 1, True) or (capitalised and p[:1].isupper()) for p in parts) and not (
+            written[:1].islower()
+        )
     technical = any(ch.isdigit() or ch in "#+." for ch in written[1:]) or any(ch.isupper() for ch in written[1:])
     capitals = 2 <= len(letters) <= 6 and all(ch.isupper() for ch in letters)
     if technical or capitals:
@@ -1120,10 +569,10 @@ def _skill_groups(clause: str, mentions: list[_Mention]) -> list[_Group]:
     narrowed: list[int] = []  # per run: the index from which its members meet it ("X with Y": from Y)
     for previous, mention in zip([None, *mentions], mentions):
         gap = fold(clause[previous.end : mention.start]).strip(" \t") if previous else None
-        if gap is not None and _gap_words(gap) in _ALTERNATIVES:
+        if gap is not None and _gap_words(gap) in ALTERNATIVES:
             runs[-1].append(mention)
             linked[-1] = linked[-1] or gap.strip(", ") != ""
-        elif gap is not None and _gap_words(gap) in _NARROWINGS:
+        elif gap is not None and _gap_words(gap) in NARROWINGS:
             runs[-1].append(mention)
             linked[-1] = True
             narrowed[-1] = narrowed[-1] or len(runs[-1]) - 1
@@ -1181,7 +630,7 @@ def _years_attached(clause: str, group: _Group) -> bool:
 
 def _gap_words(gap: str) -> str:
     """What joins two skills, punctuation and filler words taken out ("databases such as" is "suchas")."""
-    words = [w for w in _GAP_PUNCTUATION.sub(" ", gap).split() if w not in _GAP_FILLER]
+    words = [w for w in _GAP_PUNCTUATION.sub(" ", gap).split() if w not in GAP_FILLER]
     return "".join(words)
 
 
@@ -1191,7 +640,7 @@ def _min_years(folded: str, need_context: bool) -> int | None:
     values = []
     for match in _YEARS.finditer(folded):
         n = match.group("n")
-        value = int(n) if n.isdigit() else _NUMBER_WORDS[n]
+        value = int(n) if n.isdigit() else NUMBER_WORDS[n]
         if 0 < value <= 40:
             values.append(value)
     return max(values) if values else None
@@ -1200,8 +649,9 @@ def _min_years(folded: str, need_context: bool) -> int | None:
 def _merged(found: list[Requirement]) -> tuple[Requirement, ...]:
     """One requirement per skill set, per phrase, per degree and per language (a must-have wins
     over a nice-to-have), one minimum of overall years (the highest must-have one, else the
-    highest nice-to-have one), no skill that a minimum of years in it already asks for;
-    must-haves first, each in the order the JD states them."""
+    highest nice-to-have one), and none that another at least as strong already asks for: no
+    skill that a minimum of years in it asks for, no choice of skills ("AWS/Kubernetes/Docker")
+    beside one of them asked alone ("AWS"); must-haves first, each in the order the JD states them."""
     kept: dict[object, Requirement] = {}
     for req in found:
         key = _key(req)
@@ -1213,13 +663,17 @@ def _merged(found: list[Requirement]) -> tuple[Requirement, ...]:
                 kept[key] = req
         elif req.must and not old.must:
             kept[key] = req
-    timed = {_key(r)[1:]: r.must for r in kept.values() if r.kind == YEARS and (r.skills or r.terms)}
-    ordered = [
-        r
-        for r in kept.values()  # "Python" beside "5+ years of Python" says nothing more
-        if not (r.kind == SKILL and _key(r)[1:] in timed and (timed[_key(r)[1:]] or not r.must))
-    ]
+    ordered = [r for r in kept.values() if not any(_implies(other, r) for other in kept.values() if other is not r)]
     return tuple([r for r in ordered if r.must] + [r for r in ordered if not r.must])
+
+
+def _implies(a: Requirement, b: Requirement) -> bool:
+    """Whether meeting a always meets b, b a skill requirement no stronger than a: a's skills are
+    among b's (b is met by any of its own), or a asks years in b's very skills."""
+    if b.kind != SKILL or a.kind not in (SKILL, YEARS) or (b.must and not a.must) or not (a.skills or a.terms):
+        return False
+    own, wider = set(a.skills) | set(a.terms), set(b.skills) | set(b.terms)
+    return own <= wider and (own < wider or a.kind == YEARS)
 
 
 def _key(req: Requirement) -> tuple:

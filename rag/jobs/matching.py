@@ -23,8 +23,13 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import regex
 
+from rag.index.proximity import near_chunks, word_forms
 from rag.jobs.jd import EDUCATION, LANGUAGE, PHRASE, SKILL, JobDescription, Requirement
 from rag.jobs.skill_mentions import SkillMentions, read_mentions
+from rag.lexicon import vocabulary
+from rag.lexicon.job_words import FILLER
+from rag.lexicon.role_words import ROLE_WORDS
+from rag.lexicon.skill_data import PRACTICES
 from rag.lexicon.terms import matching_spans, query_terms, raw_tokens
 from rag.profile.education import LEVELS as EDUCATION_LEVELS
 from rag.search import aggregation as agg
@@ -52,32 +57,60 @@ class MatchSettings:
     min_score: float = 0.0  # candidates scoring less are not shown
 
 
+# How a candidate stands against one requirement. A requirement the store cannot judge anyone on
+# (a name no CV can be told apart by) is kept in its place and shown as such, never removed: the
+# list that is judged is the list that is shown, in the JD's order, in every output.
+MET, PARTLY, UNMET, NOT_JUDGED = "met", "partly", "unmet", "not judged"
+PARTLY_CREDIT = 0.5  # a language listed without its level, against a level asked: not contradicted
+
+
 @dataclass
 class Ranking:
-    """Every candidate of the store measured against a JD; the top rows ordered."""
+    """Every candidate of the store measured against a JD; the top rows ordered. jd holds the
+    requirements judged, in the JD's order (names narrowed to those the store can tell people
+    apart by); every per-requirement array is indexed as they are."""
 
     jd: JobDescription
     as_of: str  # the month "present" meant when the profiles' years were read (the build's --as-of)
-    met: np.ndarray  # bool, requirements x candidates
+    credit: np.ndarray  # float, requirements x candidates: 1 met, PARTLY_CREDIT partly, 0 not
+    unjudged: dict[int, str]  # requirement index -> why no candidate can be judged on it
     years: dict[int, np.ndarray]  # per years requirement: the years that count, per candidate (-1: unknown)
     in_roles: dict[int, np.ndarray]  # per years requirement: bool per candidate, counted in roles naming its skills
-    must_met: np.ndarray  # per candidate
+    must_met: np.ndarray  # per candidate: judged must-haves fully met
+    must_partly: np.ndarray  # per candidate: judged must-haves partly met
     nice_met: np.ndarray
     relevance: dict[str, np.ndarray]  # faiss, bm25, fused: per candidate
     top: np.ndarray  # the best topk candidate rows, best first
-    meets_all: np.ndarray  # bool per candidate: meets every must-have (all False when the JD has none)
+    meets_all: np.ndarray  # bool per candidate: meets (or partly meets) every judged must-have; False without any
     mentions: SkillMentions
+    formed: dict  # phrase index or practice skill -> chunks holding its words in some form, close together
     cosines: dict[int, np.ndarray]  # phrase requirement index -> cosine of every chunk
     score: np.ndarray  # per candidate: the overall score, 0 to 100
     parts: dict[str, np.ndarray]  # per part of the score: 0 to 1 per candidate
 
+    @property
+    def met(self) -> np.ndarray:
+        """Bool, requirements x candidates: fully met."""
+        return self.credit >= 1.0
+
+    def state(self, i: int, row: int) -> str:
+        """The outcome's kind for requirement i and candidate row."""
+        if i in self.unjudged:
+            return NOT_JUDGED
+        credit = self.credit[i, row]
+        return MET if credit >= 1.0 else PARTLY if credit > 0 else UNMET
+
 
 @dataclass(frozen=True)
 class Outcome:
-    met: bool
+    state: str  # MET, PARTLY, UNMET or NOT_JUDGED
     evidence: Evidence | None = None
-    value: float | None = None  # a phrase: the best cosine; years: the candidate's (None: no dated role)
-    detail: str | None = None  # what the profile says, for a requirement judged from it ("master", "English C2")
+    value: float | None = None  # a phrase: the best cosine; years: the candidate's (None: no dated role, not judged)
+    detail: str | None = None  # what the profile says ("master", "English C2"), or why it is not judged
+
+    @property
+    def met(self) -> bool:
+        return self.state == MET
 
 
 @dataclass(frozen=True)
@@ -85,6 +118,7 @@ class CandidateMatch:
     rank: int
     candidate: Candidate
     must_met: int
+    must_partly: int
     nice_met: int
     meets_all: bool
     scores: dict[str, float]  # faiss, bm25, fused
@@ -95,12 +129,15 @@ class CandidateMatch:
 
 @dataclass(frozen=True)
 class MatchResult:
-    jd: JobDescription
+    jd: JobDescription  # the requirements judged: the same list, in the same order, as every outcome
     settings: MatchSettings
     as_of: str
     candidate_count: int  # candidates considered: those the filters let through
     met_by: tuple[int, ...]  # per requirement: candidates meeting it
-    meets_all: int  # candidates meeting every must-have
+    partly_by: tuple[int, ...]  # per requirement: candidates partly meeting it
+    unjudged: dict[int, str]  # requirement index -> why no candidate can be judged on it
+    meets_all: int  # candidates meeting every must-have, partly or fully
+    meets_all_partly: int  # ... of them, those meeting one or more only partly
     candidates: list[CandidateMatch]
     filters: CompiledFilters | None = None
     filtered: FilterOutcome | None = None
@@ -114,13 +151,17 @@ def match(
     keep = outcome.keep if outcome else np.ones(searcher.store.manifest.candidate_count, dtype=bool)
     ranking = rank_against(searcher, jd, settings, keep)
     met_by = tuple(int((row & keep).sum()) for row in ranking.met)
+    partly_by = tuple(int(((row > 0) & (row < 1.0) & keep).sum()) for row in ranking.credit)
     return MatchResult(
-        jd,
+        ranking.jd,
         settings,
         ranking.as_of,
         int(keep.sum()),
         met_by,
+        partly_by,
+        ranking.unjudged,
         int(ranking.meets_all.sum()),
+        int((ranking.meets_all & (ranking.must_partly > 0)).sum()),
         describe(searcher, ranking),
         filters,
         outcome,
@@ -134,35 +175,44 @@ def rank_against(
     per candidate) leaves the others out of the order and of the relevance scores' normalisation."""
     store = searcher.store
     starts = store.starts
-    jd = replace(jd, requirements=_held_names(searcher, jd.requirements))
+    jd, unjudged = _held_names(searcher, jd)
     reqs = jd.requirements
+    judged = replace(jd, requirements=tuple(r for i, r in enumerate(reqs) if i not in unjudged))
     columns = store.profiles().columns
-    mentions = read_mentions(store, {s for r in reqs for s in r.skills})
-    names = _name_holders(searcher, reqs, mentions)
-    met = np.zeros((len(reqs), len(starts) - 1), dtype=bool)
+    mentions = read_mentions(store, set(jd.skills) | {s for r in reqs for s in r.skills})
+    formed = _formed(searcher, reqs, unjudged)
+    names = _name_holders(searcher, jd, mentions, formed)
+    credit = np.zeros((len(reqs), len(starts) - 1), dtype=np.float32)
     cosines: dict[int, np.ndarray] = {}
     years: dict[int, np.ndarray] = {}
     in_roles: dict[int, np.ndarray] = {}
     for i, req in enumerate(reqs):
+        if i in unjudged:
+            continue
         if req.kind == SKILL:
-            met[i] = _states(req, names)
+            credit[i] = _states(req, names)
         elif req.kind == PHRASE:
             cosines[i] = searcher.dense_scores(req.phrase, keep, settings.phrase_threshold)
-            met[i] = agg.best_of_all(starts, cosines[i]) >= settings.phrase_threshold
+            close = agg.best_of_all(starts, cosines[i]) >= settings.phrase_threshold
+            credit[i] = close | agg.holding(starts, formed.get(i, np.zeros(0, np.int64)))
         elif req.kind == EDUCATION:
-            met[i] = columns.education >= EDUCATION_LEVELS.index(req.level)
+            credit[i] = columns.education >= EDUCATION_LEVELS.index(req.level)
         elif req.kind == LANGUAGE:
-            met[i] = speaks(columns, req.language, req.level)
+            credit[i] = speaks(columns, req.language, req.level)
         else:  # YEARS (of skills, when it names them); unknown years (-1) never meet a minimum
             years[i], in_roles[i] = _years_for(columns, req)
-            met[i] = (years[i] >= req.min_years) & (_states(req, names) if req.names else True)
-    must = np.array([r.must for r in reqs], dtype=bool)
-    relevance = _relevance(searcher, jd, keep)
-    must_met, nice_met = met[must].sum(axis=0), met[~must].sum(axis=0)
-    parts = score_parts(jd, met, years, names, relevance["fused"], keep)
+            credit[i] = (years[i] >= req.min_years) & (_states(req, names) if req.names else True)
+    rows = np.array([i not in unjudged for i in range(len(reqs))], dtype=bool)
+    must = np.array([r.must for r in reqs], dtype=bool) & rows
+    nice = ~must & rows
+    relevance = _relevance(searcher, judged, keep)
+    met = credit >= 1.0
+    must_met, nice_met = met[must].sum(axis=0), met[nice].sum(axis=0)
+    must_partly = ((credit[must] > 0) & ~met[must]).sum(axis=0)
+    parts = score_parts(credit, must, nice, years, [r.min_years for r in reqs], names, relevance["fused"], keep)
     score = overall(parts)
     order = np.lexsort((np.arange(len(score)), -relevance["fused"], -score))
-    meets_all = must_met == must.sum() if must.any() else np.zeros(len(must_met), dtype=bool)
+    meets_all = (credit[must] > 0).all(axis=0) if must.any() else np.zeros(len(must_met), dtype=bool)
     shown = score >= settings.min_score
     if keep is not None:
         shown = shown & keep
@@ -171,48 +221,90 @@ def rank_against(
     return Ranking(
         jd,
         store.manifest.profiles["as_of"],
-        met,
+        credit,
+        unjudged,
         years,
         in_roles,
         must_met,
+        must_partly,
         nice_met,
         relevance,
         order[: settings.topk],
         meets_all,
         mentions,
+        formed,
         cosines,
         score,
         parts,
     )
 
 
-def _held_names(searcher: Searcher, reqs: tuple[Requirement, ...]) -> tuple[Requirement, ...]:
-    """The requirements with the names the vocabulary does not know kept only where the store can
-    tell people apart by them: held by someone, and, in a store of GENERIC_FROM CVs or more, by at
-    most GENERIC_SHARE of them (a common word written with a capital, "Statistical", names
-    nobody's skill). A skill requirement left with nothing to look for is dropped."""
-    count = searcher.store.manifest.candidate_count
-    out = []
-    for req in reqs:
-        most = GENERIC_SHARE * count if count >= GENERIC_FROM else count
-        terms = tuple(t for t in req.terms if 0 < _holders(searcher, t) <= most)
-        if req.kind == SKILL and not req.skills and not terms:
+def _formed(searcher: Searcher, reqs: tuple[Requirement, ...], unjudged: dict[int, str]) -> dict[int, np.ndarray]:
+    """Per phrase requirement (by index): the chunks holding its words of prose in any of their
+    forms, close together ("testing mobile apps" in "tested mobile apps"); per practice skill (by
+    name, rag/lexicon/skill_data.PRACTICES): those holding one of its spellings so ("Mentoring" in
+    "mentored")."""
+    out: dict = {}
+    for i, req in enumerate(reqs):
+        if i in unjudged:
             continue
+        if req.kind == PHRASE:
+            words = prose_words(req.phrase)
+            if len(words) > 1:
+                out[i] = formed_chunks(searcher, words)
+        for skill in [s for s in req.skills if s in PRACTICES and s not in out]:
+            found = [formed_chunks(searcher, words) for words in vocabulary.spellings(skill)]
+            out[skill] = np.unique(np.concatenate(found)) if found else np.zeros(0, np.int64)
+    return out
+
+
+def prose_words(text: str) -> tuple[str, ...]:
+    """The words of a phrase that say what is asked: not its framing, filler or role words."""
+    return tuple(t.term for t in raw_tokens(text) if t.term not in FILLER and t.term not in ROLE_WORDS)
+
+
+def formed_chunks(searcher: Searcher, words: tuple[str, ...]) -> np.ndarray:
+    """The chunks holding every word in one of its forms, each within as many words as there are of
+    the first (rag/index/proximity.py)."""
+    keyword = searcher.keyword
+    return near_chunks(keyword, [word_forms(keyword, w) for w in words], window=len(words))
+
+
+def _held_names(searcher: Searcher, jd: JobDescription) -> tuple[JobDescription, dict[int, str]]:
+    """The JD with the names the vocabulary does not know kept only where the store can tell
+    people apart by them: held by someone, and, in a store of GENERIC_FROM CVs or more, by at most
+    GENERIC_SHARE of them (a common word written with a capital, "Statistical", names nobody's
+    skill); and, for a skill requirement left with nothing to look for, why no one can be judged
+    on it. Every requirement keeps its place."""
+    count = searcher.store.manifest.candidate_count
+    most = GENERIC_SHARE * count if count >= GENERIC_FROM else count
+    held = {t: _holders(searcher, t) for t in {*jd.terms, *(t for r in jd.requirements for t in r.terms)}}
+    telling = {t for t, n in held.items() if 0 < n <= most}
+    out, unjudged = [], {}
+    for i, req in enumerate(jd.requirements):
+        terms = tuple(t for t in req.terms if t in telling)
+        if req.kind == SKILL and not req.skills and not terms:
+            unjudged[i] = "no CV holds it" if not any(held[t] for t in req.terms) else "too common to tell people apart"
         out.append(replace(req, terms=terms))
-    return tuple(out)
+    return replace(jd, requirements=tuple(out), terms=tuple(t for t in jd.terms if t in telling)), unjudged
 
 
 def _holders(searcher: Searcher, words: tuple[str, ...]) -> int:
     return int(agg.holding(searcher.store.starts, searcher.literal_chunks(words)).sum())
 
 
-def _name_holders(searcher: Searcher, reqs: tuple[Requirement, ...], mentions: SkillMentions) -> dict[str, np.ndarray]:
-    """For every skill the JD names, known or not: who states it (bool per candidate)."""
+def _name_holders(
+    searcher: Searcher, jd: JobDescription, mentions: SkillMentions, formed: dict
+) -> dict[str, np.ndarray]:
+    """For every skill the JD names, known or not, in a requirement or merged into one: who states
+    it (bool per candidate), a practice skill in any form of its words too."""
     starts = searcher.store.starts
-    out = {s: mentions.holders(s) for r in reqs for s in r.skills}
-    for r in reqs:
-        for words in r.terms:
-            out.setdefault(" ".join(words), agg.holding(starts, searcher.literal_chunks(words)))
+    reqs = jd.requirements
+    out = {s: mentions.holders(s) for s in (*jd.skills, *(s for r in reqs for s in r.skills))}
+    for skill in out.keys() & formed.keys():
+        out[skill] = out[skill] | agg.holding(starts, formed[skill])
+    for words in (*jd.terms, *(t for r in reqs for t in r.terms)):
+        out.setdefault(" ".join(words), agg.holding(starts, searcher.literal_chunks(words)))
     return out
 
 
@@ -237,44 +329,51 @@ def _states(req: Requirement, names: dict[str, np.ndarray]) -> np.ndarray:
 
 
 def speaks(columns, language: str, level: str | None) -> np.ndarray:
-    """Who lists the language, at the level asked or above (native above C2); a listing without a
-    level meets a requirement without one only."""
+    """Credit per candidate for a language: 1 where the CV lists it at the level asked or above
+    (native above C2), or lists it at all when no level is asked; PARTLY_CREDIT where it lists the
+    language without a level against a level asked ("level not stated": not contradicted)."""
     column = columns.set("languages")
+    credit = np.zeros(columns.count, dtype=np.float32)
     if language not in column.values:
-        return np.zeros(columns.count, dtype=bool)
+        return credit
     entries = column.entries_of([column.values.index(language)])
-    if level is not None:
-        entries &= column.ranks >= language_rank(level)
-    return column.rows_with(entries)
+    if level is None:
+        credit[column.rows_with(entries)] = 1.0
+        return credit
+    credit[column.rows_with(entries & (column.ranks == 0))] = PARTLY_CREDIT
+    credit[column.rows_with(entries & (column.ranks >= language_rank(level)))] = 1.0
+    return credit
 
 
 SCORE_WEIGHTS = {"must": 0.35, "nice": 0.05, "skills": 0.70, "years": 0.05, "relevance": 0.10}
 
 
 def score_parts(
-    jd: JobDescription,
-    met: np.ndarray,
+    credit: np.ndarray,
+    must: np.ndarray,
+    nice: np.ndarray,
     years: dict[int, np.ndarray],
+    minimums: list[int | None],
     names: dict[str, np.ndarray],
     relevance: np.ndarray,
     keep: np.ndarray | None,
 ) -> dict[str, np.ndarray]:
-    """Each part of the overall score, 0 to 1 per candidate, for the parts this JD has: must-haves
-    met, nice-to-haves met, the share of the JD's named skills the CV states, the years against
-    the highest minimum asked (unknown: 0), and relevance (min-max over the candidates kept)."""
-    reqs = jd.requirements
-    must = np.array([r.must for r in reqs], dtype=bool)
+    """Each part of the overall score, 0 to 1 per candidate, for the parts this JD has: the credit
+    of the judged must-haves and of the judged nice-to-haves (bool rows of credit), the share of
+    the JD's named skills the CV states (tools and technical skills: a practice such as
+    "Mentoring" is a requirement, but CVs state it in too many words for a share of them to tell
+    people apart; docs/matching.md has the figures), the years against the highest minimum
+    asked (unknown: 0), and relevance (min-max over the candidates kept)."""
     parts: dict[str, np.ndarray] = {}
     if must.any():
-        parts["must"] = met[must].mean(axis=0)
-    if (~must).any():
-        parts["nice"] = met[~must].mean(axis=0)
-    if names:
-        parts["skills"] = np.mean(list(names.values()), axis=0)
+        parts["must"] = credit[must].mean(axis=0)
+    if nice.any():
+        parts["nice"] = credit[nice].mean(axis=0)
+    named = [held for name, held in names.items() if name not in PRACTICES]
+    if named:
+        parts["skills"] = np.mean(named, axis=0)
     if years:
-        parts["years"] = np.mean(
-            [np.clip(np.maximum(y, 0) / reqs[i].min_years, 0.0, 1.0) for i, y in years.items()], axis=0
-        )
+        parts["years"] = np.mean([np.clip(np.maximum(y, 0) / minimums[i], 0.0, 1.0) for i, y in years.items()], axis=0)
     kept = np.ones(len(relevance), dtype=bool) if keep is None else keep
     low, high = (float(relevance[kept].min()), float(relevance[kept].max())) if kept.any() else (0.0, 0.0)
     parts["relevance"] = (relevance - low) / (high - low) if high > low else np.zeros(len(relevance))
@@ -320,37 +419,41 @@ def describe(searcher: Searcher, ranking: Ranking) -> list[CandidateMatch]:
         person = people[row]
         outcomes = []
         for i, req in enumerate(reqs):
-            met = bool(ranking.met[i, row])
-            if req.kind == SKILL:
+            state = ranking.state(i, row)
+            if state == NOT_JUDGED:
+                outcomes.append(Outcome(state, detail=f"not judged: {ranking.unjudged[i]}"))
+            elif req.kind == SKILL:
                 shown = None
-                if met:
+                if state == MET:
                     chunk_id = int(stating[i][row])
                     shown = (
                         _skill_line(ranking.mentions, chunk_id, person, req.skills)
                         if chunk_id >= 0
                         else _literal_line(searcher, person, req.terms, literal)
+                        or _practice_line(searcher, person, req.skills, ranking.formed)
                     )
-                outcomes.append(Outcome(met, shown))
+                outcomes.append(Outcome(state, shown))
             elif req.kind == PHRASE:
-                outcomes.append(Outcome(met, lines.get((i, row)), float(ranking.cosines[i][closest[i, row]])))
+                formed = ranking.formed.get(i)
+                shown = (
+                    _formed_line(searcher, person, formed, [prose_words(req.phrase)]) if formed is not None else None
+                )
+                cosine = float(ranking.cosines[i][closest[i, row]])
+                outcomes.append(Outcome(state, shown or lines.get((i, row)), cosine))
             elif req.kind in (EDUCATION, LANGUAGE):
-                outcomes.append(Outcome(met, None, None, _profile_detail(req, profiles[row].read())))
+                outcomes.append(Outcome(state, None, None, _profile_detail(req, profiles[row].read())))
             else:
                 years = int(ranking.years[i][row])
-                outcomes.append(
-                    Outcome(
-                        met,
-                        None,
-                        None if years < 0 else years,
-                        _years_detail(req, years, bool(ranking.in_roles[i][row]), ranking.met[i, row]),
-                    )
-                )
+                in_roles = bool(ranking.in_roles[i][row])
+                detail = _years_detail(req, years, in_roles, state == MET)
+                outcomes.append(Outcome(state, None, None if years < 0 else years, detail))
         scores = {name: float(s[row]) for name, s in ranking.relevance.items()}
         out.append(
             CandidateMatch(
                 rank,
                 person,
                 int(ranking.must_met[row]),
+                int(ranking.must_partly[row]),
                 int(ranking.nice_met[row]),
                 bool(ranking.meets_all[row]),
                 scores,
@@ -376,6 +479,31 @@ def _literal_line(
             chunk = searcher.store.chunks.get([int(inside[0])])[int(inside[0])]
             return line_at(person, chunk, _name_start(chunk.text, words), (" ".join(words),))
     return None
+
+
+def _practice_line(searcher: Searcher, person: Candidate, skills: tuple[str, ...], formed: dict) -> Evidence | None:
+    """The first line that holds one of the practice skills in another form of its words."""
+    for skill in skills:
+        if skill in formed:
+            shown = _formed_line(searcher, person, formed[skill], list(vocabulary.spellings(skill)))
+            if shown:
+                return shown
+    return None
+
+
+def _formed_line(
+    searcher: Searcher, person: Candidate, chunk_ids: np.ndarray, spelled: list[tuple[str, ...]]
+) -> Evidence | None:
+    """The line of the candidate's first chunk among chunk_ids where a form of one of the words
+    stands; None when no chunk of theirs is among them."""
+    lo, hi = person.first_chunk, person.first_chunk + person.chunk_count
+    inside = chunk_ids[(chunk_ids >= lo) & (chunk_ids < hi)]
+    if not len(inside):
+        return None
+    chunk = searcher.store.chunks.get([int(inside[0])])[int(inside[0])]
+    forms = {form for words in spelled for form in word_forms(searcher.keyword, words[0])}
+    spans = matching_spans(chunk.text, forms)
+    return line_at(person, chunk, spans[0].start if spans else 0, tuple(sorted(forms)))
 
 
 def _name_start(text: str, words: tuple[str, ...]) -> int:

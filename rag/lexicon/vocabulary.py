@@ -26,7 +26,8 @@ from functools import lru_cache
 
 import regex
 
-from rag.lexicon.skill_data import COMMON_WORDS, PROPER_NAMES, SKILLS
+from rag.lexicon.skill_data import COMMON_WORDS, PRACTICES, PROPER_NAMES, SKILLS
+from rag.lexicon.stems import same_word, stems
 from rag.lexicon.synonyms import ALIAS_GROUPS
 from rag.lexicon.terms import Token, fold, raw_tokens
 
@@ -342,3 +343,37 @@ def _kind(word: str | None) -> str:
     if word[0].isupper() and fold(word) not in _LONGEST:
         return "cap"
     return "lower" if word[0].islower() else "none"
+
+
+@lru_cache(maxsize=1)
+def _practice_spellings() -> dict[str, list[tuple[str, tuple[str, ...]]]]:
+    """Each practice skill's spellings of one or two words (skill_data.PRACTICES), filed under
+    the stems of their words, for find_practices."""
+    out: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+    for name in sorted(PRACTICES):
+        for words in spellings(name):
+            if len(words) <= 2:
+                for stem in set(stems(words[-1])):
+                    out.setdefault(stem, []).append((name, words))
+    return out
+
+
+def find_practices(text: str) -> list[SkillMention]:
+    """Practice skills written in another form of their words, in order: "code reviews" and
+    "reviewing code" (the words side by side, either way round) are Code Review, "mentored" is
+    Mentoring. Never a tool's or a product's name: those are matched as written (find_skills)."""
+    tokens = raw_tokens(text)
+    table = _practice_spellings()
+    found: list[SkillMention] = []
+    for i, token in enumerate(tokens):
+        for name, words in {hit for stem in set(stems(token.term)) for hit in table.get(stem, ())}:
+            if not same_word(words[-1], token.term):
+                continue
+            if len(words) == 1:
+                found.append(SkillMention(name, token.start, token.end))
+                continue
+            for j in (i - 1, i + 1):  # the other word before ("code reviews") or after ("reviewing code")
+                if 0 <= j < len(tokens) and same_word(words[0], tokens[j].term):
+                    found.append(SkillMention(name, min(token.start, tokens[j].start), max(token.end, tokens[j].end)))
+                    break
+    return sorted(set(found), key=lambda m: (m.start, -m.end))

@@ -180,7 +180,10 @@ class Requirement(TypedDict):
     phrase: str | None
     level: Annotated[str | None, Field(description="Education: the lowest degree; language: the lowest level.")]
     language: str | None
+    judged: Annotated[bool, Field(description="False when no candidate can be judged on it (kept in its place).")]
+    not_judged_because: str | None
     met_by: Annotated[int, Field(description="Candidates (of those the filters let through) meeting it.")]
+    partly_by: Annotated[int, Field(description="Candidates partly meeting it (a language listed without a level).")]
 
 
 class JobRead(TypedDict):
@@ -193,7 +196,8 @@ class JobRead(TypedDict):
 
 
 class RequirementOutcome(TypedDict):
-    id: int
+    id: Annotated[int, Field(description="The requirement's id: outcomes pair with requirements by it.")]
+    state: Annotated[str, Field(description="met, partly, unmet, or not judged.")]
     met: bool
     value: Annotated[float | None, Field(description="A phrase's best cosine, or the candidate's years.")]
     detail: Annotated[str | None, Field(description="What the profile says, for a degree or a language.")]
@@ -219,6 +223,7 @@ class MatchCandidate(TypedDict):
         ),
     ]
     must_met: int
+    must_partly: Annotated[int, Field(description="Must-haves met only partly (a language level not stated).")]
     must_total: int
     nice_met: int
     nice_total: int
@@ -235,4 +240,5 @@ class MatchOutput(TypedDict):
     store: StoreSummary
     filters: FiltersSummary | None
     meets_all_must: int
+    meets_all_must_partly: Annotated[int, Field(description="Of those, candidates meeting a must-have only partly.")]
     candidates: list[MatchCandidate]

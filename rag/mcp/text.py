@@ -6,6 +6,7 @@ no layout for a terminal: a few lines an assistant can quote.
 
 from __future__ import annotations
 
+from rag.render.match import MARKS, held_by, judged, outcome_text
 from rag.render.search import list_name
 from rag.render.terminal import clip, display
 
@@ -95,21 +96,18 @@ def match_text(doc: dict) -> str:
     jd, reqs = doc["jd"], doc["jd"]["requirements"]
     lines = [f"Job: {display(jd['title'] or '(no title found)')}", "Requirements:"]
     lines += [
-        f"  {r['id']}. {'must' if r['must'] else 'nice'} {r['kind']}: {display(r['label'])} "
-        f"({r['met_by']} CV{'s' if r['met_by'] != 1 else ''})"
+        f"  {r['id']}. {'must' if r['must'] else 'nice'} {r['kind']}: {display(r['label'])} ({held_by(r)})"
         for r in reqs
     ]
     if doc["filters"]:
         lines.append(f"Filters: {doc['filters']['expression']} ({doc['filters']['passed']} CVs pass)")
     lines.append(f"{doc['meets_all_must']} CVs meet every must-have")
-    label = {r["id"]: r["label"] for r in reqs}
     for c in doc["candidates"]:
         lines.append(
             f"{c['rank']}. {display(c['name'])} (cv_id {display(c['cv_id'])}): score {c['score']:.0f}, "
             f"must-haves {c['must_met']}/{c['must_total']}, nice-to-haves {c['nice_met']}/{c['nice_total']}"
         )
-        for r in c["requirements"]:
-            ev = r["evidence"]
-            shown = f" - p.{ev['page']}: {display(ev['text'])[:EVIDENCE_CHARS]}" if ev else ""
-            lines.append(f"   {'✓' if r['met'] else '✗'} {display(label[r['id']])}{shown}")
+        for req, o in judged(reqs, c):
+            said = outcome_text(req, o, doc["settings"]["phrase_threshold"])
+            lines.append(f"   {MARKS[o['state']]} {display(req['label'])} - {display(said)[:EVIDENCE_CHARS]}")
     return "\n".join(lines)

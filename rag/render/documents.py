@@ -112,10 +112,7 @@ def match_document(result: MatchResult, manifest: Manifest, store_path: str, jd_
             "source": jd_label,
             "title": jd.title,
             "sectioned": jd.sectioned,
-            "requirements": [
-                _requirement_json(number, req, count)
-                for number, (req, count) in enumerate(zip(jd.requirements, result.met_by), start=1)
-            ],
+            "requirements": [_requirement_json(i, req, result) for i, req in enumerate(jd.requirements)],
         },
         "settings": {
             "topk": result.settings.topk,
@@ -127,13 +124,14 @@ def match_document(result: MatchResult, manifest: Manifest, store_path: str, jd_
         "store": store_json(manifest, store_path),
         "filters": filters_json(result.filters, result.filtered, manifest.candidate_count),
         "meets_all_must": result.meets_all,
+        "meets_all_must_partly": result.meets_all_partly,
         "candidates": [_candidate_json(m, result) for m in result.candidates],
     }
 
 
-def _requirement_json(number: int, req: Requirement, count: int) -> dict:
+def _requirement_json(i: int, req: Requirement, result: MatchResult) -> dict:
     return {
-        "id": number,
+        "id": i + 1,
         "kind": req.kind,
         "label": req.label,
         "must": req.must,
@@ -144,13 +142,17 @@ def _requirement_json(number: int, req: Requirement, count: int) -> dict:
         "phrase": req.phrase or None,
         "level": req.level,
         "language": req.language,
-        "met_by": count,
+        "judged": i not in result.unjudged,
+        "not_judged_because": result.unjudged.get(i),
+        "met_by": result.met_by[i],
+        "partly_by": result.partly_by[i],
     }
 
 
 def _candidate_json(match: CandidateMatch, result: MatchResult) -> dict:
     c = match.candidate
-    musts = sum(r.must for r in result.jd.requirements)
+    judged = [r for i, r in enumerate(result.jd.requirements) if i not in result.unjudged]
+    musts = sum(r.must for r in judged)
     return {
         "rank": match.rank,
         "cv_id": c.cv_id,
@@ -162,13 +164,15 @@ def _candidate_json(match: CandidateMatch, result: MatchResult) -> dict:
         "score": round(match.score, 1),
         "score_parts": {name: round(value, 3) for name, value in match.parts.items()},
         "must_met": match.must_met,
+        "must_partly": match.must_partly,
         "must_total": musts,
         "nice_met": match.nice_met,
-        "nice_total": len(result.jd.requirements) - musts,
+        "nice_total": len(judged) - musts,
         "scores": match.scores,
         "requirements": [
             {
                 "id": number,
+                "state": o.state,
                 "met": o.met,
                 "value": o.value,
                 "detail": o.detail,

@@ -9,12 +9,16 @@ import io
 import unicodedata
 
 from rag.jobs.jd import PHRASE, YEARS
+from rag.jobs.matching import MET, NOT_JUDGED, PARTLY, UNMET
 from rag.lexicon.terms import fold
 from rag.render.terminal import bold, clip, display, plural, terminal_width
 
 _CELL = 12  # widest must-have column in the table
 _NAME = 40  # widest requirement name in the list of requirements
 _FORMULA_START = ("=", "+", "-", "@")
+# Every outcome kind, as each output shows it: the one table text, CSV, MCP and the web page read.
+MARKS = {MET: "✓", PARTLY: "◐", UNMET: "✗", NOT_JUDGED: "–"}
+CSV_CELLS = {MET: "yes", PARTLY: "partly", UNMET: "no", NOT_JUDGED: "not judged"}
 _PART_NAMES = {
     "must": "must-haves",
     "nice": "nice-to-haves",
@@ -40,8 +44,8 @@ def match_text(doc: dict) -> str:
     name_width = max(map(len, names), default=0)
     for number, (req, name) in enumerate(zip(reqs, names), start=1):
         line = (
-            f"  {number:>2} {'must' if req['must'] else 'nice':<5}{req['kind']:<7}{name:<{name_width}} "
-            f"{plural(req['met_by'], 'CV'):>8}   "
+            f"  {number:>2} {'must' if req['must'] else 'nice':<5}{req['kind']:<9}{name:<{name_width}} "
+            f"{held_by(req):>8}   "
         )
         source = display(_quoted(req["source"]))
         room = max(width - len(line), 12)
@@ -56,6 +60,7 @@ def match_text(doc: dict) -> str:
         *([display(f"Filters: {filters['text']}")] if filters else []),
         (
             f"Meet every must-have: {doc['meets_all_must']} of {considered} CVs"
+            + (f" ({doc['meets_all_must_partly']} of them partly: ◐)" if doc["meets_all_must_partly"] else "")
             if musts
             else "No must-haves: candidates are ordered by nice-to-haves, then relevance"
         ),
@@ -67,6 +72,22 @@ def match_text(doc: dict) -> str:
     for candidate in doc["candidates"]:
         lines += _evidence_lines(candidate, doc, width)
     return "\n".join(lines).rstrip() + "\n"
+
+
+def judged(reqs: list[dict], candidate: dict) -> list[tuple[dict, dict]]:
+    """Each requirement with this candidate's outcome on it, paired by id, in the JD's order:
+    every output reads its cells through this, so no cell can stand under another requirement."""
+    outcomes = {o["id"]: o for o in candidate["requirements"]}
+    if len(outcomes) != len(reqs) or any(r["id"] not in outcomes for r in reqs):
+        raise ValueError("a candidate's outcomes do not match the requirements judged")
+    return [(r, outcomes[r["id"]]) for r in reqs]
+
+
+def held_by(req: dict) -> str:
+    """How many CVs meet a requirement ("3 CVs", "3 CVs + 2 partly"), or why none is judged on it."""
+    if not req["judged"]:
+        return f"not judged ({req['not_judged_because']})"
+    return plural(req["met_by"], "CV") + (f" + {req['partly_by']} partly" if req["partly_by"] else "")
 
 
 def _named(req: dict) -> str:
@@ -89,7 +110,8 @@ def _table(doc: dict, width: int) -> list[str]:
     rows = [bold(header)]
     for c in doc["candidates"]:
         name = clip(display(c["name"]), name_width)
-        marks = "".join(f" {_mark(c['requirements'][i]):<{len(h)}}" for (i, _), h in zip(must, heads))
+        outcomes = judged(doc["jd"]["requirements"], c)
+        marks = "".join(f" {_mark(outcomes[i][1]):<{len(h)}}" for (i, _), h in zip(must, heads))
         must_met, nice_met = _fractions(c)
         rows.append(f"{c['rank']:>3} {name:<{name_width}}{marks}   {must_met:>4}{nice_met:>6}  {c['score']:>5.0f}")
     return rows
@@ -105,7 +127,7 @@ def _short(label: str) -> str:
 
 
 def _mark(outcome: dict) -> str:
-    return "✓" if outcome["met"] else "✗"
+    return MARKS[outcome["state"]]
 
 
 def _fractions(c: dict) -> tuple[str, str]:
@@ -123,21 +145,26 @@ def _evidence_lines(c: dict, doc: dict, width: int) -> list[str]:
     parts = " · ".join(f"{_PART_NAMES[name]} {value:.0%}" for name, value in c["score_parts"].items())
     lines = [head, f"      ({parts})"]
     label_width = max(len(_short(_heading(r))) for r in reqs)
-    for req, outcome in zip(reqs, c["requirements"]):
-        text = clip(display(_outcome_text(req, outcome, doc["settings"]["phrase_threshold"])), width - label_width - 12)
+    for req, outcome in judged(reqs, c):
+        text = clip(display(outcome_text(req, outcome, doc["settings"]["phrase_threshold"])), width - label_width - 12)
         lines.append(f"      {_mark(outcome)} {_short(_heading(req)):<{label_width}}  {text}")
     return lines + [""]
 
 
-def _outcome_text(req: dict, outcome: dict, threshold: float) -> str:
+def outcome_text(req: dict, outcome: dict, threshold: float) -> str:
+    """What one outcome says, for every kind: why it is not judged, what the profile says, the
+    closest passage's cosine, "not stated", or the line that shows it."""
+    state, value, ev = outcome["state"], outcome["value"], outcome["evidence"]
     if outcome["detail"]:
         return outcome["detail"]
-    if req["kind"] == PHRASE and not outcome["met"]:
-        return f"closest passage: cosine {outcome['value']:.2f} < {threshold:g}"
-    if not outcome["met"]:
+    if state == NOT_JUDGED:
+        return "not judged"
+    if req["kind"] == PHRASE and state != MET:
+        return "no passage" if value is None else f"closest passage: cosine {value:.2f} < {threshold:g}"
+    if state == UNMET:
         return "not stated"
-    ev = outcome["evidence"]
-    return f"p.{ev['page']:<3} " + (f"cosine {outcome['value']:.2f}: " if req["kind"] == PHRASE else "") + ev["text"]
+    cosine = f"cosine {value:.2f}: " if req["kind"] == PHRASE and value is not None else ""
+    return f"p.{ev['page']:<3} {cosine}{ev['text']}" if ev else cosine.rstrip(": ") or "met (no line to show)"
 
 
 def match_csv(doc: dict) -> str:
@@ -163,7 +190,7 @@ def match_csv(doc: dict) -> str:
                 c["nice_met"],
                 f"{c['scores']['fused']:.4f}",
             ]
-            + ["yes" if o["met"] else "no" for o in c["requirements"]]
+            + [CSV_CELLS[o["state"]] for _, o in judged(reqs, c)]
         )
     return out.getvalue()
 

@@ -26,31 +26,12 @@ from dataclasses import dataclass, replace
 
 import regex
 
+from rag.lexicon.role_words import ROLE_WORDS
 from rag.lexicon.seniority import query_level
 from rag.lexicon.synonyms import QUERY_EXPANSIONS
 from rag.lexicon.terms import QUERY_FRAMING, STOPWORDS, Token, alias_at, query_terms_of, raw_tokens
 from rag.lexicon.vocabulary import canonical, spellings
 
-# Words that name a role or an activity around a skill rather than the skill ("React developer",
-# "Ansible automation", "SQL Server administration"); folded, en/es/de/fr.
-ROLE_WORDS = frozenset(
-    """
-    developer developers development dev devs engineer engineers engineering programmer programmers
-    programming architect architects administrator administrators administration admin admins
-    automation specialist specialists expert experts consultant consultants professional
-    professionals practitioner technician technicians analyst analysts coder coders designer designers
-    manager managers coordinator coordinators officer officers assistant assistants representative
-    representatives role position job jobs work skills skill tools tool stack
-    desarrollador desarrolladora desarrolladores desarrollo programador programadora ingeniero
-    ingeniera ingenieros administrador administradora administracion especialista experto experta
-    consultor consultora disenador disenadora gerente coordinador coordinadora tecnico tecnica
-    entwickler entwicklerin entwicklung programmierer programmiererin ingenieur ingenieurin
-    administratorin administration spezialist spezialistin experte expertin berater beraterin
-    designer designerin manager managerin koordinator koordinatorin referent referentin
-    developpeur developpeuse developpement programmeur programmeuse ingenieure administrateur
-    administratrice specialiste consultante concepteur conceptrice responsable chargee charge
-    """.split()
-)
 OPERATORS = {"OR": "or", "AND": "and", "NOT": "not"}
 _NATURAL_OR = frozenset({"or", "o", "oder", "ou"})  # lower-case "or" between two skills
 _SEGMENT = regex.compile(

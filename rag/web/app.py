@@ -28,6 +28,7 @@ from starlette.templating import Jinja2Templates
 
 from rag.errors import Fix, rag_words
 from rag.profile.read import SHOWN_FIELDS
+from rag.render.match import MARKS, held_by, judged, outcome_text
 from rag.render.profile import LABELS, field_text, row_text, years_note
 from rag.render.search import list_name
 from rag.search.fusion import RULES
@@ -93,6 +94,10 @@ def templates() -> Jinja2Templates:
         "candidate_link": candidate_link,
         "page_link": page_link,
         "file_link": file_link,
+        "judged": judged,
+        "marks": MARKS,
+        "held_by": held_by,
+        "outcome_text": outcome_text,
     }
     return Jinja2Templates(env=env)
 

@@ -28,7 +28,7 @@ from rag.ingest.limits import JD_BYTES, size_text
 from rag.jobs.jd import parse_jd
 from rag.jobs.matching import MatchSettings, match
 from rag.render.documents import match_document, search_document, status_document
-from rag.render.match import match_csv
+from rag.render.match import judged, match_csv
 from rag.render.profile import profile_document
 from rag.search.warm import Loaded, WarmStore
 from rag.store.cv_text import read_cv
@@ -276,11 +276,11 @@ class Site:
         and the lines to highlight, those of this file's chunks."""
         cv_id = candidate.cv_id
         record = entry = None
-        requirements, highlights = [], []
+        requirements, highlights, threshold = [], [], 0.0
         try:
             if held is not None:
                 mdoc = self._match_in(loaded, matching, held.text, held.label)
-                requirements = mdoc["jd"]["requirements"]
+                requirements, threshold = mdoc["jd"]["requirements"], mdoc["settings"]["phrase_threshold"]
                 entry = next((c for c in mdoc["candidates"] if _is_of(c, cv_id)), None)
                 highlights = _requirement_lines(entry, requirements) if entry else []
             elif search.q:
@@ -294,6 +294,7 @@ class Site:
             "record": record,
             "entry": entry,
             "requirements": requirements,
+            "phrase_threshold": threshold,
             "highlights": merge(h for h in highlights if h.chunk_id in chunks),
         }
 
@@ -326,6 +327,6 @@ def _evidence_lines(record: dict) -> list[Highlight]:
 def _requirement_lines(candidate: dict, requirements: list[dict]) -> list[Highlight]:
     return [
         Highlight(o["evidence"]["text"], o["evidence"]["page"], (req["label"],), o["evidence"]["chunk_id"])
-        for o, req in zip(candidate["requirements"], requirements)
+        for req, o in judged(requirements, candidate)
         if o["met"] and o["evidence"]
     ]
