@@ -33,7 +33,7 @@ from rag.lexicon.vocabulary import SkillMention, find_skills, spellings
 class MentionFiles:
     """Where a segment's mentions live (the store names the files: rag/store/layout.py)."""
 
-    skills: Path  # .npz: the skill names (packed) and the CSR pointer over them
+    skills: Path  # .npz: the skill names (a NumPy string array) and the CSR pointer over them
     chunks: Path  # .npy: segment chunk rows, ascending within a skill
     spans: Path  # .npy: start and end of the first mention of the skill in that chunk
 
