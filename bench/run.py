@@ -23,6 +23,8 @@ import click
 import numpy as np
 import orjson
 
+from bench.linear import linear_markdown, measure_linear
+
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / "bench" / "work"
 PY = sys.executable
@@ -527,6 +529,12 @@ def measure_ocr(cvs: Path, full_build_s: float) -> dict:
     help="Only the web pages through HTTP (rag serve); writes bench/report-web.json and prints its table.",
 )
 @click.option(
+    "--only-linear",
+    is_flag=True,
+    help="Only time against input length (query analysis, JD reading); writes bench/report-linear.json and "
+    "prints its table.",
+)
+@click.option(
     "--web-size",
     type=int,
     default=10_000,
@@ -541,9 +549,15 @@ def main(
     mcp_sizes: str,
     engines_only: bool,
     web_only: bool,
+    only_linear: bool,
     web_size: int,
 ) -> None:
     """Run every benchmark and write bench/report.json and bench/report.md."""
+    if only_linear:
+        linear = measure_linear()
+        (ROOT / "bench" / "report-linear.json").write_bytes(orjson.dumps(linear, option=orjson.OPT_INDENT_2))
+        click.echo("\n".join(linear_markdown(linear)))
+        return
     # make exports these even when they are not set, as empty strings.
     for name, value in (("HF_HUB_OFFLINE", "1"), ("EMBEDDING_MODEL", "sentence-transformers/all-MiniLM-L6-v2")):
         if not os.environ.get(name, "").strip():
@@ -613,6 +627,8 @@ def main(
     )
     report["search"] |= {"warm_ms": warm, "peak_mib": peak, "load_s": loads, "store_mib": disk, "mcp_ms": mcp}
     report["web"] = measure_web(store, cvs, WORK / "truth", web_size)
+    log("time against input length")
+    report["linear"] = measure_linear()
     report["per_100k_cvs"] = {
         "chunks": per_100k_cvs,
         "build_hours_extrapolated": round(inc["full_wall_s"] / inc["cvs"] * 100_000 / 3600, 2),
@@ -726,6 +742,8 @@ def markdown(r: dict) -> str:
     ]
     if "web" in r:
         lines += web_markdown(r["web"])
+    if "linear" in r:
+        lines += linear_markdown(r["linear"])
     if "engines" in r:
         lines += engines_markdown(r["engines"], r["engines_measured_at"])
     return "\n".join(lines)
@@ -743,7 +761,9 @@ def web_markdown(w: dict) -> list[str]:
         f"HTTP connection from another process (`bench.web_probe`), measured {w['measured_at']} on {w['cores']} "
         f"cores of an {w['cpu']}. Each time runs from sending the request to the last byte of the page. Search: the "
         f"three lists of {w['topk']} rows, as the page asks by default, for every eval query, each followed by the "
-        "same search and document in the probe's own process (no HTTP, no HTML), so that both see the same load; "
+        "same search and document in the probe's own process (no HTTP, no HTML), so that both see the same load, "
+        "with a shortlist of the top candidates of the first queries made first (every row says who is on it); "
+        f"shortlist: that shortlist's page ({w.get('shortlist_people', 0)} people, each looked up in the store); "
         "match: the results page of every generated job description (its second run); a highlighted page: the "
         "candidate's page for the query (search, profile, evidence boxes) and the first drawing of the CV page "
         "holding the first evidence line, which is then cached per generation, CV and page. Server CPU: the "
@@ -753,6 +773,7 @@ def web_markdown(w: dict) -> list[str]:
         "|---|---|---|---|---|---|---|",
         row("search page (FAISS, BM25 and fused side by side)", w["search_ms"], "p50 ≤ 50 ms"),
         row("the same search and document in process, no HTTP or HTML", w["search_in_process_ms"]),
+        *([row("shortlist page (its people, notes and statuses)", w["shortlist_ms"])] if "shortlist_ms" in w else []),
         row("match page (the ✓/✗ table)", w["match_ms"]),
         row("candidate page with the evidence boxes", w["candidate_page_ms"]),
         row("CV page drawn to PNG (first request)", w["page_png_drawn_ms"]),

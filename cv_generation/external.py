@@ -20,7 +20,7 @@ import hashlib
 import json
 import shutil
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -201,14 +201,16 @@ def write_corpus(
     license_path: Path,
     spellings: frozenset[str],
     force: bool = False,
+    build: Callable[[Resume, str], tuple[dict, bytes]] | None = None,
 ) -> Summary:
-    """Write the split's corpus under `out`. Raises LostWords when a PDF loses a word of its text,
+    """Write the split's corpus under `out`, each résumé's truth record and PDF made by `build`
+    (default build_cv: our own layouts). Raises LostWords when a PDF loses a word of its text,
     FileExistsError when `out` already holds a corpus and not `force`, ValueError on bad IDs."""
     chosen = [r for r in resumes if split_of("resume", r.source_id) == split]
     ids = Counter(r.cv_id for r in chosen)
     if any(count > 1 for count in ids.values()):
         raise ValueError(f"duplicate résumé IDs: {', '.join(sorted(i for i, c in ids.items() if c > 1))}")
-    built = [build_cv(resume, split) for resume in chosen]
+    built = [(build or build_cv)(resume, split) for resume in chosen]
     _prepare(out, force)
     for (record, pdf), resume in zip(built, chosen, strict=True):
         (out / CVS_DIR / resume.cv_id).mkdir()

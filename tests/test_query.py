@@ -56,7 +56,7 @@ def test_aliases_become_their_canonical_concept():
     assert labels("CI") == ["ci/cd"]
     golang = analyse("Golang").concepts[0]
     assert golang.label == "golang" and spelled(golang) == {"golang", "go"}
-    assert spelled(analyse("Backbone.js").concepts[0]) == {"backbone.js", "backbonejs", "backbone"}
+    assert spelled(analyse("Backbone.js").concepts[0]) == {"backbone.js", "backbone js", "backbonejs", "backbone"}
 
 
 def test_role_and_activity_words_are_never_required():
@@ -73,21 +73,35 @@ def test_role_and_activity_words_are_never_required():
 
 def test_a_role_phrase_stands_when_nothing_more_specific_is_asked():
     stats = {"data": 40, "data engineer": 5}
-    q = resolve(analyse("Senior data engineer"), lambda c: stats.get(c.label, 0), 100)
+    q = resolve(analyse("Senior data engineer"), lambda c: stats.get(c.label, 0))
     assert [(c.label, c.strong) for c in q.concepts] == [("data", False), ("data engineer", True)]
-    q = resolve(analyse("Flutter developer"), lambda c: {"flutter": 4, "flutter developer": 2}[c.label], 100)
+    q = resolve(analyse("Flutter developer"), lambda c: {"flutter": 4, "flutter developer": 2}[c.label])
     assert [c.label for c in q.concepts] == ["flutter"] and "developer" not in q.terms
 
 
-def test_unknown_words_sort_people_only_when_written_as_names_and_held_by_few():
-    q = resolve(analyse("Who builds native iPhone apps?"), lambda c: {"iphone": 3}.get(c.label, 30), 100)
+def test_unknown_words_sort_people_when_written_as_names_however_many_hold_them():
+    q = resolve(analyse("Who builds native iPhone apps?"), lambda c: {"iphone": 3}.get(c.label, 30))
     assert {c.label: c.strong for c in q.concepts} == {"builds": False, "native": False, "iphone": True, "apps": False}
+    q = resolve(analyse("Who builds native iPhone apps?"), lambda c: 90)  # held by 90 of 100 CVs: still a name
+    assert {c.label: c.strong for c in q.concepts}["iphone"]
+    for text in ("Zend", "Which candidates know Zend?", "mentoring", "Who has experience with mentoring?"):
+        q = resolve(analyse(text), lambda c: 60)  # one word, held by 60%: a concept, never framing
+        assert [(c.label, c.strong) for c in q.concepts] == [(text.split()[-1].strip("?").lower(), True)]
+
+
+def test_spelling_variants_that_differ_by_spaces_or_punctuation_are_one_concept():
+    assert spelled(analyse("RestAssured").concepts[0]) == {"restassured", "rest assured"}
+    assert spelled(analyse('"Rest Assured"').concepts[0]) == {"rest assured", "restassured"}
+    assert {"objective-c", "objective c", "objectivec"} <= spelled(analyse("Objective-C").concepts[0])
+    assert {".net", "asp.net", "vb.net"} <= spelled(analyse(".NET").concepts[0])  # "ASP.NET Core" is .NET
 
 
 def test_quotes_or_and_not():
     q = analyse('"Spring Boot" OR Django -PHP')
     assert [c.label for c in q.concepts] == ["spring boot or django"]
-    assert spelled(q.concepts[0]) == {"spring boot", "django"} and [c.label for c in q.excluded] == ["php"]
+    assert spelled(q.concepts[0]) == {"spring boot", "springboot", "django"} and [c.label for c in q.excluded] == [
+        "php"
+    ]
     assert "php" not in q.terms and q.dense_text == "Spring Boot Django"
     q = analyse("Selenium NOT Cypress")
     assert [c.label for c in q.concepts] == ["selenium"] and [c.label for c in q.excluded] == ["cypress"]

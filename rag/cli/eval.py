@@ -14,6 +14,7 @@ from rag.cli.fixes import word
 from rag.cli.options import fusion_options, store_option
 from rag.errors import Fix
 from rag.eval import jobs as jobs_eval
+from rag.eval import visible_words
 from rag.eval.profile_score import TARGETS, failures
 from rag.eval.profile_score import summarise as summarise_profiles
 from rag.eval.profiles import format_table as format_profile_table
@@ -101,6 +102,7 @@ def main(
     click.echo(f"fused: {fusion.describe()}")
     click.echo(format_table(summary))
     profiles = profile_report(opened, truth_dir)
+    visible = visible_words_report(opened)
     report = {
         "fingerprint": m.fingerprint,
         "embedding_model": m.embedding_model,
@@ -110,6 +112,7 @@ def main(
         "metrics": summary,
         "fused_margin_ndcg@10": margins(summary),
         "profiles": profiles,
+        "visible_words": visible,
         "per_query": [
             {
                 "qid": q.qid,
@@ -146,6 +149,16 @@ def main(
     tmp.write_bytes(json_bytes(report, option=orjson.OPT_INDENT_2))
     tmp.replace(out)
     click.echo(display(f"wrote {out}"))
+
+
+def visible_words_report(store: OpenStore) -> dict | None:
+    """Whether every visible word of the store's PDFs reached its chunks (rag/eval/visible_words.py)."""
+    cv_dir = store.manifest.cv_dir
+    if not cv_dir or not Path(cv_dir).is_dir():
+        return None
+    result = visible_words.summary(visible_words.store_word_losses(store, Path(cv_dir)))
+    click.echo(display(visible_words.format_summary(result)))
+    return result
 
 
 def profile_report(store: OpenStore, truth_dir: Path) -> dict | None:

@@ -116,4 +116,5 @@ ALIAS_GROUPS: tuple[tuple[str, ...], ...] = (
 # gain the key, because as plain words they mean something else ("go live", "go to market").
 QUERY_EXPANSIONS: dict[str, tuple[str, ...]] = {
     "golang": ("go",),
+    ".net": ("asp.net", "vb.net", "ado.net"),  # "ASP.NET Core" is .NET
 }

@@ -30,7 +30,7 @@ from rag.profile.sections import HEADER, Section, of_kind, split_sections
 from rag.profile.spoken import SpokenLanguage, labelled_languages, parse_languages
 from rag.profile.titles import pick_title
 
-PROFILE_VERSION = "2"
+PROFILE_VERSION = "3"
 """Changes whenever the same text would give another profile, so stored profiles are redone."""
 
 _HEADER_LINES = 15  # contact details sit near the top; deeper lines are prose

@@ -175,15 +175,15 @@ def match_csv(doc: dict) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(
         ["rank", "name", "cv_id", "file", "score", "meets_all_must", "must_met", "nice_met", "relevance"]
-        + [_cell(f"{'must' if r['must'] else 'nice'}: {_heading(r)}") for r in reqs]
+        + [csv_cell(f"{'must' if r['must'] else 'nice'}: {_heading(r)}") for r in reqs]
     )
     for c in doc["candidates"]:
         writer.writerow(
             [
                 c["rank"],
-                _cell(c["name"]),
-                _cell(c["cv_id"]),
-                _cell(c["source"]),
+                csv_cell(c["name"]),
+                csv_cell(c["cv_id"]),
+                csv_cell(c["source"]),
                 f"{c['score']:.1f}",
                 "yes" if c["meets_all_must"] else "no",
                 c["must_met"],
@@ -195,7 +195,7 @@ def match_csv(doc: dict) -> str:
     return out.getvalue()
 
 
-def _cell(text: str) -> str:
+def csv_cell(text: str) -> str:
     """A text cell: control and invisible characters (a tab, a zero-width space) shown escaped, as
     on a terminal, where CSV goes as often as to a file; then, if a spreadsheet would run it as a
     formula, prefixed with a quote. Spreadsheets skip leading spaces and read a fullwidth "＝" as

@@ -15,23 +15,29 @@ Syntax, as `rag search --help` teaches it:
 Framing ("Who has experience with"), stop words and role or activity words ("developer",
 "engineer", "automation", "administration") are never concepts: "Flutter developer" asks for
 Flutter. A role phrase stays whole only when nothing more specific is asked ("data engineer").
-Which unknown words are specific enough to rank people by (a capitalised or technical word, or
-one few CVs hold) is decided against the store's statistics (resolve()), once per query.
+An unknown word ranks people (is a concept that sorts them) when written as a name (capitalised or
+technical) or when it is all the query asks, however many CVs hold it: how telling it is counts
+through its idf, never through a cut-off (resolve()).
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import regex
 
+from rag.errors import UsageError
 from rag.lexicon.role_words import ROLE_WORDS
 from rag.lexicon.seniority import query_level
 from rag.lexicon.synonyms import QUERY_EXPANSIONS
-from rag.lexicon.terms import QUERY_FRAMING, STOPWORDS, Token, alias_at, query_terms_of, raw_tokens
+from rag.lexicon.terms import QUERY_FRAMING, STOPWORDS, Token, alias_at, fold, query_terms_of, raw_tokens
 from rag.lexicon.vocabulary import canonical, spellings
 
+# The longest query taken from the command line, the web page and MCP alike (docs/input.md): far
+# more than any question, and analysed and searched in well under a second.
+MAX_QUERY_CHARS = 4000
 OPERATORS = {"OR": "or", "AND": "and", "NOT": "not"}
 _NATURAL_OR = frozenset({"or", "o", "oder", "ou"})  # lower-case "or" between two skills
 _SEGMENT = regex.compile(
@@ -78,6 +84,15 @@ class _Item:
     joined: bool = False  # joined to the previous item by OR
 
 
+def check_length(text: str) -> None:
+    """Refuse a query longer than MAX_QUERY_CHARS, in the one line every entry point shows."""
+    if len(text) > MAX_QUERY_CHARS:
+        raise UsageError(
+            f"the query is longer than {MAX_QUERY_CHARS:,} characters, the most a query may have; "
+            "shorten it to the skills, role or question that matter"
+        )
+
+
 def analyse(text: str) -> Query:
     """Break a query into terms, concepts, exclusions, the text to embed and the seniority it names.
 
@@ -86,14 +101,19 @@ def analyse(text: str) -> Query:
     seniority = next(
         (query_level(t.term) for item in items if not item.negated for t in item.tokens if query_level(t.term)), None
     )
-    wanted: list[Concept] = []
+    joined: list[list[Concept]] = []  # the concepts OR joins, each list made one concept at the end
     excluded: list[Concept] = []
     for item in items:
         found = _concepts(item, text)
-        joinable = [i for i, c in enumerate(wanted) if not c.role]
-        if item.joined and found and joinable and not item.negated:
-            found = [_either(wanted.pop(joinable[-1]), found[0]), *found[1:]]
-        (excluded if item.negated else wanted).extend(found)
+        joinable = _last_plain(joined) if item.joined and found and not item.negated else None
+        if item.negated:
+            excluded.extend(found)
+        elif joinable is not None:
+            group = joined.pop(joinable)
+            joined += [[*group, found[0]], *([c] for c in found[1:])]
+        else:
+            joined += [[c] for c in found]
+    wanted = [_either(*group) for group in joined]
     if not any(item.quoted or item.negated for item in items):
         wanted = _natural_or(wanted, text)
     wanted = list(dict.fromkeys(wanted))
@@ -111,6 +131,17 @@ def analyse(text: str) -> Query:
         stems,
         tuple(dict.fromkeys(excluded)),
     )
+
+
+def _last_plain(groups: list[list[Concept]]) -> int | None:
+    """Where the last concept that is no role phrase stands (what OR joins), looked for from the
+    end: a role phrase always follows a word of its own, so the look is short."""
+    return next((i for i in range(len(groups) - 1, -1, -1) if not _role(groups[i])), None)
+
+
+def _role(group: list[Concept]) -> bool:
+    """Whether concepts to be joined are a role phrase: only one alone can be (a join is none)."""
+    return len(group) == 1 and group[0].role
 
 
 def _items(text: str) -> list[_Item]:
@@ -170,7 +201,7 @@ def _concepts(item: _Item, text: str) -> list[Concept]:
     between stop words, framing and role words, known skills taken whole."""
     words = [t.term for t in item.tokens]
     if item.quoted:
-        return [Concept(" ".join(words), (tuple(words),))]
+        return [Concept(" ".join(words), respelled((tuple(words),)))]
     framing_only = all(w in STOPWORDS or w in QUERY_FRAMING or w in ROLE_WORDS for w in words)
     out: list[Concept] = []
     for segment, named in _segments(item.tokens, text):
@@ -179,7 +210,7 @@ def _concepts(item: _Item, text: str) -> list[Concept]:
             whole = tuple(t.term for t in segment)
             parts = tuple(c for c in found if not c.role)
             compact = "".join(regex.sub(r"[./-]", "", w) for w in whole)  # "ExtJS", "CoreData"
-            out.append(Concept(" ".join(whole), (whole, (compact,)), parts=parts, named=True))
+            out.append(Concept(" ".join(whole), respelled((whole, (compact,))), parts=parts, named=True))
         else:
             out.extend(found)
     return out
@@ -287,9 +318,9 @@ def _known(name_or_term: str, written: list[str]) -> Concept:
     words with all its spellings."""
     if len(written) == 1 or alias_term(written):
         term = name_or_term
-        return Concept(term, tuple((t,) for t in (term, *QUERY_EXPANSIONS.get(term, ()))))
+        return Concept(term, respelled(tuple((t,) for t in (term, *QUERY_EXPANSIONS.get(term, ())))))
     spelled = spellings(name_or_term)
-    return Concept(" ".join(written), tuple(dict.fromkeys([tuple(written), *spelled])))
+    return Concept(" ".join(written), respelled(tuple(dict.fromkeys([tuple(written), *spelled]))))
 
 
 def alias_term(written: list[str]) -> bool:
@@ -306,22 +337,34 @@ def _run_concepts(run: list[Token], roles: list[Token], text: str) -> list[Conce
     if not content:
         return []
     written = [text[t.start : t.end] for t in content]
-    out = [Concept(t.term, _variants(t.term), named=_looks_like_a_name(w)) for t, w in zip(content, written)]
+    out = [Concept(t.term, respelled(((t.term,),), w), named=_looks_like_a_name(w)) for t, w in zip(content, written)]
     if roles:
         whole = tuple(t.term for t in run)
         out.append(Concept(" ".join(whole), (whole,), strong=False, role=True))
     return out
 
 
-def _variants(term: str) -> tuple[tuple[str, ...], ...]:
-    """A joined name as CVs also write it: "backbone.js" as "backbonejs" and "backbone"."""
-    pieces = [p for p in regex.split(r"[./-]+", term) if p]
-    if len(pieces) < 2:
-        return ((term,),)
-    found = [term, "".join(pieces)]
-    if pieces[-1] == "js":
-        found.append("".join(pieces[:-1]))
-    return tuple((f,) for f in dict.fromkeys(found))
+def respelled(spellings: tuple[tuple[str, ...], ...], written: str = "") -> tuple[tuple[str, ...], ...]:
+    """The spellings with the ways CVs write them that differ only by spaces and punctuation: a
+    joined word's pieces side by side ("objective-c" as "objective c") and run together
+    ("objectivec"), words run together ("rest assured" as "restassured"), a word written in
+    inner capitals split at them ("RestAssured" as "rest assured"), and a ".js" name without it
+    ("backbone.js" as "backbone")."""
+    out = list(spellings)
+    camel = [w.lower() for w in _CAMEL.split(written) if w] if written else []
+    if len(camel) > 1 and spellings == ((fold("".join(camel)),),):
+        out.append(tuple(camel))
+    for words in spellings:
+        pieces = tuple(piece for word in words for piece in _JOINERS.split(word) if piece)
+        if len(pieces) > 1:
+            out += [pieces, ("".join(pieces),)]
+        if len(words) == 1 and len(pieces) > 1 and pieces[-1] == "js":
+            out.append(("".join(pieces[:-1]),))
+    return tuple(dict.fromkeys(out))
+
+
+_JOINERS = regex.compile(r"[./-]+")
+_CAMEL = regex.compile(r"(?<=\p{Ll})(?=\p{Lu})")
 
 
 def _looks_like_a_name(written: str) -> bool:
@@ -329,31 +372,44 @@ def _looks_like_a_name(written: str) -> bool:
     return written[:1].isupper() or any(ch.isdigit() or ch in ".#+/" for ch in written) or written != written.lower()
 
 
-def _either(first: Concept, second: Concept) -> Concept:
-    """A OR B: one concept that either spelling holds."""
-    return Concept(f"{first.label} or {second.label}", tuple(dict.fromkeys(first.spellings + second.spellings)))
+def _either(*concepts: Concept) -> Concept:
+    """A OR B (OR C ...): one concept that any of their spellings holds, made once for the whole
+    run (joined two by two, a long run of ORs took time in the square of its length)."""
+    if len(concepts) == 1:
+        return concepts[0]
+    spellings = tuple(dict.fromkeys(s for c in concepts for s in c.spellings))
+    return Concept(" or ".join(c.label for c in concepts), spellings)
 
 
 def _natural_or(concepts: list[Concept], text: str) -> list[Concept]:
     """A lower-case "or" written between two concepts joins them, as OR would."""
-    folded = [t.term for t in raw_tokens(text)]
-    out: list[Concept] = []
-    for concept in concepts:
-        if out and not concept.role and not out[-1].role and _between(folded, out[-1], concept) & _NATURAL_OR:
-            out[-1] = _either(out[-1], concept)
+    or_between = _or_between([t.term for t in raw_tokens(text)])
+    groups: list[list[Concept]] = []
+    for concept in concepts:  # a join's words are its first concept's
+        if groups and not concept.role and not _role(groups[-1]) and or_between(groups[-1][0], concept):
+            groups[-1].append(concept)
         else:
-            out.append(concept)
-    return out
+            groups.append([concept])
+    return [_either(*group) for group in groups]
 
 
-def _between(folded: list[str], a: Concept, b: Concept) -> set[str]:
-    """The words between the last word of a and the first word of b, where both occur once."""
-    try:
-        end = len(folded) - 1 - folded[::-1].index(a.words[-1])
-        start = folded.index(b.words[0], end + 1)
-    except ValueError:
-        return set()
-    return set(folded[end + 1 : start])
+def _or_between(folded: list[str]) -> Callable[[Concept, Concept], bool]:
+    """Whether an "or" stands between the last place of a's last word and the first place of b's
+    first word after it. Each word's places are listed once and searched by bisection, so a query
+    of many concepts is analysed in linear time (a scan per pair took minutes on a long one)."""
+    places: dict[str, list[int]] = {}
+    for i, word in enumerate(folded):
+        places.setdefault(word, []).append(i)
+    ors = sorted(i for word in _NATURAL_OR for i in places.get(word, ()))
+
+    def between(a: Concept, b: Concept) -> bool:
+        ends, starts = places.get(a.words[-1]), places.get(b.words[0], [])
+        if not ends:
+            return False
+        k = bisect_right(starts, ends[-1])
+        return k < len(starts) and bisect_right(ors, ends[-1]) < bisect_left(ors, starts[k])
+
+    return between
 
 
 def _dense_text(text: str, tokens: list[Token], plain: bool) -> str:
@@ -376,21 +432,21 @@ def _dense_tokens(tokens: list) -> list:
 
 # ---- resolving drafts against the store ----------------------------------------------------------
 
-COMMON_SHARE = 0.05  # an unknown word more than this share of CVs hold is common: it ranks, it does not sort
 
-
-def resolve(query: Query, holders: Callable[[Concept], int], candidates: int) -> Query:
+def resolve(query: Query, holders: Callable[[Concept], int]) -> Query:
     """The query with its concepts settled against the store (holders: how many candidates hold a
     concept): a name of several words stands for its words, and for itself too when some CV holds
     it as written (so those rank first); a word the lexicon does not know sorts people (is strong)
-    only when written as a name and held by few CVs; a role phrase stays, and sorts, only when
-    nothing else does."""
+    when written as a name, or when it is all the query asks, however many CVs hold it (how
+    telling it is counts through its idf, in coverage and BM25); a role phrase stays, and sorts,
+    only when nothing else does."""
     settled: list[Concept] = []
     for concept in query.concepts:
-        settled.extend(concept.parts)
-        if not concept.parts or holders(concept):  # a name of several words: its words, and itself when held
+        if not concept.parts or holders(concept):  # a name of several words: itself when held, then its words
             settled.append(replace(concept, parts=()))
-    settled = [replace(c, strong=_strong(c, holders, candidates)) if _one_unknown_word(c) else c for c in settled]
+        settled.extend(concept.parts)
+    alone = len(settled) == 1  # the query asks for one word and nothing else (not "data" of "data engineer")
+    settled = [replace(c, strong=c.named or alone) if _one_unknown_word(c) else c for c in settled]
     specific = any(c.strong for c in settled if not c.role)
     if not specific:
         settled = [replace(c, strong=True) if c.role and holders(c) else c for c in settled]
@@ -403,9 +459,3 @@ def _one_unknown_word(concept: Concept) -> bool:
         return False
     word = concept.words[0]
     return canonical(word) is None and alias_at([word], 0) is None
-
-
-def _strong(concept: Concept, holders: Callable[[Concept], int], candidates: int) -> bool:
-    """A word the lexicon does not know sorts people when written as a name and held by few CVs;
-    a word of prose ("builds", "native", "apps") only adds to the scores."""
-    return concept.named and holders(concept) <= COMMON_SHARE * candidates

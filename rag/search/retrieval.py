@@ -29,7 +29,7 @@ from rag.search.fields import profile_fields
 from rag.search.filters import CompiledFilters, FilterOutcome
 from rag.search.fusion import FusionSettings, convex_scores, ranked, rrf_scores
 from rag.search.lists import DENSE, FUSED, KEYWORD, LISTS, RETRIEVED
-from rag.search.query import Concept, Query, analyse, resolve
+from rag.search.query import Concept, Query, analyse, check_length, resolve
 from rag.search.retrievers import DenseRetriever, KeywordRetriever, Request, Retriever, only
 from rag.store.open import OpenStore
 from rag.store.rows import Candidate, Chunk
@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
 MODES = ("hybrid", FUSED, DENSE, KEYWORD)
 SHOWN = {"hybrid": LISTS} | {name: (name,) for name in LISTS}
+ROW_FACTS = ("location", "years_experience")  # what every row shows of its profile
 EVIDENCE_CHUNKS = 6  # chunks of a candidate read for evidence: those where the query weighs most
 CLOSEST_CHUNKS = 3  # chunks of a meaning match read for its closest content line
 # A row that holds no concept of the query and whose closest chunk is below this cosine is set apart
@@ -90,6 +91,7 @@ class Hit:
     profile: Profile | None = None  # read when the result shows profile fields
     files: tuple[Candidate, ...] = ()  # every CV of the person (the candidate's own first)
     weak: bool = False  # holds no query concept and is under the model's meaning floor: likely unrelated
+    facts: dict = field(default_factory=dict)  # ROW_FACTS as the profile's JSON holds them (no Profile parsed)
 
 
 @dataclass
@@ -109,6 +111,7 @@ class SearchResult:
 def check_request(query: str, mode: str, topk: int) -> None:
     if not query.strip():
         raise UsageError('the query is blank; ask something, e.g. "Who has experience with Jenkins?"')
+    check_length(query)
     if any("\ud800" <= ch <= "\udfff" for ch in query):
         raise UsageError("the query is not valid UTF-8 text")
     if topk < 1:
@@ -182,9 +185,7 @@ class Searcher:
             rows = {key: row[owner] for key, row in rows.items()}
             allowed = None if allowed is None else allowed[owner]
         within = (lambda row: row) if allowed is None else (lambda row: row & allowed)
-        query = resolve(
-            query, lambda c: int(within(rows[c.spellings]).sum()), units if allowed is None else int(allowed.sum())
-        )
+        query = resolve(query, lambda c: int(within(rows[c.spellings]).sum()))
         wanted = RETRIEVED if FUSED in lists else [n for n in RETRIEVED if n in lists]
         request = Request(query, starts, keep, postings)
         retrieved = {name: self.retrievers[name].retrieve(request) for name in wanted}
@@ -229,7 +230,7 @@ class Searcher:
         """The same lists with the fused one (re)computed under other fusion settings. Convex
         fusion normalises each list over the units the filters let through."""
         units = len(r.starts) - 1
-        weights = fusion.for_query(bool((r.strong & (r.holders() > 0)).any()) or r.seniority is not None)
+        weights = fusion.for_query(bool(r.strong.any()) or r.seniority is not None)
         if fusion.rule == "rrf":
             fused = rrf_scores({n: r.orders[n] for n in RETRIEVED}, units, fusion.rrf_k, weights)
         else:
@@ -272,8 +273,10 @@ class Searcher:
         unit: str = "candidates",
         fusion: FusionSettings | None = None,
         filters: CompiledFilters | None = None,
+        offset: int = 0,
     ) -> SearchResult:
-        """The shown top of each list; filters (Filters.compile()) apply before any list is ranked."""
+        """The shown top of each list (from rank offset + 1 on: a later page); filters
+        (Filters.compile()) apply before any list is ranked."""
         check_request(text, mode, topk)
         fusion = fusion or FusionSettings()
         query = analyse(text)
@@ -285,7 +288,7 @@ class Searcher:
         outcome = filters.apply(self.store.profiles().columns) if filters else None
         lists = LISTS if mode in ("hybrid", FUSED) else SHOWN[mode]
         rankings = self.rank(query, lists, unit, fusion, outcome.keep if outcome else None)
-        shown = {name: rankings.orders[name][:topk] for name in SHOWN[mode]}
+        shown = {name: rankings.orders[name][offset : offset + topk] for name in SHOWN[mode]}
         holders = {
             c.label: int(n) for c, n, strong in zip(rankings.concepts, rankings.holders(), rankings.strong) if strong
         }
@@ -297,7 +300,7 @@ class Searcher:
             mode,
             unit,
             fusion,
-            self._hits(rankings, shown, fields),
+            self._hits(rankings, shown, fields, offset),
             holders,
             filters,
             outcome,
@@ -305,7 +308,9 @@ class Searcher:
             rankings.excluded,
         )
 
-    def _hits(self, r: Rankings, shown: dict[str, np.ndarray], fields: tuple[str, ...]) -> dict[str, list[Hit]]:
+    def _hits(
+        self, r: Rankings, shown: dict[str, np.ndarray], fields: tuple[str, ...], offset: int = 0
+    ) -> dict[str, list[Hit]]:
         units = sorted({int(u) for order in shown.values() for u in order})
         chunk_of: dict[int, Chunk] = {}
         if r.unit == "candidates":
@@ -316,18 +321,17 @@ class Searcher:
         members = {u: self._members(r, row) for u, row in row_of.items()}
         people = self.store.candidates.get({m for rows in members.values() for m in rows})
         own = {u: people[row] for u, row in row_of.items()}
-        profiles = {}
-        if fields:
-            records = self.store.profiles().table.get(row_of.values())
-            profiles = {u: records[row].read() for u, row in row_of.items()}
+        records = self.store.profiles().table.get(row_of.values())  # every row shows its location and years
+        profiles = {u: records[row].read() for u, row in row_of.items()} if fields else {}
+        facts = {u: {f: records[row].profile.get(f) for f in ROW_FACTS} for u, row in row_of.items()}
         position = {name: _positions(order, len(r.starts) - 1) for name, order in r.orders.items()}
         evidence = self._evidence(r, units, members, people)
         floor = MEANING_FLOORS.get(self.store.manifest.embedding_model)
         out: dict[str, list[Hit]] = {}
         for name, order in shown.items():
             out[name] = []
-            for rank, unit in enumerate(order.tolist(), start=1):
-                matched = tuple(c.label for c, row in zip(r.concepts, r.held) if c.strong and row[unit])
+            for rank, unit in enumerate(order.tolist(), start=offset + 1):
+                matched = tuple(c.label for c, row in zip(r.concepts, r.held) if row[unit])
                 if r.seniority is not None and r.seniority[unit]:
                     matched += (f"{r.query.seniority} (title)",)
                 weak = not matched and floor is not None and DENSE in r.scores and r.scores[DENSE][unit] < floor
@@ -344,6 +348,7 @@ class Searcher:
                         profiles.get(unit),
                         tuple(people[m] for m in members[unit]),
                         bool(weak),
+                        facts[unit],
                     )
                 )
         return out
@@ -389,7 +394,7 @@ class Searcher:
         for unit, pairs in wanted.items():
             read = [(people[m], chunks[c]) for m, c in pairs]
             lines = best_lines(read, r.concepts, r.weights)
-            closest = None if lines else closest_passage(read, r.query.stems)
+            closest = None if lines else closest_passage(read, r.query.stems, r.concepts)
             out[unit] = lines or ([closest] if closest else [])
         return out
 

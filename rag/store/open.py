@@ -142,9 +142,9 @@ class OpenStore:
         return Bm25Reference([(self.checked(s.reader.term_counts), s.chunks.kept) for s in self.segments])
 
     def profiles(self):
-        """The live candidates' profiles (profiles.StoredProfiles), read when first needed: by
-        filters, and by a query with a capitalised word that may name a place or a language
-        (search/fields.py); other searches never open them."""
+        """The live candidates' profiles (profiles.StoredProfiles), read when first needed: by the
+        first search (every row shows where its person lives and their years; filters read the
+        columns)."""
         if self._profiles is None:
             from rag.store.profiles import joined_profiles
 
