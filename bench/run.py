@@ -164,17 +164,11 @@ def compare_stores(a, b) -> dict:
 def measure_profile_step(store: Path, full_wall_s: float) -> dict:
     """The profile step's share of a from-scratch build: reading a profile from every extracted
     document of the store, nothing cached, against that build's wall time."""
-    from rag.ingest.document import Document
     from rag.profile.read import build_profile
-    from rag.store.manifest import DOCUMENTS
     from rag.store.open import open_store
 
     opened = open_store(store)
-    documents = [
-        Document.from_dict(orjson.loads(line))
-        for s in opened.segments
-        for line in (s.folder / DOCUMENTS).read_bytes().splitlines()
-    ]
+    documents = [d for s in opened.segments for d in s.reader.documents(np.arange(s.record.documents))]
     documents = [d for d in documents if not d.skipped]
     as_of = opened.manifest.profiles["as_of"]
     started = time.perf_counter()
@@ -301,6 +295,7 @@ def measure_bm25(store: Path, queries: list[str], size: int, checked: int, timed
     from rag.index.keyword_segment import KeywordWriter
     from rag.index.live import live_layout
     from rag.lexicon.terms import query_terms, tokenize
+    from rag.store.layout import keyword_files
     from rag.store.open import open_store
 
     rng = random.Random(5)
@@ -313,12 +308,13 @@ def measure_bm25(store: Path, queries: list[str], size: int, checked: int, timed
         for lo in range(0, size, 20_000):
             batch = token_batch(corpus[lo : lo + 20_000])
             writer.add(batch, ids.ids(batch.vocab))
-        writer.finish(folder, ids.next_id, DictionaryPart.build(ids.new), ids.terms_of)
+        files = keyword_files(folder)
+        writer.finish(files, ids.next_id, DictionaryPart.build(ids.new), ids.terms_of)
         index = KeywordIndex.load(
-            [folder],
+            [files],
             live_layout([size], [None]),
             [None],
-            TermDictionary([DictionaryPart.load(folder / "keyword.dictionary.npz")]),
+            TermDictionary([DictionaryPart.load(files.dictionary)]),
             ids.next_id,
         )
         vocab = sorted(okapi.idf)

@@ -20,7 +20,8 @@ from rag.errors import UserError
 from rag.pipeline.builder import BuildSettings
 from rag.search.filters import Filters
 from rag.search.retrieval import Searcher
-from rag.store.manifest import PROFILE_INDEX, STORE_FORMAT
+from rag.store.layout import PROFILE_INDEX
+from rag.store.manifest import STORE_FORMAT
 from rag.store.open import open_store
 
 AS_OF = "2025-06"
@@ -124,6 +125,8 @@ def test_make_search_with_location_and_min_years_returns_only_those_who_meet_bot
         "undecided": 2,
         "unknown": {"years": 1, "location": 1},
         "skills": [],
+        "text": "years>=5 and location=Berlin · 1 of 6 CVs pass; 2 dropped because their years (1) or "
+        "location (1) is unknown (--keep-unknown keeps them)",
     }
     assert doc["lists"]["fused"][0]["profile"]["years_experience"] == 9
     assert doc["lists"]["fused"][0]["profile"]["location"]["city"] == "Berlin"

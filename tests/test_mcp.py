@@ -20,7 +20,7 @@ from rag.render.documents import search_document
 from rag.search.retrieval import MODES, Searcher
 from rag.search.warm import WarmStore
 from rag.store.cv_text import read_cv
-from rag.store.manifest import DOCUMENTS
+from rag.store.layout import DOCUMENTS
 from rag.store.open import open_store
 
 TOOLS = {

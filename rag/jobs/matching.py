@@ -179,7 +179,7 @@ def rank_against(
     reqs = jd.requirements
     judged = replace(jd, requirements=tuple(r for i, r in enumerate(reqs) if i not in unjudged))
     columns = store.profiles().columns
-    mentions = read_mentions(store, searcher.keyword, set(jd.skills) | {s for r in reqs for s in r.skills})
+    mentions = read_mentions(store, set(jd.skills) | {s for r in reqs for s in r.skills})
     formed = _formed(searcher, reqs, unjudged)
     names = _name_holders(searcher, jd, mentions, formed)
     credit = np.zeros((len(reqs), len(starts) - 1), dtype=np.float32)

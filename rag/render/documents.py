@@ -14,6 +14,7 @@ from rag.files import json_bytes
 from rag.jobs.jd import Requirement
 from rag.jobs.matching import SCORE_WEIGHTS, CandidateMatch, MatchResult
 from rag.render.profile import field_json, field_text
+from rag.search.filters import describe_outcome
 from rag.search.retrieval import Hit, SearchResult
 from rag.store.manifest import Manifest
 from rag.store.open import OpenStore
@@ -38,9 +39,9 @@ def search_document(result: SearchResult, manifest: Manifest, store_path: str, t
         "concepts": result.holders,
         "excluded": result.excluded,
         "seniority": q.seniority,
-        "fusion": fusion.to_json(),
+        "fusion": fusion.to_json() | {"text": fusion.describe()},
         "store": store_json(manifest, store_path),
-        "filters": filters_json(result.filters, result.filtered),
+        "filters": filters_json(result.filters, result.filtered, manifest.candidate_count),
         "lists": {name: [_hit_json(hit, result.fields) for hit in hits] for name, hits in result.lists.items()},
     }
 
@@ -69,12 +70,16 @@ def store_json(manifest: Manifest, store_path: str) -> dict:
     }
 
 
-def filters_json(filters, outcome) -> dict | None:
+def filters_json(filters, outcome, total: int) -> dict | None:
     """What the filters asked and let through (null without filters); search and match alike.
-    `skills`: the canonical skills the filters name, which a row shows first."""
+    `skills`: the canonical skills the filters name, which a row shows first; `text`: all of it
+    in words, of the store's total candidates."""
     if filters is None:
         return None
     return {
+        "text": describe_outcome(
+            filters.text, filters.keep_unknown, outcome.kept, total, outcome.undecided, outcome.unknown
+        ),
         "expression": filters.text,
         "keep_unknown": filters.keep_unknown,
         "passed": outcome.kept,
@@ -136,7 +141,7 @@ def match_document(result: MatchResult, manifest: Manifest, store_path: str, jd_
             "score_weights": SCORE_WEIGHTS,
         },
         "store": store_json(manifest, store_path),
-        "filters": filters_json(result.filters, result.filtered),
+        "filters": filters_json(result.filters, result.filtered, manifest.candidate_count),
         "meets_all_must": result.meets_all,
         "meets_all_must_partly": result.meets_all_partly,
         "candidates": [_candidate_json(m, result) for m in result.candidates],

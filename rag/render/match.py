@@ -11,7 +11,6 @@ import unicodedata
 from rag.jobs.jd import PHRASE, YEARS
 from rag.jobs.matching import MET, NOT_JUDGED, PARTLY, UNMET
 from rag.lexicon.terms import fold
-from rag.render.search import describe_filters
 from rag.render.terminal import bold, clip, display, plural, terminal_width
 
 _CELL = 12  # widest must-have column in the table
@@ -58,7 +57,7 @@ def match_text(doc: dict) -> str:
         f"Store: {display(store['path'])} · {store['candidate_count']} CVs · {store['embedding_model']}"
         + (f" · years as of {doc['settings']['as_of']}" if YEARS in kinds else "")
         + (f" · phrases met at cosine ≥ {doc['settings']['phrase_threshold']:g}" if PHRASE in kinds else ""),
-        *([display(f"Filters: {describe_filters(filters, store['candidate_count'])}")] if filters else []),
+        *([display(f"Filters: {filters['text']}")] if filters else []),
         (
             f"Meet every must-have: {doc['meets_all_must']} of {considered} CVs"
             + (f" ({doc['meets_all_must_partly']} of them partly: ◐)" if doc["meets_all_must_partly"] else "")

@@ -2,15 +2,16 @@
 
 0. filters, if any, decide which candidates may appear at all (filters.py, on their profiles);
 1. analyse it once: terms, concepts, the text to embed, the seniority asked for (query.py);
-2. each index scores every chunk: cosine per chunk (dense_index.py), BM25 weight per term and
-   chunk (keyword_index.py), and which chunks hold each concept;
-3. aggregate chunks to the unit shown, a candidate or the chunk itself (candidates.py);
-4. rank each list over the candidates the filters kept, and fuse: concepts held first, then the
-   fusion rule (fusion.py), normalised over the kept candidates only;
-5. describe the top of each list: names, concepts held, evidence lines (evidence.py), and the
+2. each retriever (retrievers.py: one call, query in, scored units out) scores the chunks and
+   aggregates them to the unit shown, a candidate or the chunk itself: the cosine of the closest
+   chunk through FAISS (index/dense.py), BM25 per term from the chunk where it weighs most
+   (index/keyword.py); and which chunks hold each concept is read once;
+3. rank each retriever's list over the candidates the filters kept, and fuse them: concepts held
+   first, then the fusion rule (fusion.py), normalised over the kept candidates only;
+4. describe the top of each list: names, concepts held, evidence lines (evidence.py), and the
    profile fields a filter or the query touched (profile_view.py).
 
-Evaluation calls rank() (steps 1-4), the very path search uses.
+Evaluation calls rank() (steps 1-3), the very path search uses.
 """
 
 from __future__ import annotations
@@ -27,15 +28,17 @@ from rag.search.evidence import Evidence, best_lines, closest_passage
 from rag.search.fields import profile_fields
 from rag.search.filters import CompiledFilters, FilterOutcome
 from rag.search.fusion import FusionSettings, convex_scores, ranked, rrf_scores
+from rag.search.lists import DENSE, FUSED, KEYWORD, LISTS, RETRIEVED
 from rag.search.query import Concept, Query, analyse, check_length, resolve
+from rag.search.retrievers import DenseRetriever, KeywordRetriever, Request, Retriever, only
 from rag.store.open import OpenStore
 from rag.store.rows import Candidate, Chunk
 
 if TYPE_CHECKING:
     from rag.profile.read import Profile
 
-MODES = ("hybrid", "fused", "faiss", "bm25")
-SHOWN = {"hybrid": ("faiss", "bm25", "fused"), "fused": ("fused",), "faiss": ("faiss",), "bm25": ("bm25",)}
+MODES = ("hybrid", FUSED, DENSE, KEYWORD)
+SHOWN = {"hybrid": LISTS} | {name: (name,) for name in LISTS}
 ROW_FACTS = ("location", "years_experience")  # what every row shows of its profile
 EVIDENCE_CHUNKS = 6  # chunks of a candidate read for evidence: those where the query weighs most
 CLOSEST_CHUNKS = 3  # chunks of a meaning match read for its closest content line
@@ -125,6 +128,9 @@ class Searcher:
         self._keyword = None
         self._dense = None
         self._encoder = None
+        self.retrievers: dict[str, Retriever] = {
+            r.name: r for r in (DenseRetriever(self.dense_scores), KeywordRetriever())
+        }
 
     @property
     def keyword(self):
@@ -158,7 +164,7 @@ class Searcher:
     def rank(
         self,
         query: Query,
-        lists: tuple[str, ...] = ("faiss", "bm25", "fused"),
+        lists: tuple[str, ...] = LISTS,
         unit: str = "candidates",
         fusion: FusionSettings | None = None,
         keep: np.ndarray | None = None,
@@ -180,13 +186,11 @@ class Searcher:
             allowed = None if allowed is None else allowed[owner]
         within = (lambda row: row) if allowed is None else (lambda row: row & allowed)
         query = resolve(query, lambda c: int(within(rows[c.spellings]).sum()))
-        scores: dict[str, np.ndarray] = {}
-        chunk_dense = None
-        if {"faiss", "fused"} & set(lists):
-            chunk_dense = self.dense_scores(query.dense_text, keep)
-            scores["faiss"] = agg.best_of_all(starts, chunk_dense)
-        if {"bm25", "fused"} & set(lists):
-            scores["bm25"] = sum((agg.best_of_some(starts, *postings[t]) for t in query.terms), np.zeros(units))
+        wanted = RETRIEVED if FUSED in lists else [n for n in RETRIEVED if n in lists]
+        request = Request(query, starts, keep, postings)
+        retrieved = {name: self.retrievers[name].retrieve(request) for name in wanted}
+        scores = {name: r.scores for name, r in retrieved.items()}
+        chunk_dense = retrieved[DENSE].chunk_scores if DENSE in retrieved else None
         concepts = list(query.concepts)
         held = np.array([within(rows[c.spellings]) for c in concepts], dtype=bool).reshape(len(concepts), units)
         weights = {c.label: sum(self.keyword.term_weights(list(c.words)).values()) for c in concepts}
@@ -198,12 +202,7 @@ class Searcher:
             seniority = None if seniority is None else agg.of_people(people, seniority, allowed)
             first = people == np.arange(units)
             allowed = first & agg.of_people(people, np.ones(units, bool) if allowed is None else allowed, None)
-        orders = {}
-        if "faiss" in scores:
-            orders["faiss"] = _only(ranked(scores["faiss"]), allowed)
-        if "bm25" in scores:
-            order = _only(ranked(scores["bm25"]), allowed)
-            orders["bm25"] = order[scores["bm25"][order] > 0]
+        orders = {name: self.retrievers[name].order(s, allowed) for name, s in scores.items()}
         rankings = Rankings(
             query,
             unit,
@@ -221,7 +220,7 @@ class Searcher:
             chunks,
             people,
         )
-        if "fused" in lists:
+        if FUSED in lists:
             rankings = self.fused_with(rankings, fusion)
         rankings.orders = {n: rankings.orders[n] for n in lists}
         return rankings
@@ -233,13 +232,13 @@ class Searcher:
         units = len(r.starts) - 1
         weights = fusion.for_query(bool(r.strong.any()) or r.seniority is not None)
         if fusion.rule == "rrf":
-            fused = rrf_scores({"faiss": r.orders["faiss"], "bm25": r.orders["bm25"]}, units, fusion.rrf_k, weights)
+            fused = rrf_scores({n: r.orders[n] for n in RETRIEVED}, units, fusion.rrf_k, weights)
         else:
             shown = slice(None) if r.allowed is None else r.allowed
             fused = np.zeros(units)
-            fused[shown] = convex_scores({n: r.scores[n][shown] for n in ("bm25", "faiss")}, weights)
-        order = _only(ranked(fused, coverage_levels(r) if fusion.coverage else None), r.allowed)
-        return replace(r, orders=r.orders | {"fused": order}, scores=r.scores | {"fused": fused})
+            fused[shown] = convex_scores({n: r.scores[n][shown] for n in RETRIEVED}, weights)
+        order = only(ranked(fused, coverage_levels(r) if fusion.coverage else None), r.allowed)
+        return replace(r, orders=r.orders | {FUSED: order}, scores=r.scores | {FUSED: fused})
 
     def _postings(self, terms: tuple[str, ...], concepts: list[Concept]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """Every posting list the query needs (its terms, its concepts' one-word spellings), read once."""
@@ -287,7 +286,7 @@ class Searcher:
                 'skill, a role or a description, e.g. "Who has experience with Jenkins?"'
             )
         outcome = filters.apply(self.store.profiles().columns) if filters else None
-        lists = ("faiss", "bm25", "fused") if mode in ("hybrid", "fused") else SHOWN[mode]
+        lists = LISTS if mode in ("hybrid", FUSED) else SHOWN[mode]
         rankings = self.rank(query, lists, unit, fusion, outcome.keep if outcome else None)
         shown = {name: rankings.orders[name][offset : offset + topk] for name in SHOWN[mode]}
         holders = {
@@ -335,7 +334,7 @@ class Searcher:
                 matched = tuple(c.label for c, row in zip(r.concepts, r.held) if row[unit])
                 if r.seniority is not None and r.seniority[unit]:
                     matched += (f"{r.query.seniority} (title)",)
-                weak = not matched and floor is not None and "faiss" in r.scores and r.scores["faiss"][unit] < floor
+                weak = not matched and floor is not None and DENSE in r.scores and r.scores[DENSE][unit] < floor
                 out[name].append(
                     Hit(
                         rank,
@@ -398,11 +397,6 @@ class Searcher:
             closest = None if lines else closest_passage(read, r.query.stems, r.concepts)
             out[unit] = lines or ([closest] if closest else [])
         return out
-
-
-def _only(order: np.ndarray, allowed: np.ndarray | None) -> np.ndarray:
-    """An order without the units the filters left out."""
-    return order if allowed is None else order[allowed[order]]
 
 
 def _positions(order: np.ndarray, units: int) -> np.ndarray:

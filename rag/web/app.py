@@ -35,7 +35,7 @@ from rag.errors import Fix, rag_words
 from rag.profile.read import SHOWN_FIELDS
 from rag.render.match import MARKS, held_by, judged, outcome_text
 from rag.render.profile import LABELS, field_text, row_text, years_note
-from rag.render.search import describe_filters, list_name
+from rag.render.search import list_name
 from rag.search.fusion import RULES
 from rag.search.warm import WarmStore
 from rag.web.forms import MAX_TOPK, MatchForm, SearchForm
@@ -137,7 +137,6 @@ def templates(token: str = "") -> Jinja2Templates:
         "fusion_rules": RULES,
         "score_text": score_text,
         "row_text": row_text,
-        "describe_filters": describe_filters,
         "field_text": field_text,
         "field_labels": LABELS,
         "years_note": years_note,

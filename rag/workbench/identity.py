@@ -16,9 +16,7 @@ from functools import cached_property
 import numpy as np
 
 from rag.profile.people import Contact, contact_keys
-from rag.store.manifest import CANDIDATE_INDEX
 from rag.store.open import OpenStore
-from rag.store.rows import read_contacts
 
 
 @dataclass(frozen=True)
@@ -60,16 +58,7 @@ class StorePeople:
     @cached_property
     def contacts(self) -> list[Contact]:
         """Each live candidate's contact, in store order."""
-        out: list[Contact | None] = [None] * self.store.manifest.candidate_count
-        for segment in self.store.segments:
-            with np.load(segment.folder / CANDIDATE_INDEX, allow_pickle=False) as table:
-                found = read_contacts(
-                    {k: table[k] for k in table.files if k.split(".")[0] in ("email", "phone", "name")}
-                )
-            for row, contact in zip(segment.candidates.numbers.tolist(), found):
-                if row >= 0:
-                    out[row] = contact
-        return [c or Contact(None, None, None) for c in out]
+        return [c for segment in self.store.segments for c in segment.reader.live_contacts()]
 
     @cached_property
     def by_key(self) -> dict[str, int]:
