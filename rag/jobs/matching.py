@@ -36,6 +36,7 @@ from rag.search import aggregation as agg
 from rag.search.evidence import Evidence, line_at
 from rag.search.filters import CompiledFilters, FilterOutcome, concept_spellings, months_in_roles
 from rag.search.fusion import FusionSettings
+from rag.search.lists import FUSED, LISTS
 from rag.search.query import Query
 from rag.search.retrieval import Searcher
 from rag.store.profiles import language_rank
@@ -47,7 +48,7 @@ GENERIC_SHARE = 0.3  # a name the vocabulary does not know, held by more CVs tha
 GENERIC_FROM = 20  # ... in a store of at least this many CVs (in fewer, a share says little)
 _LINE = regex.compile(r"[^\n]*\p{L}[^\n]*")  # a line with words: a phrase's evidence
 _SENTENCE_WORDS = 4
-RELEVANCE_LISTS = ("faiss", "bm25", "fused")
+RELEVANCE_LISTS = LISTS
 
 
 @dataclass(frozen=True)
@@ -209,9 +210,9 @@ def rank_against(
     met = credit >= 1.0
     must_met, nice_met = met[must].sum(axis=0), met[nice].sum(axis=0)
     must_partly = ((credit[must] > 0) & ~met[must]).sum(axis=0)
-    parts = score_parts(credit, must, nice, years, [r.min_years for r in reqs], names, relevance["fused"], keep)
+    parts = score_parts(credit, must, nice, years, [r.min_years for r in reqs], names, relevance[FUSED], keep)
     score = overall(parts)
-    order = np.lexsort((np.arange(len(score)), -relevance["fused"], -score))
+    order = np.lexsort((np.arange(len(score)), -relevance[FUSED], -score))
     meets_all = (credit[must] > 0).all(axis=0) if must.any() else np.zeros(len(must_met), dtype=bool)
     shown = score >= settings.min_score
     if keep is not None:

@@ -47,6 +47,7 @@ from rag.render.documents import match_document, search_document, status_documen
 from rag.render.terminal import clip
 from rag.search.filters import Filters
 from rag.search.fusion import RULES, FusionSettings
+from rag.search.lists import FUSED
 from rag.search.query import MAX_QUERY_CHARS
 from rag.search.retrieval import MODES
 from rag.search.warm import Loaded, WarmStore
@@ -255,7 +256,7 @@ def build_server(root: Path, expected_model: str | None = None, db: Path | None 
     def search_candidates(
         query: Query,
         topk: TopK = 10,
-        mode: Mode = "fused",
+        mode: Mode = FUSED,
         fusion: Rule = "rrf",
         min_years: Years = None,
         max_years: Years = None,

@@ -37,6 +37,7 @@ from rag.render.match import MARKS, held_by, judged, outcome_text
 from rag.render.profile import LABELS, field_text, row_text, years_note
 from rag.render.search import list_name
 from rag.search.fusion import RULES
+from rag.search.lists import KEYWORD
 from rag.search.warm import WarmStore
 from rag.web.forms import MAX_TOPK, MatchForm, SearchForm
 from rag.web.guard import TOKEN_FIELD, WriteGuard
@@ -71,7 +72,7 @@ _REASONS = {
 
 
 def score_text(name: str, score: float) -> str:
-    return f"{score:.2f}" if name == "bm25" else f"{score:.3f}"
+    return f"{score:.2f}" if name == KEYWORD else f"{score:.3f}"
 
 
 def candidate_link(cv_id: str, form: SearchForm | MatchForm) -> str:
