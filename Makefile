@@ -78,7 +78,7 @@ help: ## Show this help.
 	@echo
 	@echo "Variables: CV_DIR=$(CV_DIR) STORE=$(STORE) TOPK=$(TOPK) MODE=$(MODE) N=$(N) SEED=$(SEED) OCR=$(OCR) RUNNER=$(RUNNER) JD=$(JD)"
 	@echo "  serve takes HOST=$(HOST) PORT=$(PORT)"
-	@echo "  search also takes CHUNKS=1 FUSION=convex|rrf WEIGHTS=bm25=0,faiss=1 RRF_K=60 COVERAGE=off JSON=1"
+	@echo "  search also takes CHUNKS=1 FUSION=convex|rrf WEIGHTS=bm25=0,faiss=1 RRF_K=60 COVERAGE=off IMPLICIT=off JSON=1"
 	@echo "  and the filters MIN_YEARS MAX_YEARS LOCATION LANGUAGE SKILL WHERE KEEP_UNKNOWN=1;"
 	@echo "  index takes AS_OF=YYYY-MM, REPLACE=1 (another CV_DIR into a STORE) and ENGINE=$(ENGINE) (local or ray) RAY_ADDRESS=$(RAY_ADDRESS) RAY_WORKERS=$(RAY_WORKERS),"
 	@echo "  FOLLOW_LINKS=1 and LIMITS=\"--max-pages 300 --file-timeout 600\" (docs/input.md, Limits);"
@@ -146,10 +146,10 @@ filter_flags = $(if $(MIN_YEARS),--min-years "$(MIN_YEARS)") $(if $(MAX_YEARS),-
 	$(if $(SKILL),--skill "$$SKILL") $(if $(WHERE),--where "$$WHERE") $(if $(KEEP_UNKNOWN),--keep-unknown)
 search_flags = $(if $(CHUNKS),--chunks) $(if $(FUSION),--fusion "$(FUSION)") $(if $(WEIGHTS),--weights "$(WEIGHTS)") \
 	$(if $(RRF_K),--rrf-k "$(RRF_K)") $(if $(filter off no 0,$(COVERAGE)),--no-coverage) $(if $(JSON),--json) \
-	$(filter_flags)
+	$(if $(filter off no 0,$(IMPLICIT)),--no-implicit-filters) $(filter_flags)
 
 search: ## Search the store: make search Q="Who has experience with Jenkins?" [TOPK=5] [MODE=hybrid] ...
-	@if [ -z "$$Q" ]; then echo 'usage: make search Q="your question" [TOPK=5] [MODE=hybrid|fused|faiss|bm25] [CHUNKS=1] [FUSION=convex|rrf] [WEIGHTS=bm25=0,faiss=1] [RRF_K=60] [COVERAGE=off] [JSON=1] [MIN_YEARS=5] [MAX_YEARS=10] [LOCATION=Berlin] [LANGUAGE=German:B2] [SKILL=Java] [WHERE="years>=5 and skill=Java"] [KEEP_UNKNOWN=1]' >&2; exit 2; fi
+	@if [ -z "$$Q" ]; then echo 'usage: make search Q="your question" [TOPK=5] [MODE=hybrid|fused|faiss|bm25] [CHUNKS=1] [FUSION=convex|rrf] [WEIGHTS=bm25=0,faiss=1] [RRF_K=60] [COVERAGE=off] [IMPLICIT=off] [JSON=1] [MIN_YEARS=5] [MAX_YEARS=10] [LOCATION=Berlin] [LANGUAGE=German:B2] [SKILL=Java] [WHERE="years>=5 and skill=Java"] [KEEP_UNKNOWN=1]' >&2; exit 2; fi
 	@$(MAKE) --no-print-directory runner-ready
 	@$(call run,rag,search --store "$(STORE_R)" --topk "$(TOPK)" --mode "$(MODE)" $(strip $(search_flags)) --query "$$Q")
 
@@ -208,8 +208,11 @@ eval-corpora: runner-ready ## Generate the test and dev corpora (300 CVs each), 
 # "present" is fixed (EXTERNAL_AS_OF), so that a run next year gives the same years.
 EXTERNAL_DATA ?= ../shared/data
 EXTERNAL_AS_OF ?= 2026-11
+# Domain-heavy slices of the external dev split (cv_generation/external_slice.py): one job family's
+# résumés, where its products are common; rules are kept only if they win there too.
+EXTERNAL_FAMILIES ?= php java
 
-eval-external: runner-ready venv third-party-tools ## Build the external dev and test corpora from EXTERNAL_DATA (our layouts, then third-party ones), index and score them.
+eval-external: runner-ready venv third-party-tools ## Build the external dev and test corpora from EXTERNAL_DATA (our layouts, two one-family slices, third-party layouts), index and score them.
 	@if [ ! -f "$(EXTERNAL_DATA)/dev-resumes.csv" ] || [ ! -f "$(EXTERNAL_DATA)/dev-jobs.csv" ]; then \
 		echo "eval-external: no dev-resumes.csv and dev-jobs.csv in EXTERNAL_DATA=$(EXTERNAL_DATA): skipped" >&2; exit 0; fi; \
 	set -e; for split in dev test; do \
@@ -219,6 +222,14 @@ eval-external: runner-ready venv third-party-tools ## Build the external dev and
 		$(MAKE) --no-print-directory index eval CV_DIR="$(EVAL_ROOT)/external-$$split/cvs" \
 			STORE="$(EVAL_ROOT)/external-$$split/store" AS_OF="$(EXTERNAL_AS_OF)"; \
 	done; \
+	for family in $(EXTERNAL_FAMILIES); do \
+		echo "== external dev corpus, $$family family only" >&2; \
+		$(VENV_PY) -m cv_generation.external_slice --resumes "$(EXTERNAL_DATA)/dev-resumes.csv" \
+			--jobs "$(EXTERNAL_DATA)/dev-jobs.csv" --corpus "$(EVAL_ROOT)/external-dev" --family $$family \
+			--out "$(EVAL_ROOT)/external-dev-$$family"; \
+		$(MAKE) --no-print-directory index eval CV_DIR="$(EVAL_ROOT)/external-dev-$$family/cvs" \
+			STORE="$(EVAL_ROOT)/external-dev-$$family/store" AS_OF="$(EXTERNAL_AS_OF)"; \
+	done; \
 	for split in dev test; do $(call third_party_split,$$split); done
 
 ls: runner-ready ## List the store's files and what it was built from [VERIFY=1 hashes every file].
@@ -227,10 +238,20 @@ ls: runner-ready ## List the store's files and what it was built from [VERIFY=1 
 clean: runner-ready ## Remove the store in STORE, and only a store (keeps CVs, the virtualenv, other files).
 	@$(call run,rag,clean --store "$(STORE_R)")
 
+# axe-core for the browser tests' accessibility check, pinned by its npm lockfile and installed
+# from it (npm ci). Without npm the check is skipped with one line (.ci/run installs npm).
+AXE := tests/a11y/node_modules/axe-core/axe.min.js
+
+$(AXE): tests/a11y/package.json tests/a11y/package-lock.json
+	npm ci --prefix tests/a11y --no-audit --no-fund --loglevel=error && touch $@
+
 # -rs: a skipped module says why in one line (the browser tests, when Chromium is not installed).
 test: venv $(VENV_RAY_STAMP) ## Lint and format check (ruff), then the test suite on two workers (offline model, no network).
 	@# The pinned themes, for the one test that prints a résumé through a theme (skipped without npm).
 	@if command -v npm >/dev/null; then $(MAKE) --no-print-directory $(THEMES_STAMP) || echo "note: npm ci failed; the theme test will be skipped" >&2; fi
+	@# The pinned axe-core, for the accessibility check of the browser tests (skipped without npm).
+	@if command -v npm >/dev/null; then $(MAKE) --no-print-directory $(AXE) || echo "note: npm ci failed; the accessibility check will be skipped" >&2; \
+	else echo "note: npm not found: the accessibility check (axe-core) will be skipped" >&2; fi
 	$(VENV)/bin/ruff check --quiet . && $(VENV)/bin/ruff format --check --quiet .
 	HF_HUB_OFFLINE=1 $(VENV_PY) -m pytest -q -rs -n 2 --dist loadfile --no-loadscope-reorder -m "not ray_cluster" tests
 

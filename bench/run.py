@@ -29,6 +29,7 @@ from bench.embedding import (
     measure_model_shapes,
     measure_quality_gate,
 )
+from bench.linear import linear_markdown, measure_linear
 
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / "bench" / "work"
@@ -46,6 +47,7 @@ STEPS = (
     "shapes",
     "scale",
     "web",
+    "linear",
     "engines",
 )
 PY = sys.executable
@@ -185,17 +187,11 @@ def compare_stores(a, b) -> dict:
 def measure_profile_step(store: Path, full_wall_s: float) -> dict:
     """The profile step's share of a from-scratch build: reading a profile from every extracted
     document of the store, nothing cached, against that build's wall time."""
-    from rag.ingest.document import Document
     from rag.profile.read import build_profile
-    from rag.store.manifest import DOCUMENTS
     from rag.store.open import open_store
 
     opened = open_store(store)
-    documents = [
-        Document.from_dict(orjson.loads(line))
-        for s in opened.segments
-        for line in (s.folder / DOCUMENTS).read_bytes().splitlines()
-    ]
+    documents = [d for s in opened.segments for d in s.reader.documents(np.arange(s.record.documents))]
     documents = [d for d in documents if not d.skipped]
     as_of = opened.manifest.profiles["as_of"]
     started = time.perf_counter()
@@ -346,6 +342,7 @@ def measure_bm25(store: Path, queries: list[str], size: int, checked: int, timed
     from rag.index.keyword_segment import KeywordWriter
     from rag.index.live import live_layout
     from rag.lexicon.terms import query_terms, tokenize
+    from rag.store.layout import keyword_files
     from rag.store.open import open_store
 
     rng = random.Random(5)
@@ -358,12 +355,13 @@ def measure_bm25(store: Path, queries: list[str], size: int, checked: int, timed
         for lo in range(0, size, 20_000):
             batch = token_batch(corpus[lo : lo + 20_000])
             writer.add(batch, ids.ids(batch.vocab))
-        writer.finish(folder, ids.next_id, DictionaryPart.build(ids.new), ids.terms_of)
+        files = keyword_files(folder)
+        writer.finish(files, ids.next_id, DictionaryPart.build(ids.new), ids.terms_of)
         index = KeywordIndex.load(
-            [folder],
+            [files],
             live_layout([size], [None]),
             [None],
-            TermDictionary([DictionaryPart.load(folder / "keyword.dictionary.npz")]),
+            TermDictionary([DictionaryPart.load(files.dictionary)]),
             ids.next_id,
         )
         vocab = sorted(okapi.idf)
@@ -513,6 +511,12 @@ def measure_ocr(cvs: Path, full_build_s: float) -> dict:
     help="Only the web pages through HTTP (rag serve); writes bench/report-web.json and prints its table.",
 )
 @click.option(
+    "--only-linear",
+    is_flag=True,
+    help="Only time against input length (query analysis, JD reading); writes bench/report-linear.json and "
+    "prints its table.",
+)
+@click.option(
     "--web-size",
     type=int,
     default=10_000,
@@ -539,6 +543,7 @@ def main(
     mcp_sizes: str,
     engines_only: bool,
     web_only: bool,
+    only_linear: bool,
     web_size: int,
     skip: tuple[str, ...],
     markdown_only: bool,
@@ -550,6 +555,11 @@ def main(
         partial = WORK / "report.partial.json"
         source = partial if partial.exists() and partial.stat().st_mtime > done.stat().st_mtime else done
         write_report(orjson.loads(source.read_bytes()))
+        return
+    if only_linear:
+        linear = measure_linear()
+        (ROOT / "bench" / "report-linear.json").write_bytes(orjson.dumps(linear, option=orjson.OPT_INDENT_2))
+        click.echo("\n".join(linear_markdown(linear)))
         return
     # make exports these even when they are not set, as empty strings.
     for name, value in (("HF_HUB_OFFLINE", "1"), ("EMBEDDING_MODEL", "sentence-transformers/all-MiniLM-L6-v2")):
@@ -628,6 +638,7 @@ def main(
     step("shapes", lambda: report.update(shapes=measure_model_shapes(real_chunks(store, 512))))
     step("scale", lambda: measure_search_at_scale(report, store, queries_file, sizes, mcp_sizes))
     step("web", lambda: report.update(web=measure_web(store, cvs, WORK / "truth", web_size)))
+    step("linear", lambda: report.update(linear=measure_linear()))  # time against input length
     step("engines", lambda: measure_scale_out(report, cvs, store))
     write_report(report)
 
@@ -751,6 +762,8 @@ def markdown(r: dict) -> str:
         lines += ocr_markdown(r["ocr"], inc["cvs"], inc["full_wall_s"])
     if "web" in r:
         lines += web_markdown(r["web"])
+    if "linear" in r:
+        lines += linear_markdown(r["linear"])
     if "engines" in r:
         lines += engines_markdown(r["engines"], r["engines_measured_at"])
     return "\n".join(lines)
@@ -929,7 +942,9 @@ def web_markdown(w: dict) -> list[str]:
         f"HTTP connection from another process (`bench.web_probe`), measured {w['measured_at']} on {w['cores']} "
         f"cores of an {w['cpu']}. Each time runs from sending the request to the last byte of the page. Search: the "
         f"three lists of {w['topk']} rows, as the page asks by default, for every eval query, each followed by the "
-        "same search and document in the probe's own process (no HTTP, no HTML), so that both see the same load; "
+        "same search and document in the probe's own process (no HTTP, no HTML), so that both see the same load, "
+        "with a shortlist of the top candidates of the first queries made first (every row says who is on it); "
+        f"shortlist: that shortlist's page ({w.get('shortlist_people', 0)} people, each looked up in the store); "
         "match: the results page of every generated job description (its second run); a highlighted page: the "
         "candidate's page for the query (search, profile, evidence boxes) and the first drawing of the CV page "
         "holding the first evidence line, which is then cached per generation, CV and page. Server CPU: the "
@@ -939,6 +954,7 @@ def web_markdown(w: dict) -> list[str]:
         "|---|---|---|---|---|---|---|",
         row("search page (FAISS, BM25 and fused side by side)", w["search_ms"], "p50 ≤ 50 ms"),
         row("the same search and document in process, no HTTP or HTML", w["search_in_process_ms"]),
+        *([row("shortlist page (its people, notes and statuses)", w["shortlist_ms"])] if "shortlist_ms" in w else []),
         row("match page (the ✓/✗ table)", w["match_ms"]),
         row("candidate page with the evidence boxes", w["candidate_page_ms"]),
         row("CV page drawn to PNG (first request)", w["page_png_drawn_ms"]),

@@ -22,12 +22,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
-import orjson
 
 from rag.ingest.discover import CvFile
 from rag.ingest.document import Document
 from rag.ingest.limits import Limits
-from rag.store.manifest import DOCUMENTS
 from rag.store.open import open_store
 
 PAGES_FROM = 15  # generated CVs per synthetic CV: 43 chunks of 500 characters, as real CVs have
@@ -53,11 +51,7 @@ class SyntheticEngine:
 
     def __init__(self, base_store: Path):
         with open_store(base_store) as base:
-            self.documents = [
-                Document.from_dict(orjson.loads(line))
-                for s in base.segments
-                for line in (s.folder / DOCUMENTS).read_bytes().splitlines()
-            ]
+            self.documents = [d for s in base.segments for d in s.reader.documents(np.arange(s.record.documents))]
             self.documents = [d for d in self.documents if d.pages and not d.skipped]
             self.vectors = base.dense_index().vectors()
         table = np.random.default_rng(0).normal(0, NOISE / np.sqrt(2), (NOISE_ROWS, self.vectors.shape[1]))

@@ -3,8 +3,10 @@
 Starts `python -m rag serve` on a store as a subprocess and asks it over one kept-alive HTTP
 connection, as a browser does, timing each request from sending it to the last byte of the answer:
 the search page (the three lists, as many rows as the page shows by default) for every eval query,
-the match page for every generated job description (posted once, then the results page timed), and
-for the top candidate of each of the first queries their page (search and evidence boxes) and,
+with a shortlist of the top candidates of the first queries made first (through the pages' own
+guarded POSTs), so that every page marks who is on it; that shortlist's page; the match page for
+every generated job description (posted once, then the results page timed), and for the top
+candidate of each of the first queries their page (search and evidence boxes) and,
 once per page, the picture of the page holding the first evidence line, drawn (first request) and
 from the cache (second); a highlighted page is the candidate's page and that first drawing. The
 same searches run in this process too, each right after its request, so that both see the same load
@@ -20,6 +22,7 @@ import re
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -35,7 +38,11 @@ from rag.web.forms import SEARCH_TOPK
 
 TOPK = SEARCH_TOPK  # the search page's default rows per list
 PAGES = 60  # candidates' pages timed (the top candidate of as many queries)
+SHORTLISTED = 30  # the top candidates of as many queries, put on one shortlist before the searches
+SHORTLIST_VIEWS = 60  # times its page is asked for
 _FIRST_HIT = re.compile(rb'<image href="([^"]+)"[^>]*/>\s*<rect class="hit"')
+_TOKEN = re.compile(rb'name="csrf" value="([0-9a-f]{64})"')
+_TOP = re.compile(rb'data-list="fused">.*?data-cv="([^"]+)"', re.S)
 
 
 def free_port() -> int:
@@ -99,6 +106,20 @@ def post_jd(client: Client, text: str) -> str:
     return response.headers["location"]
 
 
+def shortlist_tops(client: Client, port: int, queries: list[str]) -> str:
+    """One shortlist of the top candidate of each query, made as a browser makes it (the form's
+    token, this server as the Origin); the shortlist page's link."""
+    token = _TOKEN.search(client.get("/shortlists")[1]).group(1).decode()
+    headers = {"Content-Type": "application/x-www-form-urlencoded", "Origin": f"http://127.0.0.1:{port}"}
+    for query in queries:
+        top = _TOP.search(client.get("/?" + urlencode({"q": query}))[1])
+        if top:
+            fields = {"csrf": token, "cv_id": top.group(1).decode(), "new_shortlist": "Bench", "note": query}
+            client.request("POST", "/shortlist/add", urlencode(fields).encode(), headers)
+    page = client.get("/shortlists")[1]
+    return re.search(rb'href="(/shortlist\?id=\d+)"', page).group(1).decode()
+
+
 def server_cpu_s(pid: int) -> float:
     """CPU seconds the server process has used (user + system, every thread): unlike wall time, it
     does not grow when other jobs on the machine take the cores."""
@@ -126,8 +147,12 @@ class Phase:
 def measure(store: Path, cv_dir: Path, queries: list[str], jds: list[str]) -> dict:
     port = free_port()
     started = time.perf_counter()
+    db = Path(tempfile.mkdtemp(prefix="web-probe-")) / "workbench.sqlite3"
     server = subprocess.Popen(
-        [sys.executable, "-m", "rag", "serve", "--store", str(store), "--cv-dir", str(cv_dir), "--port", str(port)],
+        [
+            *(sys.executable, "-m", "rag", "serve", "--store", str(store), "--cv-dir", str(cv_dir)),
+            *("--port", str(port), "--db", str(db)),
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
@@ -138,6 +163,7 @@ def measure(store: Path, cv_dir: Path, queries: list[str], jds: list[str]) -> di
         client.get("/status")
         ready_s = time.perf_counter() - started
         client.get("/?" + urlencode({"q": queries[0]}))  # one warm-up search
+        shortlist = shortlist_tops(client, port, queries[:SHORTLISTED])
         with open_store(store) as opened:
             local = Searcher(opened)
             local.search(queries[0], "hybrid", TOPK)
@@ -149,9 +175,15 @@ def measure(store: Path, cv_dir: Path, queries: list[str], jds: list[str]) -> di
                 t0 = time.perf_counter()
                 search_document(local.search(query, "hybrid", TOPK), opened.manifest, str(store), TOPK)
                 alone.append((time.perf_counter() - t0) * 1000)
-                found = re.search(rb'data-list="fused">.*?data-cv="([^"]+)"', page, re.S)
+                found = _TOP.search(page)
                 if found:
                     tops.append((query, found.group(1).decode()))
+        listed = Phase(server.pid)
+        for _ in range(SHORTLIST_VIEWS):
+            with listed:
+                ms, page = client.get(shortlist)
+            listed.times.append(ms)
+        people = page.count(b'class="entry')
         matching = Phase(server.pid)
         for text in jds:
             location = post_jd(client, text)
@@ -176,9 +208,14 @@ def measure(store: Path, cv_dir: Path, queries: list[str], jds: list[str]) -> di
     finally:
         server.terminate()
         server.wait(30)
+        for made in db.parent.iterdir():
+            made.unlink()
+        db.parent.rmdir()
     return {
         "search_ms": search.report(),
         "search_in_process_ms": percentiles(alone),
+        "shortlist_ms": listed.report(),
+        "shortlist_people": people,
         "match_ms": matching.report(),
         "candidate_page_ms": candidate.report(),
         "page_png_drawn_ms": drawn.report(),

@@ -51,6 +51,11 @@ COMPOSE = $(eval COMPOSE := $(detect_compose))$(COMPOSE)
 endif
 detect_compose = $(strip $(if $(shell $(DOCKER) compose version >/dev/null 2>&1 && echo yes),$(DOCKER) compose,$(if $(shell command -v docker-compose),docker-compose)))
 
+# The workbench's folder beside the store (shortlists, saved searches: docs/web.md), mounted beside
+# the store's mount point, where `rag serve` and `rag mcp` look for it by default; made first, as
+# the user, so that a bind mount does not make it as root.
+docker_workbench = $(patsubst %/,%,$(STORE)).workbench
+
 # $(call docker_run,MODULE,ARGS): `python -m MODULE ARGS` in the container as the invoking uid:gid
 # ($(call docker_compose,SERVICE,VARIABLES): compose with the folders' variables, and more, set).
 # CV generation gets the cvgen service, which may write into CV_DIR and TRUTH_DIR; the rest mount
@@ -64,6 +69,8 @@ docker_compose = $(if $(COMPOSE),,$(error RUNNER=docker needs `docker compose` o
 	RAG_UID="$$(id -u)" RAG_GID="$$(id -g)" \
 	RAG_CV_DIR="$$(cd "$(CV_DIR)" && pwd -P)" RAG_STORE="$$(cd "$(STORE)" && pwd -P)" \
 	RAG_CV_TARGET="$(call docker_mount_point,$(CV_DIR),/data/cvs)" RAG_STORE_TARGET="$(call docker_mount_point,$(STORE),/data/store)" \
+	RAG_WORKBENCH="$$(mkdir -p "$(docker_workbench)" && cd "$(docker_workbench)" && pwd -P)" \
+	RAG_WORKBENCH_TARGET="$(call docker_mount_point,$(STORE),/data/store).workbench" \
 	RAG_TRUTH_DIR="$$(cd "$(TRUTH_DIR)" 2>/dev/null && pwd -P || { cd "$(STORE)" && pwd -P; })" \
 	RAG_TRUTH_TARGET="$$(if [ -d "$(TRUTH_DIR)" ]; then echo "$(call docker_mount_point,$(TRUTH_DIR),/data/truth)"; else echo /data/no-truth; fi)" \
 	RAG_IMAGE="$(docker_image_used)" RAG_NETWORK_MODE="$(docker_network_used)" $(2) \

@@ -38,12 +38,26 @@ def assert_same_store(a, b) -> None:
     assert np.array_equal(dense_a.vectors()[order_a], dense_b.vectors()[order_b])
     assert np.array_equal(dense_a.keys()[order_a], dense_b.keys()[order_b])
     assert_same_profiles(a, b)
+    assert_same_mentions(a, b, order_a, order_b)
     ka, kb, oa, ob = a.keyword_index(), b.keyword_index(), a.okapi(), b.okapi()
     for query in QUERIES:
         scores = ka.scores(query)[order_a]
         assert np.array_equal(scores, kb.scores(query)[order_b]), query
         assert np.array_equal(oa.get_scores(query)[order_a], scores), query
         assert np.array_equal(ob.get_scores(query)[order_b], scores), query
+
+
+def assert_same_mentions(a, b, order_a: np.ndarray, order_b: np.ndarray) -> None:
+    """Every skill any chunk states, stated by the same live chunks with the same spans."""
+    ma, mb = a.mention_index(), b.mention_index()
+    skills = {skill for s in ma.segments for skill in s.rows} | {skill for s in mb.segments for skill in s.rows}
+    assert skills  # the CVs state some
+    rank_a, rank_b = np.argsort(order_a), np.argsort(order_b)  # chunk id -> its place in CV order
+    for skill in sorted(skills):
+        (ids_a, spans_a), (ids_b, spans_b) = ma.stating(skill), mb.stating(skill)
+        found_a = sorted(zip(rank_a[ids_a].tolist(), map(tuple, spans_a.tolist())))
+        found_b = sorted(zip(rank_b[ids_b].tolist(), map(tuple, spans_b.tolist())))
+        assert found_a == found_b, skill
 
 
 def persons(store) -> set[frozenset[str]]:

@@ -9,12 +9,18 @@ from pathlib import Path
 
 import pytest
 from fakes.hash_encoder import register as register_fake_encoder
+from hypothesis import settings
 from pdfs import CVS, write_pdf
 
 from rag.index.export import encoder_key, export_encoder
 from rag.index.model_choice import BUNDLED_MODEL, resolve_model
 
 register_fake_encoder()  # hash-words-N, for the fast tests (fakes/hash_encoder.py)
+# Hypothesis (tests/test_fuzz.py): few enough examples for `make test`, no deadline (a shared,
+# loaded machine is no place for timings); HYPOTHESIS_PROFILE=deep searches a hundred times longer.
+settings.register_profile("make-test", max_examples=60, deadline=None)
+settings.register_profile("deep", max_examples=6000, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "make-test"))
 FAKES = Path(__file__).parent / "fakes"  # on a subprocess's PYTHONPATH, its sitecustomize registers it too
 # A subprocess's PYTHONPATH: the fakes, and this tree, so that it runs this tree's rag and never
 # whichever checkout the running venv has installed in editable mode.

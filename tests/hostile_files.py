@@ -51,6 +51,11 @@ def _one_page(content: bytes, resources: bytes = b"<< /Font << /F1 5 0 R >> >>",
     )
 
 
+def no_pages() -> bytes:
+    """A PDF whose page tree is empty: a file of some bytes, and no page at all."""
+    return raw_pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [] /Count 0 >>"])
+
+
 def page_tree_cycle() -> bytes:
     """The page tree lists itself among its kids."""
     return raw_pdf(

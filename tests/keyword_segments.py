@@ -11,6 +11,7 @@ from rag.index.keyword import DeletedTerms, KeywordIndex, held_terms
 from rag.index.keyword_segment import KeywordWriter
 from rag.index.live import live_layout
 from rag.index.tokens import tokenise
+from rag.store.layout import keyword_files
 
 
 def write_segments(folder: Path, segments: list[list[str]]) -> tuple[list[Path], TermIds]:
@@ -26,7 +27,7 @@ def write_segments(folder: Path, segments: list[list[str]]) -> tuple[list[Path],
             batch = tokenise(texts[lo : lo + 700])
             writer.add(batch, term_ids.ids(batch.vocab))
         introduced = {t: i for t, i in term_ids.new.items() if t not in before}
-        writer.finish(target, term_ids.next_id, DictionaryPart.build(introduced), term_ids.terms_of)
+        writer.finish(keyword_files(target), term_ids.next_id, DictionaryPart.build(introduced), term_ids.terms_of)
         folders.append(target)
     return folders, term_ids
 
@@ -44,5 +45,6 @@ def load_index(
         terms, counts = held_terms(batch, term_ids.ids(batch.vocab))
         gone.append(DeletedTerms(terms, counts, int(batch.term_counts.sum())))
     live = live_layout([len(t) for t in segments], [None if d is None else ~d for d in deleted])
-    dictionary = TermDictionary([DictionaryPart.load(f / "keyword.dictionary.npz") for f in folders])
-    return KeywordIndex.load(folders, live, gone, dictionary, term_ids.next_id)
+    files = [keyword_files(f) for f in folders]
+    dictionary = TermDictionary([DictionaryPart.load(f.dictionary) for f in files])
+    return KeywordIndex.load(files, live, gone, dictionary, term_ids.next_id)

@@ -8,6 +8,7 @@ import pytest
 from rag.index import ann, dense
 from rag.index.dense import DenseIndex, DenseWriter
 from rag.index.live import live_layout
+from rag.store.layout import dense_files
 
 DIM = 32
 
@@ -24,7 +25,7 @@ def clustered(tmp_path, monkeypatch):
     for name, rows in (("big", vectors[:3500]), ("small", vectors[3500:])):
         folder = tmp_path / name
         folder.mkdir()
-        writer = DenseWriter(folder, DIM)
+        writer = DenseWriter(dense_files(folder), DIM)
         writer.add(rows, np.asarray([b"%016d" % i for i in range(len(rows))], "S16"))
         kind = writer.finish()["kind"]
         folders.append((folder, kind))
@@ -34,7 +35,7 @@ def clustered(tmp_path, monkeypatch):
 
 def load(folders, kept=(None, None)):
     live = live_layout([3500, 500], list(kept))
-    return DenseIndex.load(folders, live, DIM, [True, False])
+    return DenseIndex.load([dense_files(f) for f in folders], live, DIM, [True, False])
 
 
 def test_retrieved_cosines_are_exact_and_the_rest_get_the_lowest_of_them(clustered, monkeypatch):
@@ -86,3 +87,25 @@ def test_at_least_finds_every_chunk_over_the_threshold(clustered):
     assert (got[exact >= threshold + ann.SQ8_SLACK] >= threshold).all()  # every one found
     assert (got[exact < threshold - ann.SQ8_SLACK] < threshold).all()  # none lifted over it
     assert np.abs(got - exact)[got >= threshold].max() <= ann.SQ8_SLACK  # with its cosine, to 8 bits
+
+
+def test_a_flat_index_streamed_to_disk_is_what_faiss_writes(tmp_path):
+    """The flat index is written block by block with FAISS's header; faiss.read_index opens it, byte
+    for byte what faiss.write_index gives for the same vectors, and maps it without reading it."""
+    import faiss
+
+    rng = np.random.default_rng(5)
+    vectors = dense.normalised(rng.normal(size=(300, DIM)))
+    writer = DenseWriter(dense_files(tmp_path), DIM)
+    for lo in range(0, 300, 64):
+        writer.add(vectors[lo : lo + 64], np.asarray([b"%016d" % i for i in range(lo, min(lo + 64, 300))], "S16"))
+    assert writer.finish() == {"kind": "flat"}
+    reference = faiss.IndexFlatIP(DIM)
+    reference.add(vectors)
+    assert (tmp_path / "faiss.index").read_bytes() == faiss.serialize_index(reference).tobytes()
+    mapped = dense.read_flat(tmp_path / "faiss.index")
+    assert isinstance(mapped, faiss.IndexFlatIP) and mapped.ntotal == 300
+    assert np.array_equal(dense.flat_vectors(tmp_path / "faiss.index", 300, DIM), vectors)
+    segment = dense.DenseSegment.load(dense_files(tmp_path), 300, DIM, False)
+    query = vectors[7]
+    assert np.allclose(segment.all_cosines(query), vectors @ query, atol=1e-6)

@@ -35,12 +35,17 @@ def test_the_import_contracts_hold():
     assert "Imports run downward KEPT" in done.stdout and "0 broken" in done.stdout
 
 
-def test_the_contract_fails_on_an_upward_import(tmp_path):
+def lint_with(tmp_path: Path, module: str, line: str) -> subprocess.CompletedProcess:
+    """The contracts checked on a copy of the library with one line added to one module."""
     shutil.copytree(ROOT / "rag", tmp_path / "rag", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "pyproject.toml", tmp_path)
-    keyword = tmp_path / "rag" / "index" / "keyword.py"
-    keyword.write_text(keyword.read_text() + "\nfrom rag.search import retrieval  # an index reaching up\n")
-    done = lint(tmp_path)
+    path = tmp_path / module
+    path.write_text(path.read_text() + f"\n{line}\n")
+    return lint(tmp_path)
+
+
+def test_the_contract_fails_on_an_upward_import(tmp_path):
+    done = lint_with(tmp_path, "rag/index/keyword.py", "from rag.search import retrieval  # an index reaching up")
     assert done.returncode != 0 and "Imports run downward BROKEN" in done.stdout
     assert "rag.index.keyword -> rag.search.retrieval" in done.stdout
 
@@ -59,6 +64,40 @@ def test_only_the_command_line_reads_the_environment():
             if isinstance(node, ast.Attribute) and node.attr in ("environ", "getenv", "putenv"):
                 readers.append(f"{where}:{node.lineno}")
     assert readers == []
+
+
+def test_only_the_store_names_a_segment_file():
+    """A segment's file names are written in rag/store/layout.py alone: nowhere else in the library
+    as a string (docstrings may mention them), and the import contract keeps its constants there."""
+    from rag.store.layout import SEGMENT, segment_files
+
+    names = (SEGMENT, *segment_files(approximate=True))
+    found = []
+    for path in _python_files():
+        where = path.relative_to(ROOT).as_posix()
+        if where.startswith("rag/store/"):
+            continue
+        tree = ast.parse(path.read_text())
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+                found += [f"{where}:{node.lineno} {name}" for name in names if name in node.value]
+    assert found == []
+    done = lint(ROOT)
+    assert "Only the store names a segment's files KEPT" in done.stdout
+
+
+def test_the_store_contract_fails_on_a_module_that_names_a_segment_file(tmp_path):
+    done = lint_with(
+        tmp_path, "rag/pipeline/writing.py", "from rag.store.layout import CHUNKS  # the build naming a file"
+    )
+    assert done.returncode != 0 and "Only the store names a segment's files BROKEN" in done.stdout
 
 
 def test_no_fake_is_chosen_by_name_in_product_code():

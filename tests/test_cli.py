@@ -130,6 +130,8 @@ def test_modes_and_fusion_switches(runner, store):
         "rrf_k": 10,
         "coverage": True,
         "described": 0.25,
+        "text": "more of the query's concepts first, then rrf: Σ w/(10 + rank), w bm25 1, faiss 1, "
+        "bm25 ×0.25 for a description",
     }
     code, output = run(
         runner, "search", "Jenkins", "--store", store, "--fusion", "convex", "--weights", "bm25=1", "--no-coverage"

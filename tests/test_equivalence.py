@@ -11,6 +11,7 @@ from rag.index.bm25 import EPSILON, K1, B, Bm25Reference
 from rag.index.encoder import Encoder
 from rag.index.keyword_segment import load_term_counts
 from rag.lexicon.terms import raw_tokens, tokenize
+from rag.store.layout import keyword_files
 
 
 def okapi(corpus):
@@ -70,7 +71,10 @@ def test_the_pickled_term_counts_give_the_same_scores(tmp_path):
     deleted = [None, np.asarray([i % 3 == 0 for i in range(150)])]
     index = load_index(folders, segments, deleted, term_ids)
     pickled = Bm25Reference(
-        [(load_term_counts(f, len(t)), None if d is None else ~d) for f, t, d in zip(folders, segments, deleted)]
+        [
+            (load_term_counts(keyword_files(f).pickle, len(t)), None if d is None else ~d)
+            for f, t, d in zip(folders, segments, deleted)
+        ]
     )
     for _ in range(50):
         query = rng.choices(words, k=rng.randint(1, 5))

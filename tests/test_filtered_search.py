@@ -20,7 +20,8 @@ from rag.errors import UserError
 from rag.pipeline.builder import BuildSettings
 from rag.search.filters import Filters
 from rag.search.retrieval import Searcher
-from rag.store.manifest import PROFILE_INDEX, STORE_FORMAT
+from rag.store.layout import PROFILE_INDEX
+from rag.store.manifest import STORE_FORMAT
 from rag.store.open import open_store
 
 AS_OF = "2025-06"
@@ -124,6 +125,8 @@ def test_make_search_with_location_and_min_years_returns_only_those_who_meet_bot
         "undecided": 2,
         "unknown": {"years": 1, "location": 1},
         "skills": [],
+        "text": "years>=5 and location=Berlin · 1 of 6 CVs pass; 2 dropped because their years (1) or "
+        "location (1) is unknown (--keep-unknown keeps them)",
     }
     assert doc["lists"]["fused"][0]["profile"]["years_experience"] == 9
     assert doc["lists"]["fused"][0]["profile"]["location"]["city"] == "Berlin"
@@ -153,6 +156,7 @@ def test_rows_show_the_fields_a_filter_or_the_query_touched(people):
         [
             "search",
             "German speaking developer",
+            "--no-implicit-filters",  # "German speaking" as words of the query, not a filter
             "--store",
             str(store),
             "--mode",
@@ -240,9 +244,11 @@ def test_a_damaged_profile_index_is_reported_when_a_filter_reads_it(people):
     data = bytearray(path.read_bytes())
     data[-40] ^= 0xFF
     path.write_bytes(bytes(data))
-    assert search(store, "java").lists["fused"]  # no filter, no profile field: profiles are not read
-    with pytest.raises(UserError, match="profiles.index.npz does not match its checksum"):
-        search(store, "java", min_years=1)
+    # Every search reads the profiles (each row shows where its person lives and their years), so
+    # any search reports the damage, filtered or not.
+    for options in ({}, {"min_years": 1}):
+        with pytest.raises(UserError, match="profiles.index.npz does not match its checksum"):
+            search(store, "java", **options)
 
 
 def test_eval_scores_the_stored_profiles_against_the_generated_truth(tmp_path, hash_model):

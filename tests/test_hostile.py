@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
+import anyio
 import numpy as np
 import orjson
 import pymupdf
@@ -28,6 +29,7 @@ from hostile_files import (
     link,
     much_text,
     nested_pages,
+    no_pages,
     page_tree_cycle,
     pages_sharing_one_image,
     paragraphs_docx,
@@ -35,6 +37,7 @@ from hostile_files import (
     write,
     wrong_page_count,
 )
+from mcp.server.mcpserver.exceptions import ToolError
 from pdfs import scanned_pdf, write_pdf
 
 import rag.ingest.extract as extract_module
@@ -43,13 +46,16 @@ from rag.ingest.discover import discover_cvs
 from rag.ingest.document import Document
 from rag.ingest.extract import ExtractionFailed, extract_pdf, extractor_id, read_bytes
 from rag.ingest.limits import MB, FileLimits, Limits
+from rag.mcp.server import build_server
 from rag.pipeline.builder import BuildSettings, within_chunk_limit
 from rag.pipeline.engines.isolation import OcrShares
 from rag.pipeline.engines.local import LocalEngine
 from rag.pipeline.engines.ray.cluster import RaySettings
 from rag.pipeline.engines.ray.engine import RayEngine
 from rag.render.match import match_csv
+from rag.search.query import MAX_QUERY_CHARS
 from rag.store.open import open_store
+from rag.web.forms import FormError, SearchForm
 
 SECRET = "SECRET-TOKEN-4711"
 
@@ -163,7 +169,7 @@ def test_the_ray_engine_skips_hostile_files_as_a_local_build_does(cv_dir, monkey
     (files read by a worker under the limits), the stage run here rather than on a cluster."""
     write(cv_dir / "cycle.pdf", page_tree_cycle())
     write(cv_dir / "pages.pdf", pages_sharing_one_image(150))
-    write(cv_dir / "empty.pdf", b"")
+    write(cv_dir / "empty.pdf", no_pages())  # a 0-byte file is named at discovery, before any engine
     files, _ = discover_cvs(cv_dir)
     limits, extractor = Limits(), extractor_id(True)
     engine = RayEngine(RaySettings())
@@ -276,3 +282,45 @@ def test_spreadsheet_formulas_hidden_behind_blanks_or_lookalikes_are_quoted_or_s
         '\\u200b=HYPERLINK("http://x")',
         "\\t@SUM(1)",
     ]  # escaped, so text
+
+
+# ---- bounded time for every input (issue #34): the cap, and long texts read in linear time ----------
+
+
+def test_a_query_of_two_million_characters_gets_the_length_error_before_any_store_is_opened(tmp_path):
+    nowhere = tmp_path / "no store here"  # the length is checked first: no store needed to be refused
+    line = f"error: the query is longer than {MAX_QUERY_CHARS:,} characters"
+    for args, given in (
+        (["search", "-"], "python " * 300_000),  # 2.1 million characters on standard input
+        (["search", "-"], "\0" * 10_000),
+        (["search", "--query", "x" * (MAX_QUERY_CHARS + 1)], None),
+        (["search", *(["Jenkins"] * 1000)], None),
+    ):
+        result = CliRunner().invoke(rag, [*args, "--store", str(nowhere)], input=given)
+        assert result.exit_code == 2 and result.output.startswith(line), result.output[:300]
+        assert len(result.output.splitlines()) == 1 and "Traceback" not in result.output
+
+
+def test_the_web_page_and_mcp_refuse_a_long_query_with_the_same_line(tmp_path, hash_model):
+    good_cvs(tmp_path / "cvs", 2)
+    build_store(tmp_path / "cvs", tmp_path / "store", BuildSettings())
+    words = f"the query is longer than {MAX_QUERY_CHARS:,} characters, the most a query may have"
+    with pytest.raises(FormError) as on_the_page:
+        SearchForm.checked({"q": "Jenkins " * 1000})
+    assert str(on_the_page.value).startswith(words)
+    server = build_server(tmp_path / "store")
+    with pytest.raises(ToolError) as over_mcp:
+        anyio.run(server.call_tool, "search_candidates", {"query": "Jenkins " * 1000})
+    assert str(over_mcp.value).endswith(f": {on_the_page.value}")  # after the SDK's "Error executing tool ..."
+    at_the_cap = anyio.run(server.call_tool, "search_candidates", {"query": ("Jenkins " * 1000)[:MAX_QUERY_CHARS]})
+    assert at_the_cap.structured_content["lists"]
+
+
+def test_a_job_description_of_one_line_of_fifty_thousand_characters_is_read(tmp_path, hash_model):
+    good_cvs(tmp_path / "cvs", 2)
+    build_store(tmp_path / "cvs", tmp_path / "store", BuildSettings())
+    words = "Python, Go or Rust 5+ years Kubernetes and Terraform e.g. AWS is a plus Rest Assured "
+    jd = write(tmp_path / "jd.txt", (words * (50_000 // len(words) + 1))[:50_000].encode())
+    result = CliRunner().invoke(rag, ["match", "--jd", str(jd), "--store", str(tmp_path / "store")])
+    assert result.exit_code == 0 and "Traceback" not in result.output, result.output[-2000:]
+    assert "Python/Go/Rust" in result.output

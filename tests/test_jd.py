@@ -331,3 +331,8 @@ def test_a_name_written_in_full_is_one_requirement_not_its_fragments():
 def test_practices_are_read_in_any_form_of_their_words():
     jd = parse_jd("Requirements\n- Mentoring junior engineers\n- Code reviews\n- Reviewing code of others\n")
     assert [(r.kind, r.skills) for r in jd.requirements] == [("skill", ("Mentoring",)), ("skill", ("Code Review",))]
+
+
+def test_an_age_is_no_minimum_of_years():
+    jd = parse_jd("Requirements\n- must be eighteen years of age or older\n- 18 years old\n- fifteen years of Java\n")
+    assert [(r.kind, r.min_years) for r in jd.requirements if r.kind == "years"] == [("years", 15)]

@@ -13,9 +13,10 @@ from conftest import HASH_MODEL
 from pdfs import write_pdf
 
 from rag.cli import main as rag
+from rag.index.mentions import whole
 from rag.jobs.jd import parse_jd
 from rag.jobs.matching import MatchSettings, match, rank_against
-from rag.jobs.skill_mentions import read_mentions, whole
+from rag.jobs.skill_mentions import read_mentions
 from rag.lexicon.vocabulary import find_skills
 from rag.pipeline.builder import BuildSettings
 from rag.search.retrieval import Searcher
@@ -97,17 +98,18 @@ def test_a_skill_is_met_only_where_the_cv_states_it_on_whole_terms(store, hash_m
     assert meeting(store, f"Requirements:\n- Experience with {skill}\n") == holders
 
 
-def test_reading_only_the_lines_that_may_hold_a_skill_finds_what_reading_every_chunk_finds(store, hash_model):
+def test_the_mentions_stored_at_build_time_are_what_reading_every_chunk_finds(store, hash_model):
     s = open_store(store)
     skills = {"Java", "JavaScript", "C", "C++", "Go", "SQL", "Microsoft Azure", "Azure DevOps", "Docker", "Python"}
-    found = read_mentions(s, s.keyword_index(), skills)
+    found = read_mentions(s, skills)
     last = set((s.starts[1:] - 1).tolist())
-    everything = {
-        c.chunk_id: [
-            m for m in find_skills(c.text) if m.canonical in skills and whole(m, c, continues=c.chunk_id not in last)
-        ]
-        for c in s.chunks.all()
-    }
+    everything = {}  # per chunk, the first whole mention of each skill asked, in text order
+    for c in s.chunks.all():
+        firsts = {}
+        for m in find_skills(c.text):
+            if m.canonical in skills and is_whole(m, c, continues=c.chunk_id not in last):
+                firsts.setdefault(m.canonical, m)
+        everything[c.chunk_id] = list(firsts.values())
     owner = np.searchsorted(s.starts, sorted(everything), side="right") - 1
     for skill in skills:  # each candidate's first chunk that states the skill, and only that is needed
         first = np.full(len(s.starts) - 1, -1)
@@ -118,6 +120,7 @@ def test_reading_only_the_lines_that_may_hold_a_skill_finds_what_reading_every_c
         assert all(found.mentions[cid] == everything[cid] for cid in first[first >= 0].tolist())
     assert found.first["Java"].tolist().count(-1) < len(s.starts) - 1  # the store does state some of them
     assert all(found.mentions[cid] == everything[cid] for cid in found.mentions)  # nothing read differently
+    assert set(found.mentions) == {cid for cid, m in everything.items() if m}
 
 
 def test_a_skill_inside_a_term_the_index_keeps_whole_is_met(tmp_path, hash_model):
@@ -135,18 +138,22 @@ def test_a_skill_inside_a_term_the_index_keeps_whole_is_met(tmp_path, hash_model
     assert keyword.joined_terms("ci/cd") == ["ci-cd"] and keyword.joined_terms("excel") == []
 
 
+def is_whole(mention, chunk: Chunk, continues: bool) -> bool:
+    return whole(mention, chunk.text, chunk.chunk_index > 0, continues)
+
+
 def test_a_name_cut_by_a_chunk_edge_is_read_from_the_neighbouring_chunk():
     def chunk(index, text):
         return Chunk(index, "cv", index, 1, 0, len(text), "cv.pdf", text)
 
     first, second = chunk(0, "Tools: GitHub Actions, Azure"), chunk(1, "Actions, Azure DevOps, Nginx, Helm")
     at_end = find_skills(first.text)[-1]
-    assert at_end.canonical == "Microsoft Azure" and not whole(at_end, first, continues=True)
-    assert whole(at_end, first, continues=False)  # the CV's last chunk: nothing follows
+    assert at_end.canonical == "Microsoft Azure" and not is_whole(at_end, first, continues=True)
+    assert is_whole(at_end, first, continues=False)  # the CV's last chunk: nothing follows
     # Helm touches the end of a chunk that the CV goes on after: the next chunk reads it.
-    assert [m.canonical for m in find_skills(second.text) if whole(m, second, True)] == ["Azure DevOps", "Nginx"]
+    assert [m.canonical for m in find_skills(second.text) if is_whole(m, second, True)] == ["Azure DevOps", "Nginx"]
     devops = next(m for m in find_skills("DevOps, Nginx") if m.canonical == "DevOps")
-    assert not whole(devops, chunk(1, "DevOps, Nginx"), True) and whole(devops, chunk(0, "DevOps, Nginx"), True)
+    assert not is_whole(devops, chunk(1, "DevOps, Nginx"), True) and is_whole(devops, chunk(0, "DevOps, Nginx"), True)
 
 
 def test_must_haves_first_then_nice_to_haves_then_relevance(store, hash_model):

@@ -20,10 +20,18 @@ from rag.render.documents import search_document
 from rag.search.retrieval import MODES, Searcher
 from rag.search.warm import WarmStore
 from rag.store.cv_text import read_cv
-from rag.store.manifest import DOCUMENTS
+from rag.store.layout import DOCUMENTS
 from rag.store.open import open_store
 
-TOOLS = {"search_candidates", "match_job", "get_cv", "store_status"}
+TOOLS = {
+    "search_candidates",
+    "match_job",
+    "get_cv",
+    "store_status",
+    "list_shortlists",
+    "get_shortlist",
+    "add_to_shortlist",
+}
 JENKINS = "Who has experience with Jenkins?"
 ERIN = "Erin Walsh — Embedded Engineer, Dublin\nWrote firmware in Rust and C for medical pumps.\nSkills: Rust, C, RTOS"
 
@@ -115,8 +123,9 @@ async def protocol_session(cv_dir: Path, out: Path, errlog) -> None:
     async with Client(stdio_client(server, errlog=errlog), mode="legacy", message_handler=on_message) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
         assert set(tools) == TOOLS
-        for tool in tools.values():
-            assert tool.description and tool.output_schema and tool.annotations.read_only_hint
+        for tool in tools.values():  # every tool reads only, but the one that adds to a shortlist
+            assert tool.description and tool.output_schema
+            assert tool.annotations.read_only_hint is (tool.name != "add_to_shortlist")
         search_schema = tools["search_candidates"].input_schema
         assert search_schema["required"] == ["query"]
         assert search_schema["properties"]["mode"]["enum"] == list(MODES)
@@ -200,6 +209,40 @@ async def protocol_session(cv_dir: Path, out: Path, errlog) -> None:
             and "no CV with cv_id 'alicia'" in result.content[0].text
             and "alice" in result.content[0].text
         )
+
+        # An assistant shortlists: the entry goes into the database beside the store, never into it.
+        store_files = sorted(p.relative_to(out) for p in out.rglob("*"))
+        doc, text = call(await client.call_tool("list_shortlists", {}))
+        assert doc["shortlists"] == [] and text == "no shortlist yet"
+        doc, text = call(
+            await client.call_tool("add_to_shortlist", {"shortlist": "DevOps", "cv_id": "alice", "note": "CI lead"})
+        )
+        assert set(doc) == set(tools["add_to_shortlist"].output_schema["properties"])
+        assert (doc["new"], doc["entry"]["name"], doc["entry"]["note"], doc["entry"]["status"]) == (
+            True,
+            "Alice Smith",
+            "CI lead",
+            "new",
+        )
+        doc, _ = call(
+            await client.call_tool("add_to_shortlist", {"shortlist": "devops", "cv_id": "alice", "status": "contacted"})
+        )
+        assert (doc["new"], doc["shortlist"], doc["entry"]["note"], doc["entry"]["status"]) == (
+            False,
+            "DevOps",
+            "CI lead",
+            "contacted",
+        )
+        doc, text = call(await client.call_tool("get_shortlist", {"shortlist": "DevOps"}))
+        assert set(doc) == set(tools["get_shortlist"].output_schema["properties"])
+        assert [(e["cv_id"], e["present"], e["added_from"]) for e in doc["entries"]] == [("alice", True, "mcp")]
+        assert "1. Alice Smith [contacted] cv_id alice: CI lead" in text
+        result = await client.call_tool("add_to_shortlist", {"shortlist": "DevOps", "cv_id": "alicia"})
+        assert result.is_error and "no CV with cv_id 'alicia'" in result.content[0].text
+        result = await client.call_tool("get_shortlist", {"shortlist": "Frontend"})
+        assert result.is_error and "no shortlist 'Frontend'" in result.content[0].text
+        assert sorted(p.relative_to(out) for p in out.rglob("*")) == store_files
+        assert (out.parent / "store.workbench" / "workbench.sqlite3").is_file()
 
         # A rebuild while the server runs: the next call answers from the new generation.
         write_pdf(cv_dir / "erin" / "cv.pdf", [ERIN])

@@ -136,7 +136,7 @@ def test_manifest_records_settings_models_and_hashes(built):
     assert m.tokenizer["name"] and m.tokenizer["version"]
     with open_store(store) as opened:
         artifacts = opened.segments[0].record.artifacts
-    assert set(artifacts) >= {"chunks.jsonl", "bm25.pkl", "vectors.f32", "keyword.positions.npy"}
+    assert set(artifacts) >= {"chunks.jsonl", "bm25.pkl", "faiss.index", "keyword.positions.npy", "mentions.chunks.npy"}
     assert all(len(a["sha256"]) == 64 and a["bytes"] > 0 for a in artifacts.values())
     assert [s["sha256"] for s in m.segments] == [sha256_file(store / "segments" / "000001" / "segment.json")]
     from importlib.metadata import version
@@ -144,6 +144,24 @@ def test_manifest_records_settings_models_and_hashes(built):
     for package in ("faiss-cpu", "pymupdf", "scipy", "onnxruntime"):
         assert m.libraries[package] == version(package)
     assert len(m.fingerprint) == 64 and m.created_at.endswith("Z")
+
+
+def test_every_segment_holds_a_faiss_index_that_scores_as_before(built):
+    """The promise of the output reference: faiss.read_index opens each segment's faiss.index as an
+    IndexFlatIP with one row per line of its chunks.jsonl, and a search scores through it."""
+    import faiss
+
+    _, store = built
+    with open_store(store) as opened:
+        for s in opened.segments:
+            index = faiss.read_index(str(s.folder / "faiss.index"))
+            lines = (s.folder / "chunks.jsonl").read_bytes().count(b"\n")
+            assert isinstance(index, faiss.IndexFlatIP) and index.ntotal == lines == s.record.chunks > 0
+            assert not (s.folder / "vectors.f32").exists()  # no second copy of the vectors
+        vectors = faiss.rev_swig_ptr(index.get_xb(), index.ntotal * index.d).reshape(index.ntotal, index.d)
+        query = vectors[1] + vectors[2]
+        expected = vectors @ (query / np.linalg.norm(query))
+        assert np.allclose(opened.dense_index().similarities(query), expected, atol=1e-6)
 
 
 def test_unchanged_inputs_skip_the_build_without_loading_a_model(built, monkeypatch):

@@ -231,11 +231,11 @@ def test_languages_under_additional_information_and_a_town_in_the_contact_block(
     )
     profile = build_profile([text], AS_OF)
     assert [s.language for s in profile.languages] == ["English", "Sinhala", "Tamil"]
-    assert (profile.location.city, profile.location.code) == ("Maharagama", None)
+    assert (profile.location.city, profile.location.code) == ("Maharagama", "LK")  # GeoNames knows the town
     columns = ProfileColumns.from_profiles([profile])
     assert Filters(locations=("Maharagama",)).compile().apply(columns).keep.tolist() == [True]
-    outcome = Filters(locations=("Sri Lanka",)).compile().apply(columns)  # its country is not written: unknown
-    assert outcome.keep.tolist() == [False] and outcome.unknown == {"location": 1}
+    assert Filters(locations=("Sri Lanka",)).compile().apply(columns).keep.tolist() == [True]
+    assert Filters(locations=("India",)).compile().apply(columns).keep.tolist() == [False]
 
 
 def test_years_in_counts_only_the_roles_that_hold_the_concept():
@@ -300,8 +300,9 @@ def test_a_malformed_years_in_is_one_usage_error(where, message):
     "line,city,code",
     [
         ("Location: Nagpur", "Nagpur", "IN"),
-        ("Location: Kochi, Kerala", "Kochi", None),
-        ("Location: Coimbatore-641012", "Coimbatore", None),
+        ("Location: Kochi, Kerala", "Kochi", "IN"),
+        ("Location: Coimbatore-641012", "Coimbatore", "IN"),
+        ("Address: No. 4, High Level Road, Nugegoda", "Nugegoda", None),  # too small for the gazetteer
         ("Pune, Maharashtra", "Pune", "IN"),
         ("Address: 456 Main Street, Anytown USA", "Anytown", "US"),
         ("36737 Andrews Mountains, Seattle, IL 40354", "Seattle", "US"),

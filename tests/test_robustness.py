@@ -136,8 +136,9 @@ def store_file(store: Path, name: str) -> Path:
 @pytest.mark.parametrize(
     "name,offset",
     [
-        ("vectors.f32", 3),
-        ("vectors.f32", -40),
+        ("faiss.index", 3),
+        ("faiss.index", -40),
+        ("mentions.skills.npz", -5),
         ("chunks.jsonl", 1),
         ("candidates.jsonl", 1),
         ("manifest.json", 0),
@@ -148,7 +149,7 @@ def store_file(store: Path, name: str) -> Path:
 def test_same_size_damage_is_a_damaged_store_line(built, name, offset):
     _, store = built
     path = store_file(store, name)
-    if name == "vectors.f32" and offset < 0:  # bit rot in a vector: a component of 1e28, as once seen
+    if name == "faiss.index" and offset < 0:  # bit rot in a vector: a component of 1e28, as once seen
         data = bytearray(path.read_bytes())
         data[offset : offset + 4] = struct.pack("<f", 1e28)
         path.write_bytes(bytes(data))

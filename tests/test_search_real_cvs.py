@@ -24,6 +24,8 @@ CVS = {
     "References\nDr. Maria Quality, Head of Testing at Selenium Labs, maria@labs.org",
     "fay": "Fay Lund\nfay.lund@mail.org\nQA Engineer (SE version)\nTest automation with Selenium and Jenkins pipelines.",
     "fay_qa": "Fay Lund\nfay.lund@mail.org\nQA Engineer (QA version)\nManual and automated testing; Docker for test rigs.",
+    "gus": "Gus Perera\ngus.perera@mail.lk\nSoftware Engineer\nTest Automation Tools\nPlaywright, Robot Framework\n"
+    "Referees\nMr. Nimal Silva\nSenior Manager, Acme\nPERSONAL PROJECTS\nBuilt an Angular dashboard for a school.",
 }
 
 
@@ -126,3 +128,26 @@ def test_the_default_lists_are_faiss_bm25_and_rrf(store):
     result = CliRunner().invoke(rag, ["search", "Selenium", "--store", str(store)])
     header = result.output.splitlines()[4].split()
     assert header == ["#", "FAISS", "(dense)", "BM25", "(keywords)", "RRF"]
+
+
+def test_evidence_is_never_a_bare_section_heading(store):
+    """ "Test Automation Tools" heads a list; the line that shows test automation is a sentence."""
+    doc = search(store, "test automation")
+    lines = {r["cv_id"]: [e["text"] for e in r["evidence"]] for r in doc["lists"]["fused"]}
+    assert all("Test Automation Tools" not in text for texts in lines.values() for text in texts)
+    assert lines["fay"][0] == "Test automation with Selenium and Jenkins pipelines."
+
+
+def test_a_referees_section_ends_at_the_next_heading_even_one_the_vocabulary_lacks(store):
+    doc = search(store, "Angular")
+    top = doc["lists"]["fused"][0]
+    assert top["cv_id"] == "gus" and [e["text"] for e in top["evidence"]] == [
+        "Built an Angular dashboard for a school."
+    ]
+    assert all("Nimal" not in e["text"] for r in search(store, "Silva")["lists"]["fused"] for e in r["evidence"])
+
+
+def test_a_row_whose_evidence_holds_a_word_of_the_query_is_labelled_as_holding_it(store):
+    doc = search(store, "Who has shipped apps to the stores?")
+    cho = next(r for r in doc["lists"]["fused"] if r["cv_id"] == "cho")
+    assert "shipped" in cho["matched_terms"] and "Shipped" in cho["evidence"][0]["text"] and not cho["weak"]

@@ -98,10 +98,10 @@ def test_kill_9_during_a_merge_leaves_a_working_store(cv_dir, tmp_path, hash_mod
     script = textwrap.dedent(f"""
         import os, signal, pathlib
         import rag.pipeline.merging as merging
-        import rag.pipeline.segment_writer, rag.store.folder
+        import rag.store.writer, rag.store.folder
         from rag.pipeline.builder import BuildSettings, build_store
         merging.MERGE_FACTOR = 3
-        holder = getattr(rag.pipeline.segment_writer, "{owner}", None) or getattr(rag.store.folder, "{owner}")
+        holder = getattr(rag.store.writer, "{owner}", None) or getattr(rag.store.folder, "{owner}")
         original = getattr(holder, "{attribute}")
         calls = []
         def dying(*args, **kwargs):

@@ -120,14 +120,14 @@ def test_mismatched_counts_are_refused(built):
 
 def test_a_missing_file_is_refused(built):
     _, store = built
-    segment_file(store, "vectors.f32").unlink()
-    with pytest.raises(UserError, match="segments/000001/vectors.f32 is missing"):
+    segment_file(store, "faiss.index").unlink()
+    with pytest.raises(UserError, match="segments/000001/faiss.index is missing"):
         open_store(store)
 
 
 def test_a_damaged_store_is_rebuilt_by_the_next_index_run(built):
     cv_dir, store = built
-    segment_file(store, "vectors.f32").unlink()
+    segment_file(store, "faiss.index").unlink()
     assert not build_store(cv_dir, store, SETTINGS).up_to_date
     assert_searchable(store)
 

@@ -77,7 +77,9 @@ def test_the_search_page_shows_the_lists_of_the_search_document_side_by_side(sit
         for name, records in doc["lists"].items()
     }
     dom = parse(page.text)
-    assert [h.text for h in dom.find_all("h2")] == ["FAISS (dense)", "BM25 (keywords)", "RRF"]
+    # The fused list first in the page (first on a phone and for a screen reader); the browser test
+    # checks that a wide screen still shows FAISS, BM25 and the fused list from left to right.
+    assert [h.text for h in dom.find_all("h2")] == ["RRF", "FAISS (dense)", "BM25 (keywords)"]
     assert {r[0] for r in shown_lists(page.text)["bm25"]} == {"alice", "frank"}  # K8s and Kubernetes alike
     first = dom.find("section", data_list="fused").find("li", "row")
     # The name opens the candidate's page with the same question; the file is served by cv_id only.
@@ -89,13 +91,15 @@ def test_meaning_only_rows_far_from_the_query_are_set_apart(site):
     # The hashing encoder has no meaning floor, so no row is weak here: the real model's are made so.
     doc = search_doc(site.store, "Kubernetes", 4)
     page = templates().get_template("search.html")
-    request = SimpleNamespace(url=SimpleNamespace(path="/"))
+    request = SimpleNamespace(url=SimpleNamespace(path="/", query="q=Kubernetes"))
+    doc |= {"implicit_filters": [], "did_you_mean": None, "dropped": []}
     for weak_from in (0, 2):
         for i, record in enumerate(doc["lists"]["faiss"]):
             record["weak"] = i >= weak_from
-        faiss = parse(page.render(request=request, form=SearchForm(q="Kubernetes"), doc=doc, error=None)).find(
-            "section", data_list="faiss"
+        shown = page.render(
+            request=request, form=SearchForm(q="Kubernetes"), doc=doc, error=None, shortlisted={}, lists=[], searches=[]
         )
+        faiss = parse(shown).find("section", data_list="faiss")
         items = [li.attrs["class"] for li in faiss.find("ol").children if getattr(li, "tag", None) == "li"]
         assert items == ["row"] * weak_from + ["apart"] + ["row"] * (4 - weak_from)
 
@@ -307,13 +311,23 @@ def test_the_status_page_says_what_is_indexed_and_what_is_not(site):
 
 
 def test_every_response_carries_the_security_headers_and_nothing_writes(site):
+    # (The workbench's guarded writes, into its own database only, are tests/test_workbench.py's.)
     for link in ("/", "/status", "/nowhere", "/static/style.css", "/cv/page?id=alice&n=1", "/cv?id=nobody"):
         headers = fetch(site.url + link).headers
         assert "script-src 'self'" in headers["content-security-policy"], link
         assert "default-src 'none'" in headers["content-security-policy"], link
         assert headers["x-content-type-options"] == "nosniff" and headers["x-frame-options"] == "DENY", link
+        assert headers["referrer-policy"] == "same-origin", link  # no referrer leaves for another site
     assert fetch(f"{site.url}/nowhere").status == 404
-    for method, link in (("POST", "/"), ("PUT", "/match"), ("DELETE", "/cv?id=alice"), ("POST", "/status")):
+    for method, link in (
+        ("POST", "/"),
+        ("PUT", "/match"),
+        ("DELETE", "/cv?id=alice"),
+        ("POST", "/status"),
+        ("GET", "/shortlist/add"),
+        ("PUT", "/saved"),
+        ("POST", "/shortlist?id=1"),
+    ):
         assert fetch(site.url + link, b"", method=method).status == 405, (method, link)
     # Bound to loopback, it answers to loopback names only: a page on another site that points its own
     # name at 127.0.0.1 (DNS rebinding) gets nothing.

@@ -1,19 +1,33 @@
 """`rag serve` in a real browser: Debian's headless Chromium, driven by Selenium through Debian's
 chromedriver, against the application on loopback. A search, then a candidate's page with the
 evidence boxed on the drawn CV page; a pasted job description and its table, sorted by the page's
-own script under the Content-Security-Policy; a CV made of markup that must not run.
+own script under the Content-Security-Policy, from the mouse and from the keyboard; a CV made of
+markup that must not run; a recruiter's shortlist kept through a restart and a rebuild; the pages
+at a phone's width; and axe-core's accessibility check of the five pages.
 
 Without Chromium and chromedriver (as root: apt-get install -y chromium chromium-driver) the
-module is skipped with one line; .ci/run installs them before `make test`.
+module is skipped with one line; .ci/run installs them before `make test`. axe-core is pinned by
+tests/a11y/package-lock.json and installed there by make test (npm ci); without it the
+accessibility test is skipped with one line. Nothing here reaches the network.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import shutil
+import sqlite3
+from pathlib import Path
+from urllib.parse import urlencode
 
 import pymupdf
 import pytest
-from web_site import JD, JENKINS, served_site
+from builds import build_store
+from pdfs import write_pdf
+from web_site import FRANK, JD, JENKINS, MODEL, fetch, served_site, serving, write_corpus
+
+from rag.pipeline.builder import BuildSettings
+from rag.workbench.database import default_path
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -25,6 +39,7 @@ if not (CHROMIUM and CHROMEDRIVER):
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (requirements-dev.txt)")
 from selenium.common.exceptions import NoAlertPresentException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support import expected_conditions as shown  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
@@ -38,6 +53,8 @@ FLAGS = (
     "--no-first-run",
     "--window-size=1280,1000",
 )
+AXE = Path(__file__).resolve().parent / "a11y" / "node_modules" / "axe-core" / "axe.min.js"
+PHONE = (390, 844)  # an iPhone 12-14's viewport in CSS pixels
 
 
 @pytest.fixture(scope="module")
@@ -77,11 +94,9 @@ def test_a_search_then_a_candidate_shows_the_evidence_boxed_on_the_drawn_page(br
     query.send_keys(JENKINS)
     query.submit()
     fused = wait_for(browser, 'section.list[data-list="fused"]')
-    assert [h.text for h in browser.find_elements(By.CSS_SELECTOR, "section.list h2")] == [
-        "FAISS (dense)",
-        "BM25 (keywords)",
-        "RRF",
-    ]
+    heads = browser.find_elements(By.CSS_SELECTOR, "section.list h2")  # side by side, left to right
+    assert [h.text for h in sorted(heads, key=lambda h: h.rect["x"])] == ["FAISS (dense)", "BM25 (keywords)", "RRF"]
+    assert len({round(h.rect["y"]) for h in heads}) == 1
     first = fused.find_element(By.CSS_SELECTOR, "li.row")
     evidence = [e.text.split(" ", 1)[1] for e in first.find_elements(By.CSS_SELECTOR, "p.evidence")]
     name = first.find_element(By.CSS_SELECTOR, "a.name")
@@ -125,7 +140,8 @@ def test_a_pasted_job_description_gives_the_table_sorted_by_the_pages_script(bro
     rows = table.find_elements(By.CSS_SELECTOR, "tbody tr")
     assert len(rows) == 4
     cells = [[td.text for td in row.find_elements(By.TAG_NAME, "td")] for row in rows]
-    assert cells[0][1] == "Alice Smith" and cells[0][3:8] == ["2/2", "1/1", "✓", "✓", "✓"]
+    assert rows[0].find_element(By.CSS_SELECTOR, "td a").text == "Alice Smith"
+    assert cells[0][3:8] == ["2/2", "1/1", "✓", "✓", "✓"]
     assert all(set(c[5:8]) <= {"✓", "✗"} for c in cells)
     assert browser.find_element(By.CSS_SELECTOR, "a.csv").get_attribute("href").startswith(site.url + "/match.csv?jd=")
 
@@ -136,11 +152,26 @@ def test_a_pasted_job_description_gives_the_table_sorted_by_the_pages_script(bro
         ]
 
     assert all(0 <= score <= 100 for score in column(2))  # the overall score
-    sort = browser.find_element(By.XPATH, "//table[contains(@class, 'match')]//th[text()='Relevance']")
-    sort.click()
+    sort = browser.find_element(By.XPATH, "//table[contains(@class, 'match')]//th[button='Relevance']")
+    sort.find_element(By.TAG_NAME, "button").click()
     assert column(-1) == sorted(column(-1), reverse=True) and sort.get_attribute("aria-sort") == "descending"
-    sort.click()
+    sort.find_element(By.TAG_NAME, "button").click()
     assert column(-1) == sorted(column(-1)) and sort.get_attribute("aria-sort") == "ascending"
+
+    # The keyboard alone: Tab to the Score heading's button, Enter sorts, and the focus shows.
+    score = browser.find_element(By.XPATH, "//table[contains(@class, 'match')]//th[button='Score']")
+    button = score.find_element(By.TAG_NAME, "button")
+    browser.execute_script("arguments[0].focus()", browser.find_element(By.XPATH, "//th[button='Candidate']/button"))
+    browser.switch_to.active_element.send_keys(Keys.TAB)
+    assert browser.switch_to.active_element == button
+    outline = browser.execute_script(
+        "const s = getComputedStyle(document.activeElement); return [s.outlineStyle, s.outlineWidth]"
+    )
+    assert outline[0] != "none" and float(outline[1].rstrip("px")) >= 2
+    browser.switch_to.active_element.send_keys(Keys.ENTER)
+    assert column(2) == sorted(column(2), reverse=True) and score.get_attribute("aria-sort") == "descending"
+    browser.switch_to.active_element.send_keys(" ")
+    assert column(2) == sorted(column(2)) and score.get_attribute("aria-sort") == "ascending"
 
 
 def test_a_cv_made_of_markup_is_shown_and_nothing_in_it_runs(browser, site):
@@ -166,3 +197,162 @@ def test_a_cv_made_of_markup_is_shown_and_nothing_in_it_runs(browser, site):
             _ = browser.switch_to.alert.text
     refused = [e["message"] for e in browser.get_log("browser") if "Content Security Policy" in e["message"]]
     assert refused == []  # nothing even tried to run
+
+
+def axe_violations(browser) -> list[tuple[str, str, int]]:
+    """axe-core's serious and critical violations on the page shown: (rule, impact, elements)."""
+    browser.execute_script(AXE.read_text(encoding="utf-8"))
+    found = browser.execute_async_script(
+        "const done = arguments[0];"
+        "axe.run(document, {resultTypes: ['violations']})"
+        ".then(r => done(r.violations.map(v => [v.id, v.impact, v.nodes.length])))"
+        ".catch(e => done([['axe failed', String(e), 0]]));"
+    )
+    return [tuple(v) for v in found if v[1] in ("serious", "critical", "axe failed")]
+
+
+def test_axe_finds_no_serious_or_critical_violation_on_the_five_pages(browser, site):
+    if not AXE.is_file():
+        pytest.skip("axe-core is not installed: make test installs it into tests/a11y (npm ci; needs npm)")
+    browser.get(site.url + "/match")
+    browser.find_element(By.NAME, "jd_text").send_keys(JD)
+    browser.find_element(By.CSS_SELECTOR, "form.jd button[type=submit]").click()
+    wait_for(browser, "table.match")
+    match_page = browser.current_url
+    browser.get(site.url + "/shortlists")
+    browser.find_element(By.NAME, "name").send_keys("Accessibility")
+    browser.find_element(By.CSS_SELECTOR, "form.new-list button").click()
+    shortlist_page = wait_for(browser, "table.shortlists a").get_attribute("href")
+    for page in (
+        site.url + "/?" + urlencode({"q": "Kubernetes in Berlin"}),
+        site.url + "/cv?id=frank&q=Kubernetes",
+        match_page,
+        shortlist_page,
+        site.url + "/status",
+    ):
+        for width in (1280, PHONE[0]):
+            browser.set_window_size(width, 1000)
+            browser.get(page)
+            wait_for(browser, "main")
+            assert axe_violations(browser) == [], (page, width)
+    browser.set_window_size(1280, 1000)
+
+
+def test_at_a_phones_width_the_fused_list_comes_first_and_the_rest_folds(browser, site):
+    browser.set_window_size(*PHONE)
+    try:
+        assert browser.execute_script("return window.innerWidth") <= 767
+        browser.get(site.url + "/?" + urlencode({"q": JENKINS}))
+        sections = {s.get_attribute("data-list"): s for s in browser.find_elements(By.CSS_SELECTOR, "section.list")}
+        tops = {name: s.rect["y"] for name, s in sections.items()}
+        assert tops["fused"] < tops["faiss"] < tops["bm25"]
+        opened = {name: s.find_element(By.TAG_NAME, "details").get_attribute("open") for name, s in sections.items()}
+        assert opened == {"fused": "true", "faiss": None, "bm25": None}
+        assert sections["fused"].find_element(By.CSS_SELECTOR, "li.row a.name").is_displayed()
+        assert not sections["faiss"].find_element(By.CSS_SELECTOR, "li.row").is_displayed()
+        sections["faiss"].find_element(By.TAG_NAME, "summary").send_keys(Keys.ENTER)  # unfolds from the keyboard
+        assert sections["faiss"].find_element(By.CSS_SELECTOR, "li.row").is_displayed()
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= PHONE[0]
+
+        browser.get(site.url + "/match")
+        browser.find_element(By.NAME, "jd_text").send_keys(JD)
+        browser.find_element(By.CSS_SELECTOR, "form.jd button[type=submit]").click()
+        table = wait_for(browser, "table.match")
+        shown = [th.text for th in table.find_elements(By.CSS_SELECTOR, "thead th") if th.is_displayed()]
+        assert shown == ["Candidate", "Score", "Must"]
+        first = table.find_element(By.CSS_SELECTOR, "tbody tr")
+        more = first.find_element(By.CSS_SELECTOR, "details.more")
+        more.find_element(By.TAG_NAME, "summary").click()
+        assert "must: Jenkins" in more.text and "nice: Python" in more.text
+        assert table.rect["width"] <= PHONE[0]
+    finally:
+        browser.set_window_size(1280, 1000)
+
+
+def add_from(browser, row, shortlist: str, note: str) -> None:
+    """Open a row's "Add to a shortlist", choose the shortlist, write the note, add; return once
+    the page the write sends the browser back to has replaced this one."""
+    row.find_element(By.CSS_SELECTOR, "details.add summary").click()
+    form = row.find_element(By.CSS_SELECTOR, "form.add-form")
+    form.find_element(By.CSS_SELECTOR, f"select[name=shortlist] option[value='{shortlist}']").click()
+    form.find_element(By.NAME, "note").send_keys(note)
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    WebDriverWait(browser, 15).until(shown.staleness_of(row))
+
+
+def test_a_shortlist_made_in_the_browser_outlasts_a_restart_and_a_rebuild(browser, tmp_path, hash_model):
+    cv_dir, store = write_corpus(tmp_path / "cvs"), tmp_path / "store"
+    settings = BuildSettings(model=MODEL, ocr=False)
+    build_store(cv_dir, store, settings, force=True)
+    notes = {
+        "alice": "Ran Jenkins for 40 services",
+        "bob": "Tableau dashboards; ask about SQL",
+        "frank": "CKA, on call",
+    }
+    with serving(store, cv_dir) as url:
+        browser.get(url + "/shortlists")
+        browser.find_element(By.NAME, "name").send_keys("DevOps, Lyon or Berlin")
+        browser.find_element(By.CSS_SELECTOR, "form.new-list button").click()
+        assert wait_for(browser, "table.shortlists a").text == "DevOps, Lyon or Berlin"
+        for cv_id, query in (("alice", JENKINS), ("bob", "Tableau")):  # two from the search page's fused list
+            browser.get(url + "/?" + urlencode({"q": query}))
+            row = browser.find_element(By.CSS_SELECTOR, f'section.list[data-list="fused"] li.row[data-cv="{cv_id}"]')
+            add_from(browser, row, "DevOps, Lyon or Berlin", notes[cv_id])
+            row = wait_for(browser, f'section.list[data-list="fused"] li.row[data-cv="{cv_id}"]')
+            assert row.find_element(By.CSS_SELECTOR, "details.add summary").text == "On DevOps, Lyon or Berlin"
+        browser.get(url + "/match")  # and one from the match table
+        browser.find_element(By.NAME, "jd_text").send_keys(JD)
+        browser.find_element(By.CSS_SELECTOR, "form.jd button[type=submit]").click()
+        add_from(
+            browser, wait_for(browser, 'table.match tr[data-cv="frank"]'), "DevOps, Lyon or Berlin", notes["frank"]
+        )
+        wait_for(browser, 'table.match tr[data-cv="frank"]')
+    # The server is stopped; the CV of one of the three changes and the store is built again, both
+    # ways (re-indexing the changed CV, then a rebuild from scratch); a new server starts.
+    write_pdf(cv_dir / "frank" / "cv.pdf", [FRANK[0] + "\nNow leads the platform team.", FRANK[1]])
+    build_store(cv_dir, store, settings)
+    build_store(cv_dir, store, settings, force=True)
+    database = default_path(store)
+    with serving(store, cv_dir) as url:
+        browser.get(url + "/shortlists")
+        browser.find_element(By.LINK_TEXT, "DevOps, Lyon or Berlin").click()
+        entries = browser.find_elements(By.CSS_SELECTOR, "li.entry")
+        shown = [
+            (
+                e.get_attribute("data-cv"),
+                e.find_element(By.CSS_SELECTOR, "a.name").text,
+                e.find_element(By.NAME, "note").get_attribute("value"),
+            )
+            for e in entries
+        ]
+        assert shown == [
+            ("alice", "Alice Smith", notes["alice"]),
+            ("bob", "Bob Jones", notes["bob"]),
+            ("frank", "Frank Moreau", notes["frank"]),
+        ]
+        assert not browser.find_elements(By.CSS_SELECTOR, "li.entry.gone")
+        list_id = browser.current_url.rsplit("=", 1)[1]
+
+        # The CSV export holds what the database holds, row for row.
+        exported = list(csv.DictReader(io.StringIO(fetch(f"{url}/shortlist.csv?id={list_id}").text)))
+        with sqlite3.connect(database) as db:
+            kept = db.execute(
+                "SELECT position, cv_id, name, note, status, added_from FROM entries ORDER BY position"
+            ).fetchall()
+        assert [
+            (int(r["position"]), r["cv_id"], r["name"], r["note"], r["status"], r["added_from"]) for r in exported
+        ] == [tuple(row) for row in kept]
+        assert [r["added_from"] for r in exported] == ["search", "search", "match"]
+        assert all(r["present"] == "yes" for r in exported)
+
+        # A write without the form's token, or from another origin, is refused and changes nothing.
+        body = urlencode({"cv_id": "carla", "shortlist": "DevOps, Lyon or Berlin", "note": "x"}).encode()
+        form = {"Content-Type": "application/x-www-form-urlencoded"}
+        refused = fetch(f"{url}/shortlist/add", body, form | {"Origin": url}, "POST")
+        assert refused.status == 403 and "no token" in refused.text
+        token = browser.find_element(By.NAME, "csrf").get_attribute("value")
+        forged = urlencode({"cv_id": "carla", "shortlist": "DevOps, Lyon or Berlin", "csrf": token}).encode()
+        refused = fetch(f"{url}/shortlist/add", forged, form | {"Origin": "http://127.0.0.1:1"}, "POST")
+        assert refused.status == 403 and "did not come from this server" in refused.text
+        with sqlite3.connect(database) as db:
+            assert db.execute("SELECT COUNT(*) FROM entries").fetchone()[0] == 3

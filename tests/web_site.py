@@ -83,13 +83,15 @@ def served_site(root: Path) -> Iterator[SimpleNamespace]:
 
 
 @contextmanager
-def serving(store: Path, cv_dir: Path | None = None, loopback_only: bool = True) -> Iterator[str]:
+def serving(
+    store: Path, cv_dir: Path | None = None, loopback_only: bool = True, db: Path | None = None
+) -> Iterator[str]:
     """`rag serve`'s application on a free loopback port, until the block ends; yields its URL."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     server = uvicorn.Server(
-        uvicorn.Config(build_app(store, cv_dir, loopback_only=loopback_only), log_config=None, access_log=False)
+        uvicorn.Config(build_app(store, cv_dir, loopback_only=loopback_only, db=db), log_config=None, access_log=False)
     )
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

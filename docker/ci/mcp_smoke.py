@@ -4,7 +4,7 @@
 
 Standard library only (it runs on the CI host, outside the image). Speaks newline-delimited
 JSON-RPC on the command's stdin/stdout and fails with one line unless every stdout line is a
-JSON-RPC message, the server names itself, lists its four tools and answers a search with
+JSON-RPC message, the server names itself, lists its seven tools and answers a search with
 candidates. Prints what it saw on success.
 """
 
@@ -15,7 +15,15 @@ import subprocess
 import sys
 import threading
 
-TOOLS = {"search_candidates", "match_job", "get_cv", "store_status"}
+TOOLS = {
+    "search_candidates",
+    "match_job",
+    "get_cv",
+    "store_status",
+    "list_shortlists",
+    "get_shortlist",
+    "add_to_shortlist",
+}
 TIMEOUT_S = 120  # the first call loads the store and model; a cold container is slow
 
 

@@ -24,6 +24,7 @@ SUBCOMMANDS = {
     "clean": ("rag.cli.manage:clean", "Remove the store, and only a store."),
     "mcp": ("rag.cli.mcp:main", "Serve the store to assistants over MCP (stdio), warm."),
     "serve": ("rag.cli.serve:main", "Serve web pages for recruiters: the lists, CVs with evidence highlighted, match."),
+    "shortlist": ("rag.cli.shortlist:main", "List the shortlists, or show or export one (CSV, JSON) with its notes."),
 }
 
 

@@ -20,7 +20,6 @@ from rag.eval.profile_score import summarise as summarise_profiles
 from rag.eval.profiles import format_table as format_profile_table
 from rag.eval.profiles import reference_month, score_samples, store_samples
 from rag.eval.retrieval import (
-    LISTS,
     as_people,
     format_sweep,
     format_table,
@@ -33,6 +32,7 @@ from rag.eval.retrieval import (
 from rag.files import json_bytes
 from rag.jobs.matching import DEFAULT_PHRASE_THRESHOLD
 from rag.search.fusion import FusionSettings
+from rag.search.lists import FUSED, LISTS
 from rag.search.retrieval import Searcher
 from rag.store.manifest import EVAL_REPORT
 from rag.store.open import OpenStore
@@ -97,7 +97,7 @@ def main(
         click.echo(format_sweep(queries, ranked, fusions))
         return
     for row in ranked:
-        row["fused"] = row.pop("fused0")
+        row[FUSED] = row.pop(f"{FUSED}0")
     summary = summarise(queries, ranked, list(LISTS))
     click.echo(f"fused: {fusion.describe()}")
     click.echo(format_table(summary))

@@ -13,6 +13,7 @@ import click
 from rag.cli.console import Command, option
 from rag.cli.options import store_option
 from rag.errors import UserError
+from rag.pipeline.notes import skipped_line
 from rag.store.folder import StoreDir
 from rag.store.open import open_store
 from rag.text import display
@@ -54,8 +55,8 @@ def ls(store: Path, verify: bool, as_json: bool) -> None:
                 f"fingerprint {m.fingerprint[:12]}"
             )
         )
-        for skipped in m.skipped:  # file names and reasons that quote them: shown escaped
-            click.echo(display(f"  not indexed: {skipped['source']}: {skipped['reason']}"))
+        for skipped in m.skipped:  # the words of `rag index`; names and reasons shown escaped
+            click.echo("  " + skipped_line(skipped["source"], skipped["reason"]))
         if verify:
             click.echo(f"verified: all {checked} files match their checksums")
 

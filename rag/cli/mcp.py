@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from rag import __version__
-from rag.cli.console import Command, expected_model
+from rag.cli.console import Command, expected_model, option
 from rag.cli.options import store_option
 from rag.mcp.server import build_server
 from rag.text import display
@@ -27,8 +27,14 @@ claude_desktop_config.json (docs/mcp.md):
 """,
 )
 @store_option("Store folder written by `rag index`; a rebuild is picked up on the next call.")
-def main(store: Path) -> None:
-    """Serve the store to assistants over MCP (stdio): search_candidates, match_job, get_cv, store_status."""
+@option(
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="The workbench database the shortlist tools use  [default: beside the store].",
+)
+def main(store: Path, db: Path | None) -> None:
+    """Serve the store to assistants over MCP (stdio): search_candidates, match_job, get_cv, store_status, and the shortlists."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(_Escaped("rag mcp: %(message)s"))  # a log line may name the store: shown escaped
     logging.basicConfig(level=logging.WARNING, handlers=[handler])
@@ -36,7 +42,7 @@ def main(store: Path) -> None:
         logging.getLogger(name).setLevel(logging.INFO)
     root = store.absolute()
     log.info("MCP server %s on stdio for the store in %s", __version__, root)
-    build_server(root, expected_model()).run("stdio")
+    build_server(root, expected_model(), db).run("stdio")
 
 
 class _Escaped(logging.Formatter):

@@ -23,6 +23,7 @@ import click
 from rag.cli.console import option
 from rag.search.filters import Filters
 from rag.search.fusion import DEFAULT_DESCRIBED, DEFAULT_RRF_K, DEFAULT_RULE, DEFAULT_WEIGHTS, RULES, FusionSettings
+from rag.search.lists import DENSE, KEYWORD
 
 DEFAULT_STORE = Path("rag_store")
 DEFAULT_CV_DIR = Path("cv_generation/data/cvs")
@@ -104,7 +105,7 @@ FUSION_OPTIONS = (
 
 def parse_weights(text: str) -> dict[str, float]:
     """ "bm25=0.3,faiss=0.7" -> {"bm25": 0.3, "faiss": 0.7}; a list left out weighs 0."""
-    weights = {"bm25": 0.0, "faiss": 0.0}
+    weights = {KEYWORD: 0.0, DENSE: 0.0}
     for part in filter(None, (p.strip() for p in text.split(","))):
         name, _, value = part.partition("=")
         name = name.strip().lower()

@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 from pathlib import Path
 
 import click
 
 from rag.cli.console import Command, open_searchable, option
+from rag.cli.fixes import via_make
 from rag.cli.options import filter_options, fusion_options, store_option
 from rag.errors import UsageError
-from rag.render.documents import search_document, to_json
+from rag.render.documents import search_document, to_json, with_question
 from rag.render.search import search_text
+from rag.render.terminal import plural
+from rag.search.did_you_mean import did_you_mean
 from rag.search.filters import Filters
 from rag.search.fusion import FusionSettings
+from rag.search.implicit import read_question, with_implicit
+from rag.search.query import MAX_QUERY_CHARS, check_length
 from rag.search.retrieval import MODES, Searcher
+from rag.text import display
 
 
 @click.command(
@@ -25,7 +32,10 @@ show it. A concept is a query skill by any known spelling (K8s = Kubernetes) or 
 must hold word for word; the fused list puts candidates holding more of them first.
 Filters (--min-years, --location, --language, --skill, --where) keep only the candidates
 whose profile meets them, in every list; a candidate whose field is unknown is dropped
-unless --keep-unknown.
+unless --keep-unknown. A question carries filters of its own ("in Berlin", "at least 5 years",
+"speaks German"): they are read out of it and applied the same way (an option of the same
+field wins), and printed first; --no-implicit-filters reads them as plain words. A word no CV
+holds that is close to one some CV holds gets a "did you mean".
 
 \b
 Modes:
@@ -41,13 +51,19 @@ Examples:
   rag search "Senior data engineer" --fusion rrf
   rag search "Jenkins" --chunks
   rag search "backend developer" --location Berlin --min-years 5
+  rag search "Java developer in Berlin with at least 5 years"
   rag search "nurse" --language German:B2 --where "education>=bachelor or years>=10"
   rag search "container orchestration" --json | jq '.lists.fused[] | {name, matched_terms}'
   echo "Python and SQL" | rag search -
 """,
 )
 @click.argument("words", nargs=-1)
-@option("--query", "-q", default=None, help="The question (or give it as arguments; - reads standard input).")
+@option(
+    "--query",
+    "-q",
+    default=None,
+    help=f"The question (or give it as arguments; - reads standard input); at most {MAX_QUERY_CHARS:,} characters.",
+)
 @store_option("Store folder written by `rag index`.")
 @option("--topk", "-k", type=click.IntRange(min=1), default=5, show_default=True, help="Rows per list.")
 @option("--mode", "-m", type=click.Choice(MODES), default="hybrid", show_default=True, help="Which lists to show.")
@@ -55,6 +71,12 @@ Examples:
 @fusion_options
 @option("--json", "as_json", is_flag=True, help="One JSON document with every list, for scripts (docs/json.md).")
 @filter_options
+@option(
+    "--no-implicit-filters",
+    "literal",
+    is_flag=True,
+    help='Read the whole question as words: no filters taken from it ("in Berlin" is searched for, not filtered on).',
+)
 def main(
     words: tuple[str, ...],
     query: str | None,
@@ -65,17 +87,47 @@ def main(
     fusion: FusionSettings,
     as_json: bool,
     filters: Filters,
+    literal: bool,
 ) -> None:
     """Find the candidates in indexed CVs that match a question, with FAISS, BM25 and their fusion."""
     text = read_query(query, words)
-    compiled = filters.compile()
+    filters.compile()  # the options' own mistakes are told before the store is opened
     opened = open_searchable(store)
-    result = Searcher(opened).search(text, mode, topk, "chunks" if chunk_view else "candidates", fusion, compiled)
-    doc = search_document(result, opened.manifest, str(store), topk)
+    searcher = Searcher(opened)
+    read = None if literal else read_question(text, opened.profiles().columns.place_names)
+    filters, chips = with_implicit(filters, read) if read else (filters, ())
+    searched = read.searched if read else text
+    result = searcher.search(searched, mode, topk, "chunks" if chunk_view else "candidates", fusion, filters.compile())
+    suggestion = did_you_mean(searcher, text, result.query)
+    doc = with_question(search_document(result, opened.manifest, str(store), topk), text, chips, suggestion)
     if as_json:
         click.echo(to_json(doc))
     else:
-        click.echo(search_text(doc), nl=False)
+        click.echo("".join(line + "\n" for line in question_lines(doc)) + search_text(doc), nl=False)
+
+
+def question_lines(doc: dict) -> list[str]:
+    """What the question said besides what was searched for: the filters read from it, and a
+    did-you-mean with the command that runs it."""
+    lines = []
+    chips = doc["implicit_filters"]
+    if chips:
+        read = " · ".join(
+            f'{c["label"]} ("{c["phrase"]}")' + ("" if c["applied"] else " [not applied: an option gives it]")
+            for c in chips
+        )
+        off = "IMPLICIT=off" if via_make() else "--no-implicit-filters"
+        lines.append(display(f"Read from the question: {read}  ({off} reads them as words)"))
+    offer = doc["did_you_mean"]
+    if offer:
+        held = ", ".join(
+            f"{r['offered']}: {plural(r['cvs'], 'CV')}" if r["cvs"] else f"{r['offered']}: no CV"
+            for r in offer["replacements"]
+        )
+        question = shlex.quote(offer["question"])
+        run = f"make search Q={question}" if via_make() else f"rag search {question}"
+        lines.append(display(f"Did you mean: {offer['question']}?  ({held})  {run}"))
+    return lines
 
 
 def read_query(option_value: str | None, words: tuple[str, ...]) -> str:
@@ -83,9 +135,10 @@ def read_query(option_value: str | None, words: tuple[str, ...]) -> str:
         raise click.UsageError("give the query either as arguments or with --query, not both")
     text = option_value if option_value is not None else " ".join(words)
     if text == "-":
-        text = sys.stdin.read()
+        text = sys.stdin.read(MAX_QUERY_CHARS + 1)  # what is past the limit is never read
     if not text.strip():
         raise UsageError('no query: ask something, e.g. rag search "Who has experience with Jenkins?"')
+    check_length(text)  # before the store is opened: a query too long is refused at once
     return text
 
 

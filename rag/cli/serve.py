@@ -24,8 +24,10 @@ LOOPBACK = "127.0.0.1"
     cls=Command,
     epilog="""\b
 Pages: Search (the FAISS, BM25 and fused lists side by side), a candidate's CV with the evidence
-highlighted on its pages, Match (paste or upload a job description) and Status (docs/web.md).
-It only reads the store and the CV folder, and binds 127.0.0.1 unless --host says otherwise.
+highlighted on its pages, Match (paste or upload a job description), Shortlists (with notes,
+statuses and saved searches) and Status (docs/web.md). It only reads the store and the CV folder;
+shortlists and saved searches go into their own database beside the store (--db), never into the
+store. It binds 127.0.0.1 unless --host says otherwise.
 
 \b
 Examples:
@@ -41,6 +43,13 @@ Examples:
     default=None,
     help="The CV folder whose files the pages are drawn from  [default: the folder the store was built from].",
 )
+@option(
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="The workbench database (shortlists, saved searches)  [default: beside the store, "
+    "STORE.workbench/workbench.sqlite3].",
+)
 @option("--host", default=LOOPBACK, show_default=True, help="Address to listen on.")
 @option(
     "--port",
@@ -49,7 +58,7 @@ Examples:
     show_default=True,
     help="Port to listen on (0: any free one; the address is printed).",
 )
-def main(store: Path, cv_dir: Path | None, host: str, port: int) -> None:
+def main(store: Path, cv_dir: Path | None, db: Path | None, host: str, port: int) -> None:
     """Serve web pages over the store: search, candidates' CVs with the evidence highlighted, match, status."""
     import uvicorn
 
@@ -58,11 +67,11 @@ def main(store: Path, cv_dir: Path | None, host: str, port: int) -> None:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="rag serve: %(message)s")
     for name in ("rag", "uvicorn.error", "uvicorn.access"):
         logging.getLogger(name).setLevel(logging.INFO)
-    sock = listen(host, port)
     folder = cv_dir.absolute() if cv_dir else None
     app = build_app(
-        store.absolute(), folder, expected_model(), loopback_only=host in (LOOPBACK, "localhost"), word=word
+        store.absolute(), folder, expected_model(), loopback_only=host in (LOOPBACK, "localhost"), word=word, db=db
     )
+    sock = listen(host, port)
     bound = sock.getsockname()
     shown = f"[{bound[0]}]" if sock.family == socket.AF_INET6 else bound[0]
     log.info(

@@ -27,6 +27,7 @@ from rag.errors import Fix, UserError
 from rag.eval.metrics import mrr_at_k, ndcg_at_k, recall_at_k
 from rag.eval.records import read_jsonl
 from rag.search.fusion import FusionSettings
+from rag.search.lists import DENSE, FUSED, KEYWORD, LISTS, RETRIEVED
 from rag.search.query import analyse
 from rag.search.retrieval import Searcher
 
@@ -36,7 +37,6 @@ METRICS = {
     "MRR@10": lambda ranked, rel: mrr_at_k(ranked, rel, 10),
     "nDCG@10": lambda ranked, rel: ndcg_at_k(ranked, rel, 10),
 }
-LISTS = ("faiss", "bm25", "fused")
 SWEEP_WEIGHTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)  # the BM25 weight; FAISS gets the rest
 
 
@@ -82,11 +82,11 @@ def ranked_ids(searcher: Searcher, queries: list[Query], fusions: list[FusionSet
     for q in queries:
         analysed = analyse(q.query)
         lists = searcher.rank(analysed, LISTS, "candidates", fusions[0])
-        row = {name: [cv_ids[i] for i in lists.orders[name][:10]] for name in ("faiss", "bm25")}
+        row = {name: [cv_ids[i] for i in lists.orders[name][:10]] for name in RETRIEVED}
         for index, fusion in enumerate(fusions):
             if index:
                 lists = searcher.fused_with(lists, fusion)
-            row[f"fused{index}"] = [cv_ids[i] for i in lists.orders["fused"][:10]]
+            row[f"{FUSED}{index}"] = [cv_ids[i] for i in lists.orders[FUSED][:10]]
         out.append(row)
     return out
 
@@ -106,8 +106,8 @@ def summarise(queries: list[Query], ranked: list[dict], names: list[str]) -> dic
 def margins(summary: dict) -> dict[str, float]:
     """Fused nDCG@10 minus the best single list's, per kind: never negative is the goal."""
     return {
-        kind: summary["fused"][kind]["nDCG@10"] - max(summary[n][kind]["nDCG@10"] for n in ("faiss", "bm25"))
-        for kind in summary["fused"]
+        kind: summary[FUSED][kind]["nDCG@10"] - max(summary[n][kind]["nDCG@10"] for n in RETRIEVED)
+        for kind in summary[FUSED]
     }
 
 
@@ -133,20 +133,20 @@ def sweep_grid(base: FusionSettings) -> list[FusionSettings]:
     """The settings `rag eval --sweep` scores: RRF over k, BM25's weight and its weight for a
     description; convex over BM25's weight; and each without coverage."""
     grid = [
-        replace(base, rule="rrf", rrf_k=k, weights={"bm25": w, "faiss": 1.0}, described=d)
+        replace(base, rule="rrf", rrf_k=k, weights={KEYWORD: w, DENSE: 1.0}, described=d)
         for k in (10, 30, 60)
         for w in (0.5, 1.0, 1.5)
         for d in (0.1, 0.25, 0.5, 1.0)
     ]
-    grid += [replace(base, rule="convex", weights={"bm25": w, "faiss": 1.0 - w}) for w in SWEEP_WEIGHTS]
+    grid += [replace(base, rule="convex", weights={KEYWORD: w, DENSE: 1.0 - w}) for w in SWEEP_WEIGHTS]
     return grid + [replace(base, coverage=not base.coverage), replace(base, rule="convex", coverage=not base.coverage)]
 
 
 def format_sweep(queries: list[Query], ranked: list[dict], fusions: list[FusionSettings]) -> str:
-    names = [f"fused{i}" for i in range(len(fusions))]
-    summary = summarise(queries, ranked, ["faiss", "bm25", *names])
-    kinds = list(summary["faiss"])
+    names = [f"{FUSED}{i}" for i in range(len(fusions))]
+    summary = summarise(queries, ranked, [*RETRIEVED, *names])
+    kinds = list(summary[DENSE])
     lines = [f"{'nDCG@10':<52}" + "".join(f"{k[:9]:>10}" for k in kinds)]
-    for label, name in [("faiss", "faiss"), ("bm25", "bm25")] + [(f.describe(), n) for f, n in zip(fusions, names)]:
+    for label, name in [(n, n) for n in RETRIEVED] + [(f.describe(), n) for f, n in zip(fusions, names)]:
         lines.append(f"{label[:52]:<52}" + "".join(f"{summary[name][k]['nDCG@10']:>10.3f}" for k in kinds))
     return "\n".join(lines)

@@ -31,15 +31,16 @@ def list_count(n: int) -> int:
     return 1 << max(4, math.floor(math.log2(2 * math.sqrt(n)) + 0.5))
 
 
-def build_ivf(vectors: Path, n: int, dim: int, path: Path) -> dict:
-    """Train an IVF-SQ8 index on a sample of the n unit vectors in a float32 file, add all of them
-    in blocks (ids = row numbers) and write it to path; what it is, for the record. The vectors are
-    read, not memory-mapped: only a block of them is ever in the process."""
+def build_ivf(vectors: Path, header: int, n: int, dim: int, path: Path) -> dict:
+    """Train an IVF-SQ8 index on a sample of the n unit vectors in a file (row-major float32 after
+    `header` bytes: the segment's flat index), add all of them in blocks (ids = row numbers) and
+    write it to path; what it is, for the record. The vectors are read, not memory-mapped: only a
+    block of them is ever in the process."""
     import faiss
 
     nlist = list_count(n)
     rng = np.random.default_rng(SEED)
-    sample = _rows(vectors, np.sort(rng.choice(n, min(n, nlist * SAMPLE_PER_LIST), replace=False)), dim)
+    sample = _rows(vectors, header, np.sort(rng.choice(n, min(n, nlist * SAMPLE_PER_LIST), replace=False)), dim)
     kmeans = faiss.Kmeans(dim, nlist, niter=KMEANS_ITERATIONS, spherical=True, seed=SEED, verbose=False)
     kmeans.train(sample)
     quantizer = faiss.IndexFlatIP(dim)
@@ -50,7 +51,7 @@ def build_ivf(vectors: Path, n: int, dim: int, path: Path) -> dict:
     index.train(sample)  # the quantizer is trained already: this fits the 8-bit ranges
     for lo in range(0, n, ADD_BLOCK):
         count = min(ADD_BLOCK, n - lo)
-        index.add(np.fromfile(vectors, np.float32, count=count * dim, offset=lo * dim * 4).reshape(count, dim))
+        index.add(np.fromfile(vectors, np.float32, count=count * dim, offset=header + lo * dim * 4).reshape(count, dim))
     index.nprobe = min(nlist, max(nlist // NPROBE_SHARE, MIN_PROBE))
     # Python opens the file and FAISS writes through it: FAISS takes a path only as UTF-8 text,
     # and a store folder's name may be any bytes (a Latin-1 name from an old zip).
@@ -59,19 +60,26 @@ def build_ivf(vectors: Path, n: int, dim: int, path: Path) -> dict:
     return {"kind": "ivf-sq8", "nlist": nlist, "nprobe": int(index.nprobe)}
 
 
-def _rows(path: Path, rows: np.ndarray, dim: int) -> np.ndarray:
-    """Some rows of a float32 file of dim columns (rows ascending)."""
+def _rows(path: Path, header: int, rows: np.ndarray, dim: int) -> np.ndarray:
+    """Some rows of a float32 file of dim columns after header bytes (rows ascending)."""
     out = np.empty((len(rows), dim), np.float32)
     with path.open("rb") as f:
         for i, row in enumerate(rows.tolist()):
-            f.seek(row * dim * 4)
+            f.seek(header + row * dim * 4)
             f.readinto(memoryview(out[i]).cast("B"))
     return out
 
 
 def read_ivf(path: Path):
-    """The index, memory-mapped: opening it reads nothing but its header and coarse centroids. A
-    path that is not UTF-8 text (which FAISS cannot take) is read through Python, not mapped."""
+    """The index, memory-mapped: opening it reads nothing but its header and coarse centroids."""
+    import faiss
+
+    return read_index(path, faiss.IO_FLAG_MMAP | faiss.IO_FLAG_READ_ONLY)
+
+
+def read_index(path: Path, flags: int):
+    """faiss.read_index with these flags. A path that is not UTF-8 text (which FAISS cannot take)
+    is read through Python, not mapped."""
     import faiss
 
     try:
@@ -79,7 +87,7 @@ def read_ivf(path: Path):
     except UnicodeEncodeError:
         with path.open("rb") as f:
             return faiss.read_index(faiss.PyCallbackIOReader(f.read))
-    return faiss.read_index(name, faiss.IO_FLAG_MMAP | faiss.IO_FLAG_READ_ONLY)
+    return faiss.read_index(name, flags)
 
 
 def search_ivf(index, query: np.ndarray, depth: int, kept: np.ndarray | None) -> np.ndarray:

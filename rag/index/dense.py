@@ -1,17 +1,24 @@
-"""The dense index: one L2-normalised float32 vector per chunk, and the content key it was embedded
-from (the embedding cache of later builds), per segment; an IVF index besides, for a large one.
+"""The dense index: one L2-normalised float32 vector per chunk in a FAISS IndexFlatIP, and the
+content key it was embedded from (the embedding cache of later builds), per segment; an IVF
+index besides, for a large one.
 
-Vectors are a flat file read through a memory map, so opening a store reads none of them. A
-segment up to ann.FLAT_MAX chunks is scored exactly, every vector (what IndexFlatIP does). A
-larger one is searched through its IVF index for the DEPTH best chunks, which are then re-scored
-exactly: their cosines are exact, and every other chunk of that segment gets the lowest of them,
+The IndexFlatIP is the segment's one copy of its vectors: `faiss.read_index` opens it, and a
+search maps it (IO_FLAG_MMAP_IFC), so opening a store reads none of them. A segment up to
+ann.FLAT_MAX chunks is scored by it exactly, every vector. A larger one is searched through its
+IVF index for the DEPTH best chunks, which are then re-scored exactly from the flat index's
+vectors: their cosines are exact, and every other chunk of that segment gets the lowest of them,
 an upper bound of its own (docs/scale.md says what that approximates). Given a threshold, every
 chunk of an approximate segment whose 8-bit cosine reaches it is found as well, with that cosine
 (within ann.SQ8_SLACK of the exact one).
+
+The flat index is written as vectors stream in (a build never holds a segment's vectors): FAISS's
+own header for an empty IndexFlatIP with the row count filled in, then the rows, which is byte for
+byte what faiss.write_index writes (tests/test_dense_index.py).
 """
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,13 +29,20 @@ from rag.index import ann
 from rag.index.live import LiveRows
 from rag.index.transpose import Spool
 
-VECTORS = "vectors.f32"  # row-major float32, chunks x dim
-KEYS = "embedding_keys.npy"  # 16-byte content hash per row: model, export, variant, passage text
-IVF = "dense.ivf"  # only in a segment of more than ann.FLAT_MAX chunks
-FILES = (VECTORS, KEYS)
 DEPTH = 2048  # chunks an approximate segment scores exactly per query
 _NORM_SLACK = 1e-3  # float32 rounding: a stored vector further than this from unit length is damaged
 _CHECK_BLOCK = 1 << 16
+# Where FAISS's IndexFlat header keeps its row count and its vector size (floats), and its length.
+_NTOTAL_AT, _FLOATS_AT, HEADER_BYTES = 8, 37, 45
+
+
+@dataclass(frozen=True)
+class DenseFiles:
+    """Where a segment's dense index lives (the store names the files: rag/store/layout.py)."""
+
+    flat: Path  # the IndexFlatIP: every vector, row-major float32 after its header
+    keys: Path  # 16-byte content hash per row: model, export, variant, passage text
+    ivf: Path  # only in a segment of more than ann.FLAT_MAX chunks
 
 
 def normalised(vectors: np.ndarray) -> np.ndarray:
@@ -41,85 +55,124 @@ def normalised(vectors: np.ndarray) -> np.ndarray:
     return vectors
 
 
+def flat_header(dim: int, rows: int) -> bytes:
+    """FAISS's serialisation of an IndexFlatIP of dim holding rows vectors, up to the vectors."""
+    import faiss
+
+    header = bytearray(faiss.serialize_index(faiss.IndexFlatIP(dim)).tobytes())
+    assert len(header) == HEADER_BYTES and header[_FLOATS_AT:] == bytes(8), "an IndexFlat header FAISS did not write"
+    struct.pack_into("<q", header, _NTOTAL_AT, rows)
+    struct.pack_into("<Q", header, _FLOATS_AT, rows * dim)
+    return bytes(header)
+
+
 class DenseWriter:
     """A segment's vectors, appended in blocks; finish() adds the keys and, if large, the IVF index."""
 
-    def __init__(self, folder: Path, dim: int):
-        self.folder = folder
+    def __init__(self, files: DenseFiles, dim: int):
+        self.files = files
         self.dim = dim
         self.rows = 0
-        self._vectors = (folder / VECTORS).open("wb")
-        self._keys = Spool(folder / f"{KEYS}.spool", "S16")
+        self._flat = files.flat.open("wb")
+        self._flat.write(flat_header(dim, 0))  # the count is written once it is known
+        self._keys = Spool(files.keys.with_name(files.keys.name + ".spool"), "S16")
 
     def add(self, vectors: np.ndarray, keys: np.ndarray) -> None:
         """Unit-length vectors and their keys (S16), in chunk order."""
         assert vectors.shape == (len(keys), self.dim), (vectors.shape, len(keys), self.dim)
-        self._vectors.write(np.ascontiguousarray(vectors, np.float32).tobytes())
+        self._flat.write(np.ascontiguousarray(vectors, np.float32).tobytes())
         self._keys.append(keys)
         self.rows += len(keys)
 
     def finish(self) -> dict:
-        self._vectors.close()
+        self._flat.seek(0)
+        self._flat.write(flat_header(self.dim, self.rows))
+        self._flat.close()
         keys = self._keys.close()
-        np.save(self.folder / KEYS, keys.read(0, keys.count), allow_pickle=False)
+        np.save(self.files.keys, keys.read(0, keys.count), allow_pickle=False)
         keys.path.unlink()
         if self.rows <= ann.FLAT_MAX:
             return {"kind": "flat"}
-        return ann.build_ivf(self.folder / VECTORS, self.rows, self.dim, self.folder / IVF)
+        return ann.build_ivf(self.files.flat, HEADER_BYTES, self.rows, self.dim, self.files.ivf)
 
 
-def _vectors(folder: Path, rows: int, dim: int) -> np.ndarray:
-    path = folder / VECTORS
-    if path.stat().st_size != rows * dim * 4:
-        raise DamagedFile(f"{VECTORS} has {path.stat().st_size} bytes, not {rows} vectors of dim {dim}")
-    return np.memmap(path, np.float32, "r", shape=(rows, dim)) if rows else np.zeros((0, dim), np.float32)
+def read_flat(path: Path):
+    """The IndexFlatIP, its vectors memory-mapped (FAISS maps a flat index's vectors under
+    IO_FLAG_MMAP_IFC; IO_FLAG_MMAP alone reads them into memory). A path that is not UTF-8 text
+    (which FAISS cannot take) is read through Python, into memory."""
+    import faiss
+
+    return ann.read_index(path, faiss.IO_FLAG_MMAP_IFC)
 
 
-def _all_cosines(vectors: np.ndarray, query: np.ndarray) -> np.ndarray:
-    """Every row's inner product with the query, as a store of one flat FAISS index computed it
-    (a matrix-vector product), so that an exactly scored segment gives the very same float32
-    cosines, to the last bit, and so the same ties and ranks, as that store did."""
-    return np.asarray(vectors) @ query
+def flat_vectors(path: Path, rows: int, dim: int) -> np.ndarray:
+    """The vectors of a flat index file, memory-mapped by numpy (the rows after FAISS's header):
+    for re-scoring a few rows, and for the embedding cache of later builds."""
+    if path.stat().st_size != HEADER_BYTES + rows * dim * 4:
+        raise DamagedFile(f"{path.name} does not hold {rows} vectors of dim {dim}")
+    if not rows:
+        return np.zeros((0, dim), np.float32)
+    return np.memmap(path, np.float32, "r", offset=HEADER_BYTES, shape=(rows, dim))
 
 
 def _cosines(vectors: np.ndarray, query: np.ndarray) -> np.ndarray:
     """Each row's inner product with the query, in the calling thread, for re-scoring the few rows
     an IVF search found: a BLAS product wakes a pool of threads that then contend with FAISS's
     OpenMP threads for the cores (measured: re-scoring 2,048 chunks took 23 ms that way, well under
-    1 ms this way; docs/scale.md). It sums in another order than BLAS: the last bit may differ."""
+    1 ms this way; docs/scale.md). It sums in another order than FAISS: the last bit may differ."""
     return np.einsum("ij,j->i", vectors, query)
 
 
-def _check_unit(vectors: np.ndarray) -> None:
+def _check_unit(vectors: np.ndarray, name: str) -> None:
     with np.errstate(over="ignore", invalid="ignore"):  # a damaged vector may overflow: reported below
         norms = np.linalg.norm(vectors, axis=1)
     if norms.size and not (np.isfinite(norms).all() and np.abs(norms - 1).max() <= _NORM_SLACK):
-        raise DamagedFile(f"{VECTORS} holds vectors that are not unit length (bit rot?)")
+        raise DamagedFile(f"{name} holds vectors that are not unit length (bit rot?)")
 
 
 @dataclass
 class DenseSegment:
-    vectors: np.ndarray  # memory-mapped, chunks x dim
+    flat: object  # faiss IndexFlatIP, its vectors memory-mapped
+    vectors: np.ndarray  # the same vectors, memory-mapped by numpy, chunks x dim
     keys: np.ndarray  # memory-mapped S16 per chunk
     ivf: object | None  # faiss IndexIVFScalarQuantizer, memory-mapped; None: scored exactly
+    name: str  # the flat index's file name, for messages
 
     @classmethod
-    def load(cls, folder: Path, rows: int, dim: int, approximate: bool) -> DenseSegment:
-        """A segment's vectors and keys, memory-mapped. An exactly scored segment's vectors are
+    def load(cls, files: DenseFiles, rows: int, dim: int, approximate: bool) -> DenseSegment:
+        """A segment's indexes and keys, memory-mapped. An exactly scored segment's vectors are
         checked for unit length now (a query reads them all anyway); an approximate one's when
         a query re-scores them."""
+        import faiss
+
         try:
-            vectors = _vectors(folder, rows, dim)
-            keys = np.load(folder / KEYS, mmap_mode="r", allow_pickle=False)
-            ivf = ann.read_ivf(folder / IVF) if approximate else None
+            vectors = flat_vectors(files.flat, rows, dim)
+            flat = read_flat(files.flat)
+            keys = np.load(files.keys, mmap_mode="r", allow_pickle=False)
+            ivf = ann.read_ivf(files.ivf) if approximate else None
         except (RuntimeError, OSError, ValueError) as exc:
             raise DamagedFile(f"the vectors of a segment cannot be read ({short_reason(exc)})") from None
-        if len(keys) != rows or (ivf is not None and (ivf.ntotal != rows or ivf.d != dim)):
+        if (
+            not isinstance(flat, faiss.IndexFlatIP)
+            or (flat.ntotal, flat.d) != (rows, dim)
+            or len(keys) != rows
+            or (ivf is not None and (ivf.ntotal != rows or ivf.d != dim))
+        ):
             raise DamagedFile(f"a segment's vectors do not match its {rows} chunks of dim {dim}")
         if ivf is None:
             for lo in range(0, rows, _CHECK_BLOCK):
-                _check_unit(vectors[lo : lo + _CHECK_BLOCK])
-        return cls(vectors, keys, ivf)
+                _check_unit(vectors[lo : lo + _CHECK_BLOCK], files.flat.name)
+        return cls(flat, vectors, keys, ivf, files.flat.name)
+
+    def all_cosines(self, query: np.ndarray) -> np.ndarray:
+        """Every row's inner product with the query, in row order, as the IndexFlatIP scores it (a
+        range search that keeps every row: no heap, no sort)."""
+        out = np.empty(self.flat.ntotal, np.float32)
+        _, scores, rows = self.flat.range_search(query.reshape(1, -1), float("-inf"))
+        if len(rows) != len(out):
+            raise DamagedFile(f"{self.name} holds vectors FAISS cannot score (bit rot?)")
+        out[rows] = scores
+        return out
 
     def similarities(
         self, query: np.ndarray, live: LiveRows, allowed: np.ndarray | None, at_least: float | None
@@ -127,7 +180,7 @@ class DenseSegment:
         """Cosine of the unit query with each live chunk of the segment, in order (see the module
         docstring for an approximate segment); allowed (bool per live chunk) may narrow the search."""
         if self.ivf is None:
-            scores = _all_cosines(self.vectors, query)
+            scores = self.all_cosines(query)
             return scores if live.kept is None else scores[live.rows]
         kept = live.kept
         if allowed is not None:
@@ -135,7 +188,7 @@ class DenseSegment:
             kept[live.rows[allowed]] = True
         rows = ann.search_ivf(self.ivf, query, DEPTH, kept)
         found = np.asarray(self.vectors[rows]).reshape(len(rows), -1)
-        _check_unit(found)
+        _check_unit(found, self.name)
         exact = _cosines(found, query)
         fill = float(exact.min()) if len(exact) else -1.0
         if at_least is not None:
@@ -158,9 +211,9 @@ class DenseIndex:
         self.n = sum(rows.count for rows in live)
 
     @classmethod
-    def load(cls, folders: list[Path], live: list[LiveRows], dim: int, approximate: list[bool]) -> DenseIndex:
+    def load(cls, files: list[DenseFiles], live: list[LiveRows], dim: int, approximate: list[bool]) -> DenseIndex:
         return cls(
-            [DenseSegment.load(folder, rows.size, dim, ivf) for folder, rows, ivf in zip(folders, live, approximate)],
+            [DenseSegment.load(f, rows.size, dim, ivf) for f, rows, ivf in zip(files, live, approximate)],
             live,
             dim,
         )
@@ -178,7 +231,7 @@ class DenseIndex:
         allowed ones, given a bool per chunk), the 8-bit cosine of every other chunk that reaches
         at_least, and elsewhere the lowest cosine retrieved (kept below at_least)."""
         query = np.asarray(query, np.float32).ravel()
-        query = query / max(float(np.linalg.norm(query)), 1e-12)
+        query = np.ascontiguousarray(query / max(float(np.linalg.norm(query)), 1e-12), np.float32)
         out = np.empty(self.n, np.float32)
         for segment, rows in zip(self.segments, self.live):
             part = slice(rows.offset, rows.offset + rows.count)

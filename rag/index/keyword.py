@@ -11,13 +11,12 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
 from rag.index.bm25 import Bm25Stats
 from rag.index.dictionary import TermDictionary
-from rag.index.keyword_segment import KeywordSegment
+from rag.index.keyword_segment import KeywordFiles, KeywordSegment
 from rag.index.live import LiveRows
 from rag.index.tokens import TokenBatch
 from rag.lexicon.terms import JOINERS, pieces
@@ -74,13 +73,13 @@ class KeywordIndex:
     @classmethod
     def load(
         cls,
-        folders: list[Path],
+        files: list[KeywordFiles],
         live: list[LiveRows],
         deleted: list[DeletedTerms | None],
         dictionary: TermDictionary,
         term_count: int,
     ) -> KeywordIndex:
-        segments = [KeywordSegment.load(folder, rows.size) for folder, rows in zip(folders, live)]
+        segments = [KeywordSegment.load(f, rows.size) for f, rows in zip(files, live)]
         return cls(segments, live, dictionary, store_stats(segments, live, deleted, term_count))
 
     def term_id(self, term: str) -> int | None:

@@ -23,18 +23,21 @@ from rag.index.dictionary import DictionaryPart
 from rag.index.tokens import TokenBatch
 from rag.index.transpose import Spool, group_by_key
 
-PICKLE = "bm25.pkl"  # TermCounts: the segment's term frequencies as a sparse matrix (the reference)
-DICTIONARY = "keyword.dictionary.npz"  # the term ids this segment introduced (dictionary.py)
-TERMS = "keyword.terms.npy"  # term ids present, ascending
-INDPTR = "keyword.indptr.npy"  # CSR over TERMS: the chunks of term row r are CHUNKS[indptr[r]:indptr[r+1]]
-CHUNKS = "keyword.chunks.npy"  # segment chunk rows, ascending within a term
-TF = "keyword.tf.npy"  # the term's frequency in that chunk
-LENGTHS = "keyword.lengths.npy"  # per chunk: its number of BM25 terms
-POS_INDPTR = "keyword.pos_indptr.npy"  # CSR over TERMS into POSITIONS
-POSITIONS = "keyword.positions.npy"  # word positions of the term, ascending
-CHUNK_FIRST = "keyword.chunk_first.npy"  # position of each chunk's first word; one past the end last
-FILES = (PICKLE, DICTIONARY, TERMS, INDPTR, CHUNKS, TF, LENGTHS, POS_INDPTR, POSITIONS, CHUNK_FIRST)
-SMALL_FILES = (DICTIONARY, TERMS, INDPTR, LENGTHS, POS_INDPTR, CHUNK_FIRST)  # O(terms) or O(chunks)
+
+@dataclass(frozen=True)
+class KeywordFiles:
+    """Where a segment's keyword index lives (the store names the files: rag/store/layout.py)."""
+
+    pickle: Path  # TermCounts: the segment's term frequencies as a sparse matrix (the reference)
+    dictionary: Path  # the term ids this segment introduced (dictionary.py)
+    terms: Path  # term ids present, ascending
+    indptr: Path  # CSR over terms: the chunks of term row r are chunks[indptr[r]:indptr[r+1]]
+    chunks: Path  # segment chunk rows, ascending within a term
+    tf: Path  # the term's frequency in that chunk
+    lengths: Path  # per chunk: its number of BM25 terms
+    pos_indptr: Path  # CSR over terms into positions
+    positions: Path  # word positions of the term, ascending
+    chunk_first: Path  # position of each chunk's first word; one past the end last
 
 
 class KeywordWriter:
@@ -78,8 +81,8 @@ class KeywordWriter:
         self.lengths.append(batch.term_counts)
         self.chunks += n
 
-    def finish(self, folder: Path, term_count: int, dictionary: DictionaryPart, terms_of) -> int:
-        """Write the segment's keyword files into folder; term_count bounds the term ids, and
+    def finish(self, files: KeywordFiles, term_count: int, dictionary: DictionaryPart, terms_of) -> int:
+        """Write the segment's keyword files; term_count bounds the term ids, and
         terms_of(ids) gives their text (for the pickle). The BM25 terms of all chunks, counted."""
         tf_dtype = np.uint16 if self.max_tf <= np.iinfo(np.uint16).max else np.int32
         lengths = np.concatenate(self.lengths).astype(np.int32) if self.lengths else np.zeros(0, np.int32)
@@ -87,27 +90,27 @@ class KeywordWriter:
             self.entry_terms.close(),
             [self.entry_chunks.close(), self.entry_tf.close()],
             term_count,
-            [(folder / CHUNKS, np.int32), (folder / TF, tf_dtype)],
+            [(files.chunks, np.int32), (files.tf, tf_dtype)],
         )
-        _write_pickle(folder / PICKLE, TermCounts(terms_of(terms), _csc(tf, chunks, indptr, self.chunks), lengths))
+        _write_pickle(files.pickle, TermCounts(terms_of(terms), _csc(tf, chunks, indptr, self.chunks), lengths))
         del chunks, tf  # unmapped before the positions are grouped
         position_dtype = np.int32 if self.words < np.iinfo(np.int32).max else np.int64
         word_terms, word_indptr, _ = group_by_key(
-            self.word_terms.close(), [self.word_where.close()], term_count, [(folder / POSITIONS, position_dtype)]
+            self.word_terms.close(), [self.word_where.close()], term_count, [(files.positions, position_dtype)]
         )
         per_term = np.zeros(term_count, np.int64)
         per_term[word_terms] = np.diff(word_indptr)
         pos_indptr = np.concatenate([[0], np.cumsum(per_term[terms])])
         chunk_first = np.concatenate([*self.chunk_first, [self.words]]).astype(np.int64)
-        for name, array in (
-            (TERMS, terms),
-            (INDPTR, indptr),
-            (LENGTHS, lengths),
-            (POS_INDPTR, pos_indptr),
-            (CHUNK_FIRST, chunk_first),
+        for path, array in (
+            (files.terms, terms),
+            (files.indptr, indptr),
+            (files.lengths, lengths),
+            (files.pos_indptr, pos_indptr),
+            (files.chunk_first, chunk_first),
         ):
-            np.save(folder / name, array, allow_pickle=False)
-        dictionary.save(folder / DICTIONARY)
+            np.save(path, array, allow_pickle=False)
+        dictionary.save(files.dictionary)
         for spool in self.spool_dir.iterdir():
             spool.unlink()
         self.spool_dir.rmdir()
@@ -128,12 +131,12 @@ def _write_pickle(path: Path, counts: TermCounts) -> None:
         pickle.dump(counts, f, protocol=5)
 
 
-def load_term_counts(folder: Path, chunk_count: int) -> TermCounts:
-    """A segment's bm25.pkl (its checksum is checked by the store before this runs)."""
-    with (folder / PICKLE).open("rb") as f:
+def load_term_counts(path: Path, chunk_count: int) -> TermCounts:
+    """A segment's pickled term counts (its checksum is checked by the store before this runs)."""
+    with path.open("rb") as f:
         counts = pickle.load(f)
     if not isinstance(counts, TermCounts) or len(counts.lengths) != chunk_count:
-        raise DamagedFile(f"{PICKLE} does not hold the term counts of {chunk_count} chunks")
+        raise DamagedFile(f"{path.name} does not hold the term counts of {chunk_count} chunks")
     return counts
 
 
@@ -149,12 +152,21 @@ class KeywordSegment:
     chunk_first: np.ndarray
 
     @classmethod
-    def load(cls, folder: Path, chunk_count: int) -> KeywordSegment:
+    def load(cls, files: KeywordFiles, chunk_count: int) -> KeywordSegment:
         """Memory-map a segment's keyword files and check that they fit together and cover its chunks."""
         try:
             arrays = [
-                np.load(folder / name, mmap_mode="r", allow_pickle=False)
-                for name in (TERMS, INDPTR, CHUNKS, TF, LENGTHS, POS_INDPTR, POSITIONS, CHUNK_FIRST)
+                np.load(path, mmap_mode="r", allow_pickle=False)
+                for path in (
+                    files.terms,
+                    files.indptr,
+                    files.chunks,
+                    files.tf,
+                    files.lengths,
+                    files.pos_indptr,
+                    files.positions,
+                    files.chunk_first,
+                )
             ]
         except (OSError, ValueError) as exc:
             raise DamagedFile(f"the keyword index of a segment cannot be read ({type(exc).__name__})") from None
@@ -179,7 +191,7 @@ class KeywordSegment:
         lo, hi = int(self.indptr[row]), int(self.indptr[row + 1])
         chunks = np.asarray(self.chunks[lo:hi])
         if len(chunks) and (chunks.min() < 0 or chunks.max() >= len(self.lengths)):
-            raise DamagedFile(f"{CHUNKS} names chunks the segment does not have")
+            raise DamagedFile("the keyword index of a segment names chunks it does not have")
         return chunks, np.asarray(self.tf[lo:hi])
 
     def positions_of(self, row: int | None) -> np.ndarray:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from rag.errors import UserError
 from rag.ingest.document import Skipped
-from rag.ingest.extract import IMAGE_TYPES, special_file, too_large
+from rag.ingest.extract import EMPTY_FILE, IMAGE_TYPES, special_file, too_large
 from rag.ingest.limits import Limits, size_text
 
 CV_TYPES = {".pdf": "pdf", ".docx": "docx"} | {suffix: "image" for suffix in IMAGE_TYPES}
@@ -89,6 +89,9 @@ def discover_cvs(
         if st.st_size > file_bytes:
             over = too_large(size_text(st.st_size), f"{size_text(file_bytes)} a file", "--max-file-mb")
             skipped.append(Skipped(source, str(over), over.kind))
+            continue
+        if st.st_size == 0:  # named as empty here, before it could take a cv_id another file needs
+            skipped.append(Skipped(source, EMPTY_FILE, "empty"))
             continue
         cv_id = cv_id_for(relative)
         if cv_id in owner:

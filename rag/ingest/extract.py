@@ -98,6 +98,9 @@ class Extracted:
     file_date: str | None = None  # "YYYY-MM" the file says it was last modified (else created)
 
 
+EMPTY_FILE = "an empty file (0 bytes)"  # the reason, whether discovery or extraction finds it
+
+
 def read_bytes(path: Path, limit: int = FileLimits.file_bytes) -> bytes:
     """The bytes of a regular file of at most `limit` bytes; opening it ourselves keeps MuPDF away
     from names that are not UTF-8. A FIFO or a device is never read (one would block, the other
@@ -117,7 +120,7 @@ def read_bytes(path: Path, limit: int = FileLimits.file_bytes) -> bytes:
     if len(data) > limit:
         raise too_large(f"more than {size_text(limit)}", f"{size_text(limit)} a file", "--max-file-mb")
     if not data:
-        raise ExtractionFailed("empty", "an empty file (0 bytes)")
+        raise ExtractionFailed("empty", EMPTY_FILE)
     return data
 
 

@@ -23,7 +23,12 @@ minimum of years, or a phrase (docs/matching.md).
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import lru_cache
+from itertools import accumulate
 
 import regex
 
@@ -46,12 +51,12 @@ from rag.lexicon.job_words import (
     NARROWINGS,
     NICE,
     NICE_MARKERS,
-    NUMBER_WORDS,
     OTHER,
     PREAMBLE,
     SMALL_WORDS,
     TASKS,
 )
+from rag.lexicon.numbers import NUMBER_WORDS
 from rag.lexicon.role_words import ROLE_WORDS
 from rag.lexicon.terms import QUERY_FRAMING, STOPWORDS, fold, raw_tokens
 from rag.lexicon.vocabulary import find_practices, find_skills
@@ -117,6 +122,7 @@ _NUMBER = r"(?:\d{1,2}|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
 _YEARS = regex.compile(
     rf"(?<![\p{{L}}\p{{N}}])(?P<n>{_NUMBER})(?:\s*(?:-|–|to|a|bis)\s*\d{{1,2}})?\s*\+?\s*"
     r"(?:years?|yrs?|anos?|jahre|jahren|jahr|ans?|annees?)(?![\p{L}\p{N}])"
+    r"(?!\s+(?:of\s+)?(?:age|old|older)\b|\s+de\s+edad\b|\s+alt\b|\s+d['’]?\s?age\b)"  # an age: "18 years of age"
 )
 _EXPERIENCE_CONTEXT = regex.compile(
     r"(?<![\p{L}])(?:experience|experiencia|erfahrung|berufserfahrung|praxis|trayectoria|at least|minimum|"
@@ -126,6 +132,11 @@ _EXPERIENCE_CONTEXT = regex.compile(
 # Words from a minimum of years to the skill it is about: "5+ years of hands-on professional
 # experience in building services with Python" is eight.
 _YEARS_REACH = 8
+# Characters read either side of a skill for its years (eight words fit many times over), and after
+# a list of skills for an "or": bounded, so that a clause of a million characters is read in linear
+# time.
+_YEARS_WINDOW = 400
+_OR_WINDOW = 64
 # Between a minimum of years and a skill: the years are no longer the skill's.
 _DETACHED = regex.compile(r"[,;]|\b(?:and|und|y|et|as well as|plus|also|auch|tambien|aussi)\b")
 _NEGATION = regex.compile(r"(?<![\p{L}])(?:not|no|without|nicht|kein|keine|ohne|sin|ni|pas|sans|non)[\s(]*$")
@@ -316,10 +327,10 @@ def _heading_of_line(content: str) -> str | None:
 
 def _clauses(lines: list[_Line]) -> list[tuple[str, str]]:
     """(clause, section): a bullet with its wrapped continuation lines, cut into sentences."""
-    items: list[list] = []
+    items: list[tuple[list[str], str]] = []  # the lines of each item, joined once (+= on a long item is quadratic)
     for line in lines:
         if not line.text:
-            items.append(["", line.section])
+            items.append(([], line.section))
         elif (
             items
             and items[-1][0]
@@ -328,14 +339,14 @@ def _clauses(lines: list[_Line]) -> list[tuple[str, str]]:
             and line.text[:1].islower()
             and line.section != BOARD
         ):
-            items[-1][0] += " " + line.text  # a bullet or sentence wrapped onto the next line
+            items[-1][0].append(line.text)  # a bullet or sentence wrapped onto the next line
         else:
-            items.append([line.text, line.section])
+            items.append(([line.text], line.section))
     return [
         (clause.strip(), section)
-        for text, section in items
-        if text
-        for clause in _SENTENCE.split(text)
+        for parts, section in items
+        if parts
+        for clause in _SENTENCE.split(" ".join(parts))
         if clause.strip()
     ]
 
@@ -370,8 +381,13 @@ def _read_clause(clause: str, must: bool, sectioned: bool) -> list[Requirement]:
         g for g in _skill_groups(clause, _mentions(clause, sectioned)) if g.skills or not levels_in(g.label)
     ]  # "BS/MS", "B.Tech" name a degree, no skill
     years = _min_years(folded, need_context=not sectioned)
-    timed = [g for g in groups if years is not None and _years_attached(clause, g)]
-    found += [Requirement(SKILL, g.label, must, clause, g.skills, terms=g.terms) for g in groups if g not in timed]
+    attached = [years is not None and _years_attached(clause, g) for g in groups]
+    timed = [g for g, yes in zip(groups, attached) if yes]
+    found += [
+        Requirement(SKILL, g.label, must, clause, g.skills, terms=g.terms)
+        for g, yes in zip(groups, attached)
+        if not yes
+    ]
     if timed:
         skills = tuple(dict.fromkeys(s for g in timed for s in g.skills))
         terms = tuple(dict.fromkeys(t for g in timed for t in g.terms))
@@ -460,24 +476,61 @@ def _mentions(clause: str, sectioned: bool) -> list[_Mention]:
     skill's name written in full ("ISTQB Foundation Level" is ISTQB, not ISTQB and "Level";
     "Core PHP" is PHP)."""
     known = [_Mention(m.start, m.end, m.canonical, ()) for m in find_skills(clause)]
-    for m in find_practices(clause):
-        if not any(k.start < m.end and m.start < k.end for k in known):
+    on_a_skill, reach = _overlap_test([(k.start, k.end) for k in known]), -1
+    for m in find_practices(clause):  # in order of their starts: reach is the furthest end of those added
+        if not on_a_skill(m.start, m.end) and reach <= m.start:
             known.append(_Mention(m.start, m.end, m.canonical, ()))
+            reach = max(reach, m.end)
     if not sectioned and not _ASKS.search(fold(clause)):
         return sorted(known, key=lambda m: m.start)  # prose about the company names no need
     taken = [(m.start, m.end) for m in known]
     strict = not sectioned or _capitalises_nouns(clause) or _title_case(clause)
     names = []
+    ends, starts = _places(known, "end"), _places(known, "start")  # looked up, not searched: linear time
     for a, b in unknown_names(clause, taken, strict=strict):
-        before = next((k for k in known if k.end <= a and not clause[k.end : a].strip()), None)
-        after = next((k for k in known if b <= k.start and not clause[b : k.start].strip()), None)
+        before = _first_at(ends, _space_before(clause, a), a)  # a known mention ending in the spaces before
+        after = None if before is not None else _first_at(starts, b, _space_after(clause, b))
         if before is not None:  # the name goes on: it is the skill's, written in full
-            known[known.index(before)] = replace(before, end=b)
+            _move(ends, before, known[before].end, b)
+            known[before] = replace(known[before], end=b)
         elif after is not None:  # "Core PHP", "Selenium" in "Apache Selenium": the skill's name, in full
-            known[known.index(after)] = replace(after, start=a)
+            _move(starts, after, known[after].start, a)
+            known[after] = replace(known[after], start=a)
         else:
             names.append(_Mention(a, b, None, tuple(t.term for t in raw_tokens(clause[a:b]))))
     return sorted(known + names, key=lambda m: m.start)
+
+
+def _places(mentions: list[_Mention], edge: str) -> dict[int, list[int]]:
+    """Where in the list the mentions that start (or end) at each offset stand."""
+    out: dict[int, list[int]] = {}
+    for i, m in enumerate(mentions):
+        out.setdefault(getattr(m, edge), []).append(i)
+    return out
+
+
+def _first_at(places: dict[int, list[int]], lo: int, hi: int) -> int | None:
+    """The first mention in the list at an offset from lo to hi (spaces: a short run)."""
+    return min((i for at in range(lo, hi + 1) for i in places.get(at, ())), default=None)
+
+
+def _move(places: dict[int, list[int]], i: int, old: int, new: int) -> None:
+    places[old].remove(i)
+    places.setdefault(new, []).append(i)
+
+
+def _space_before(text: str, at: int) -> int:
+    """Where the run of spaces that ends at `at` starts."""
+    while at > 0 and text[at - 1].isspace():
+        at -= 1
+    return at
+
+
+def _space_after(text: str, at: int) -> int:
+    """Where the run of spaces that starts at `at` ends."""
+    while at < len(text) and text[at].isspace():
+        at += 1
+    return at
 
 
 def _capitalises_nouns(clause: str) -> bool:
@@ -502,10 +555,11 @@ def unknown_names(clause: str, taken: list[tuple[int, int]], strict: bool) -> li
     spans: list[list[int]] = []
     roles: set[int] = set()  # spans holding a role word: a job title ("Systems Administrator"), no skill
     tokens = raw_tokens(clause)
+    overlaps = _overlap_test(taken)
     for index, token in enumerate(tokens):
         written = clause[token.start : token.end]
         place = index or int(_whole_item(clause, tokens))
-        if any(a < token.end and token.start < b for a, b in taken) or not _name_shaped(written, place, strict):
+        if overlaps(token.start, token.end) or not _name_shaped(written, place, strict):
             continue
         if (
             token.term in STOPWORDS
@@ -524,6 +578,20 @@ def unknown_names(clause: str, taken: list[tuple[int, int]], strict: bool) -> li
         if token.term in ROLE_WORDS:
             roles.add(len(spans) - 1)
     return [(a, b) for i, (a, b, _, _) in enumerate(spans) if i not in roles]
+
+
+def _overlap_test(spans: list[tuple[int, int]]) -> Callable[[int, int], bool]:
+    """Whether a span overlaps any of spans, by bisection: a look at every span for every word
+    made a long clause quadratic."""
+    spans = sorted(spans)
+    starts = [a for a, _ in spans]
+    reach = list(accumulate((b for _, b in spans), max))  # the furthest end of the spans so far
+
+    def overlaps(start: int, end: int) -> bool:
+        k = bisect_left(starts, end)  # the spans that start before this one ends
+        return k > 0 and reach[k - 1] > start
+
+    return overlaps
 
 
 def _whole_item(clause: str, tokens: list) -> bool:
@@ -581,7 +649,7 @@ def _skill_groups(clause: str, mentions: list[_Mention]) -> list[_Group]:
             linked.append(False)
             narrowed.append(0)
     linked = [
-        has_or or (len(run) > 1 and bool(_OR_NEXT.match(fold(clause[run[-1].end :]))))
+        has_or or (len(run) > 1 and bool(_OR_NEXT.match(fold(clause[run[-1].end : run[-1].end + _OR_WINDOW]))))
         for run, has_or in zip(runs, linked)
     ]  # "DevOps, SRE or platform engineering"
     groups: list[_Group] = []
@@ -613,19 +681,40 @@ def _skill_groups(clause: str, mentions: list[_Mention]) -> list[_Group]:
 def _years_attached(clause: str, group: _Group) -> bool:
     """Whether the clause's years are the group's: "5+ years of experience with Python", "Python
     (5+ years)", but not "4 years of experience and solid Python": nothing but a few linking
-    words stand between them."""
-    before = fold(clause[: group.start])
+    words stand between them. Only _YEARS_WINDOW characters either side are read, and years
+    further before are too far to be the group's."""
+    lo = max(0, group.start - _YEARS_WINDOW)
+    before = fold(clause[lo : group.start])
     last = None
     for last in _YEARS.finditer(before):  # noqa: B007 (the last match is wanted)
         pass
     if last is not None:
         between = before[last.end() :]
         return len(between.split()) <= _YEARS_REACH and not _DETACHED.search(between)
-    after = fold(clause[group.end :])
-    first = _YEARS.search(after)
+    first = _first_years_end(clause)
+    if first is not None and first <= lo:
+        return False
+    after = fold(clause[group.end : group.end + _YEARS_WINDOW])
+    first_after = _YEARS.search(after)
     return (
-        first is not None and len(after[: first.start()].split()) <= 3 and not _DETACHED.search(after[: first.start()])
+        first_after is not None
+        and len(after[: first_after.start()].split()) <= 3
+        and not _DETACHED.search(after[: first_after.start()])
     )
+
+
+@lru_cache(maxsize=64)
+def _first_years_end(clause: str) -> int | None:
+    """Where in the clause its first number of years ends (None: it names none), found once per
+    clause: the shortest start of the clause whose fold holds it."""
+    first = _YEARS.search(fold(clause))
+    if first is None or clause.isascii():  # ASCII folds character for character
+        return None if first is None else first.end()
+    lo, hi = 0, len(clause)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if len(fold(clause[:mid])) >= first.end() else (mid + 1, hi)
+    return lo
 
 
 def _gap_words(gap: str) -> str:
@@ -663,8 +752,25 @@ def _merged(found: list[Requirement]) -> tuple[Requirement, ...]:
                 kept[key] = req
         elif req.must and not old.must:
             kept[key] = req
-    ordered = [r for r in kept.values() if not any(_implies(other, r) for other in kept.values() if other is not r)]
+    ordered = _unimplied(list(kept.values()))
     return tuple([r for r in ordered if r.must] + [r for r in ordered if not r.must])
+
+
+def _unimplied(reqs: list[Requirement]) -> list[Requirement]:
+    """The requirements no other one implies. Only a requirement whose names are all among b's can
+    imply b, so each is filed under its rarest name and b looks under its own names alone: every
+    pair was tried before, time growing with the square of the requirements."""
+    names = [set(r.skills) | set(r.terms) for r in reqs]
+    counts = Counter(name for own in names for name in own)
+    filed: dict[object, list[int]] = {}
+    for i, own in enumerate(names):
+        if own:
+            filed.setdefault(min(own, key=lambda name: (counts[name], repr(name))), []).append(i)
+    return [
+        b
+        for j, b in enumerate(reqs)
+        if not any(i != j and _implies(reqs[i], b) for name in names[j] for i in filed.get(name, ()))
+    ]
 
 
 def _implies(a: Requirement, b: Requirement) -> bool:

@@ -34,8 +34,9 @@ from rag.lexicon.terms import matching_spans, query_terms, raw_tokens
 from rag.profile.education import LEVELS as EDUCATION_LEVELS
 from rag.search import aggregation as agg
 from rag.search.evidence import Evidence, line_at
-from rag.search.filters import CompiledFilters, FilterOutcome, concept_spellings, years_in_roles
+from rag.search.filters import CompiledFilters, FilterOutcome, concept_spellings, months_in_roles
 from rag.search.fusion import FusionSettings
+from rag.search.lists import FUSED, LISTS
 from rag.search.query import Query
 from rag.search.retrieval import Searcher
 from rag.store.profiles import language_rank
@@ -47,7 +48,7 @@ GENERIC_SHARE = 0.3  # a name the vocabulary does not know, held by more CVs tha
 GENERIC_FROM = 20  # ... in a store of at least this many CVs (in fewer, a share says little)
 _LINE = regex.compile(r"[^\n]*\p{L}[^\n]*")  # a line with words: a phrase's evidence
 _SENTENCE_WORDS = 4
-RELEVANCE_LISTS = ("faiss", "bm25", "fused")
+RELEVANCE_LISTS = LISTS
 
 
 @dataclass(frozen=True)
@@ -179,7 +180,7 @@ def rank_against(
     reqs = jd.requirements
     judged = replace(jd, requirements=tuple(r for i, r in enumerate(reqs) if i not in unjudged))
     columns = store.profiles().columns
-    mentions = read_mentions(store, searcher.keyword, set(jd.skills) | {s for r in reqs for s in r.skills})
+    mentions = read_mentions(store, set(jd.skills) | {s for r in reqs for s in r.skills})
     formed = _formed(searcher, reqs, unjudged)
     names = _name_holders(searcher, jd, mentions, formed)
     credit = np.zeros((len(reqs), len(starts) - 1), dtype=np.float32)
@@ -209,9 +210,9 @@ def rank_against(
     met = credit >= 1.0
     must_met, nice_met = met[must].sum(axis=0), met[nice].sum(axis=0)
     must_partly = ((credit[must] > 0) & ~met[must]).sum(axis=0)
-    parts = score_parts(credit, must, nice, years, [r.min_years for r in reqs], names, relevance["fused"], keep)
+    parts = score_parts(credit, must, nice, years, [r.min_years for r in reqs], names, relevance[FUSED], keep)
     score = overall(parts)
-    order = np.lexsort((np.arange(len(score)), -relevance["fused"], -score))
+    order = np.lexsort((np.arange(len(score)), -relevance[FUSED], -score))
     meets_all = (credit[must] > 0).all(axis=0) if must.any() else np.zeros(len(must_met), dtype=bool)
     shown = score >= settings.min_score
     if keep is not None:
@@ -317,9 +318,9 @@ def _years_for(columns, req: Requirement) -> tuple[np.ndarray, np.ndarray]:
         return overall, np.zeros(len(overall), dtype=bool)
     spellings = {s for skill in req.skills for s in concept_spellings(skill)}
     spellings |= {tuple(w.replace("-", "") for w in words) for words in req.terms}
-    in_roles = years_in_roles(columns, tuple(sorted(spellings)))
-    named = in_roles > 0
-    return np.where(named, in_roles, overall), named
+    months = months_in_roles(columns, tuple(sorted(spellings)))
+    named = months >= 0
+    return np.where(named, months // 12, overall), named
 
 
 def _states(req: Requirement, names: dict[str, np.ndarray]) -> np.ndarray:

@@ -466,28 +466,6 @@ FILLER = (
 )
 
 
-NUMBER_WORDS = {
-    w: n
-    for n, words in enumerate(
-        _phrases("""
-    zero
-    one uno una un une ein eine einem einer
-    two dos zwei deux
-    three tres drei trois
-    four cuatro vier quatre
-    five cinco funf cinq
-    six seis sechs
-    seven siete sieben sept
-    eight ocho acht huit
-    nine nueve neun neuf
-    ten diez zehn dix
-"""),
-        start=0,
-    )
-    for w in words.split()
-}
-
-
 # A job board's blocks: "Experience:" then "PHP: 5 years (Required)", "Education:" then "Bachelor's
 # (Preferred)", "Language:" then "English (Required)".
 BOARD_HEADINGS = {

@@ -1,5 +1,6 @@
 """Words that name a role or an activity around a skill, not the skill: what a query's concepts
-and a job description's names leave out ("React developer" asks for React)."""
+and a job description's names leave out ("React developer" asks for React); and the nouns a CV's
+section headings are built from ("Test Automation Tools"), which evidence never quotes alone."""
 
 # Words that name a role or an activity around a skill rather than the skill ("React developer",
 # "Ansible automation", "SQL Server administration"); folded, en/es/de/fr.
@@ -19,5 +20,18 @@ ROLE_WORDS = frozenset(
     designer designerin manager managerin koordinator koordinatorin referent referentin
     developpeur developpeuse developpement programmeur programmeuse ingenieure administrateur
     administratrice specialiste consultante concepteur conceptrice responsable chargee charge
+    """.split()
+)
+
+# Nouns that make a line a section heading around a skill ("Backend Technologies", "Test Automation
+# Tools", "Cloud Kenntnisse"), folded, en/es/de/fr.
+HEADING_NOUNS = frozenset(
+    """
+    skills skill tools tool stack technologies technology tech frameworks framework platforms platform
+    languages language libraries environment environments expertise competencies competences knowledge
+    proficiencies areas summary profile experience projects certifications
+    herramientas tecnologias habilidades conocimientos competencias lenguajes entornos
+    kenntnisse fahigkeiten technologien werkzeuge sprachen kompetenzen
+    outils technologies competences connaissances langages environnements
     """.split()
 )

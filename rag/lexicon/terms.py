@@ -79,16 +79,39 @@ class Token:
     end: int
 
 
-@lru_cache(maxsize=1 << 17)
 def fold(word: str) -> str:
-    """Case-fold and strip accents from Latin, Greek and Cyrillic letters only."""
-    decomposed = unicodedata.normalize("NFKD", word.casefold())
-    kept: list[str] = []
-    for ch in decomposed:
-        if unicodedata.combining(ch) and kept and kept[-1] < "\u0530":
-            continue
-        kept.append(ch)
-    return unicodedata.normalize("NFC", "".join(kept))
+    """Case-fold and strip accents from Latin, Greek and Cyrillic letters only; in time linear in
+    the text's length, however long (ASCII, most text, only changes case)."""
+    if word.isascii():
+        return word.lower()  # what casefold, NFKD and NFC make of ASCII
+    return _fold_word(word) if len(word) <= _CACHED_CHARS else _fold(word)
+
+
+_CACHED_CHARS = 64  # words are remembered; a long text is not (it would stay in memory)
+_MARKS = regex.compile(r"\p{M}+")  # every character that combining() calls combining is a mark
+
+
+def _fold(text: str) -> str:
+    """NFKD, then drop each combining character that follows a kept one below U+0530, then NFC:
+    only the runs of marks are looked at one by one."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    pieces: list[str] = []
+    done = 0
+    for run in _MARKS.finditer(decomposed):
+        start = run.start()
+        pieces.append(decomposed[done:start])
+        last = decomposed[start - 1] if start else None  # the character before a run is kept
+        for ch in run.group():
+            if unicodedata.combining(ch) and last is not None and last < "\u0530":
+                continue
+            pieces.append(ch)
+            last = ch
+        done = run.end()
+    pieces.append(decomposed[done:])
+    return unicodedata.normalize("NFC", "".join(pieces))
+
+
+_fold_word = lru_cache(maxsize=1 << 17)(_fold)
 
 
 def _alias_table() -> tuple[dict[tuple[str, ...], str], dict[str, int]]:

@@ -20,6 +20,7 @@ Controlling; "IP Networking", qualified by an acronym, is Networking).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -52,7 +53,9 @@ class _Spelling:
 _PLAIN, _CAPS, _WORD, _LETTER = "plain", "caps", "word", "letter"
 _LINKERS = frozenset("and or in with of y o en con de und oder mit von et ou avec e".split())
 _ROMANCE_OF = regex.compile(r"\s+(?:de|du|des|del|della)\b|\s*d['’]", regex.IGNORECASE)
-_SENTENCE_END = regex.compile(r"[.!?]\s*$")
+# Patterns anchored at the end of a line are searched from that end (REVERSE): the same match,
+# found without a pass over the whole line.
+_SENTENCE_END = regex.compile(r"[.!?]\s*$", regex.REVERSE)
 _LIST_BEFORE = ",;/(|•·:&+"
 _LIST_AFTER = ",;/)|•·&+"
 _YEAR = regex.compile(r"(?:19|20)\d\d")
@@ -62,7 +65,7 @@ _LETTER_CONTEXT = frozenset(
     embedded ansi skills skill competencias habilidades conocimientos kenntnisse fahigkeiten competences""".split()
 )
 _ABBREVIATION_AFTER = regex.compile(r"^\s*(?:&|and|n|y|und|et)\s*\p{Lu}(?![\p{L}\p{N}+#])")  # "R & D", "R and D"
-_ABBREVIATION_BEFORE = regex.compile(r"(?<![\p{L}\p{N}])\p{Lu}\s*(?:&|and|n|y|und|et)\s*$")
+_ABBREVIATION_BEFORE = regex.compile(r"(?<![\p{L}\p{N}])\p{Lu}\s*(?:&|and|n|y|und|et)\s*$", regex.REVERSE)
 _ORGANISATIONS = frozenset(
     """society club association committee council institute federation union
     department dept chapter board forum circle cell award awards prize scholarship olympiad conference summit
@@ -73,7 +76,8 @@ _ITEM_EDGE = regex.compile(r"[,;|•·:()\n]|\s[-–—]\s")
 _ORGANISATION_OF = regex.compile(
     r"(?:^|\s)(?:society|association|institute|department|faculty|federation|council|committee|sociedad|asociacion|"
     r"departamento|facultad|societe|departement|faculte|institut|verband|abteilung)\s+(?:of|for|de|du|des|fur|der)"
-    r"(?:\s+the)?\s*$"
+    r"(?:\s+the)?\s*$",
+    regex.REVERSE,
 )
 
 
@@ -145,6 +149,12 @@ CANONICAL_SKILLS: tuple[str, ...] = tuple(_DOMAIN)
 """Every canonical skill name, grouped by field of work in the order of skill_data.SKILLS."""
 
 
+@lru_cache(maxsize=1)
+def one_word_spellings() -> dict[str, str]:
+    """Every spelling of one term (folded) and its canonical skill: what "did you mean" offers."""
+    return {key[0]: spelling.canonical for key, spelling in _TABLE.items() if len(key) == 1}
+
+
 def domain(canonical_name: str) -> str:
     """The field of work a canonical skill is filed under ("programming", "healthcare", ...)."""
     return _DOMAIN[canonical_name]
@@ -181,7 +191,9 @@ def find_skills(text: str) -> list[SkillMention]:
             continue
         found.extend(_joined_parts(text, tokens[i]))
         i += 1
-    return [m for m in found if m.end - m.start > 1 or _letter_backed(text, m, found)]
+    longer = [m.start for m in found if m.end - m.start > 1]  # in order, as found
+    context = [t.start for t in tokens if t.term in _LETTER_CONTEXT]
+    return [m for m in found if m.end - m.start > 1 or _letter_backed(text, m, longer, context)]
 
 
 def skill_names(text: str) -> list[str]:
@@ -242,8 +254,8 @@ def _ends_a_longer_name(text: str, start: int, end: int) -> bool:
     written = text[start:end]
     if not (written.endswith("ing") and written[0].isupper() and written.isalpha()):
         return False
-    edge = _ITEM_EDGE.search(text, end)
-    if text[end : edge.start() if edge else len(text)].strip():
+    edge = _ITEM_EDGE.search(text, end, end + LINE_REACH)
+    if text[end : edge.start() if edge else end + LINE_REACH].strip():
         return False
     before = [m.end() for m in _ITEM_EDGE.finditer(text, max(0, start - 80), start)]
     others = text[before[-1] if before else max(0, start - 80) : start].split()
@@ -261,16 +273,22 @@ def _in_an_organisation(text: str, start: int, end: int) -> bool:
     return found is not None and head[found.start() :].strip()[:1].isupper()
 
 
+# What a mention's line is read as: at most this many characters either side of it, so that a
+# text of one line a million characters long is read in linear time.
+LINE_REACH = 1000
+
+
 def _line_before(text: str, start: int) -> str:
-    return text[text.rfind("\n", 0, start) + 1 : start]
+    lo = max(0, start - LINE_REACH)
+    return text[max(lo, text.rfind("\n", lo, start) + 1) : start]
 
 
 def _line_after(text: str, end: int) -> str:
-    stop = text.find("\n", end)
-    return text[end:] if stop < 0 else text[end:stop]
+    stop = text.find("\n", end, end + LINE_REACH)
+    return text[end : end + LINE_REACH] if stop < 0 else text[end:stop]
 
 
-_WORD_BEFORE = regex.compile(r"(?:^|\s)([\p{L}\p{N}][\p{L}\p{N}.+#-]*)\s+$")
+_WORD_BEFORE = regex.compile(r"(?:^|\s)([\p{L}\p{N}][\p{L}\p{N}.+#-]*)\s+$", regex.REVERSE)
 _WORD_AFTER = regex.compile(r"^\s+([\p{L}\p{N}][\p{L}\p{N}.+#-]*)")
 
 
@@ -310,25 +328,33 @@ def _in_a_list(text: str, start: int, end: int) -> bool:
     return before_ok and after_ok
 
 
-def _letter_backed(text: str, mention: SkillMention, found: list[SkillMention]) -> bool:
+def _letter_backed(text: str, mention: SkillMention, longer: list[int], context: list[int]) -> bool:
     """A one-letter language in a list counts when the list is one of skills (another skill on its
     line or the lines beside it) or the context says it is a language: a linking word before it
-    ("in R", "C and C++"), or a word such as "programming" on its line."""
-    head = _line_before(text, mention.start).rstrip()
-    line = head + _line_after(text, mention.end)
-    if (head and fold(head.split()[-1]) in _LINKERS) or _LETTER_CONTEXT & {t.term for t in raw_tokens(line)}:
+    ("in R", "C and C++"), or a word such as "programming" on its line. longer and context: where
+    the mentions of more than one letter and the context words of the text start, in order."""
+    head = _line_before(text, mention.start)
+    line_start, line_end = mention.start - len(head), mention.end + len(_line_after(text, mention.end))
+    head = head.rstrip()
+    if (head and fold(head.split()[-1]) in _LINKERS) or _any_within(context, line_start, line_end):
         return True
-    lo, hi = _lines_around(text, mention.start, mention.end)
-    return any(m.end - m.start > 1 and lo <= m.start < hi for m in found)
+    return _any_within(longer, *_lines_around(text, mention.start, mention.end))
+
+
+def _any_within(starts: list[int], lo: int, hi: int) -> bool:
+    """Whether any of the sorted starts falls in [lo, hi), by bisection."""
+    k = bisect_left(starts, lo)
+    return k < len(starts) and starts[k] < hi
 
 
 def _lines_around(text: str, start: int, end: int) -> tuple[int, int]:
-    """From the start of the line before a span to the end of the line after it."""
-    line_start = text.rfind("\n", 0, start) + 1
-    lo = text.rfind("\n", 0, max(line_start - 1, 0)) + 1
-    line_end = text.find("\n", end)
-    next_end = -1 if line_end < 0 else text.find("\n", line_end + 1)
-    return lo, len(text) if next_end < 0 else next_end
+    """From the start of the line before a span to the end of the line after it (each line read
+    at most LINE_REACH characters from the span)."""
+    line_start = start - len(_line_before(text, start))
+    line_end = end + len(_line_after(text, end))
+    lo = line_start - 1 - len(_line_before(text, line_start - 1)) if line_start else 0
+    hi = line_end + 1 + len(_line_after(text, line_end + 1)) if line_end < len(text) else len(text)
+    return lo, min(hi, len(text))
 
 
 def _inside_a_name(text: str, start: int, end: int) -> bool:

@@ -40,6 +40,8 @@ class CandidateRecord(TypedDict):
     ]
     headline: str | None
     seniority: str | None
+    location: Annotated[str | None, Field(description='Where the CV says the person lives: "Berlin, Germany (DE)".')]
+    years: Annotated[int | None, Field(description="Years of experience, from the CV's dated roles.")]
     ranks: Annotated[dict[str, int], Field(description="Where each list (faiss, bm25, fused) placed the candidate.")]
     scores: dict[str, float]
     matched_terms: Annotated[list[str], Field(description="Query concepts the CV holds, across all its text.")]
@@ -242,3 +244,59 @@ class MatchOutput(TypedDict):
     meets_all_must: int
     meets_all_must_partly: Annotated[int, Field(description="Of those, candidates meeting a must-have only partly.")]
     candidates: list[MatchCandidate]
+
+
+class ShortlistSummary(TypedDict):
+    id: int
+    name: Annotated[str, Field(description="The shortlist's name, usually a role: pass it to get_shortlist.")]
+    created_at: str
+    count: Annotated[int, Field(description="People on it.")]
+
+
+class ShortlistsOutput(TypedDict):
+    """Every shortlist in the workbench database."""
+
+    database: Annotated[str, Field(description="The SQLite file beside the store that keeps them.")]
+    shortlists: list[ShortlistSummary]
+
+
+class ShortlistEntry(TypedDict):
+    position: int
+    entry_id: int
+    present: Annotated[bool, Field(description="False: the person's CV is no longer in the store (gone).")]
+    found_by: Annotated[
+        str | None,
+        Field(description='"file": the CV it was added from; "contact": another CV with the same e-mail or phone.'),
+    ]
+    note: str
+    status: Annotated[str, Field(description="new, contacted, interview, offer, hired or rejected.")]
+    added_from: Annotated[str, Field(description="search, match, candidate, mcp or cli.")]
+    added_at: str
+    updated_at: str
+    added_as: Annotated[dict[str, str], Field(description="cv_id, name and source when the entry was added.")]
+    name: str
+    cv_id: Annotated[str, Field(description="The CV it is found as now (get_cv reads it), or was added as.")]
+    source: str
+    files: list[CvFile]
+    headline: str | None
+    seniority: str | None
+    location: str | None
+    years: int | None
+
+
+class ShortlistOutput(TypedDict):
+    """One shortlist, each entry looked up in the store of the day."""
+
+    schema_version: int
+    shortlist: dict[str, Any]
+    database: str
+    store: str | None
+    entries: list[ShortlistEntry]
+
+
+class AddedOutput(TypedDict):
+    """What add_to_shortlist did."""
+
+    shortlist: str
+    new: Annotated[bool, Field(description="False: the person was on the shortlist already; the entry was updated.")]
+    entry: ShortlistEntry

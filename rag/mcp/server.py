@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import difflib
 import logging
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,6 +23,7 @@ from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.server.stdio import stdio_server
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
@@ -30,15 +32,30 @@ from rag.errors import UserError, short_reason
 from rag.files import json_safe
 from rag.jobs.jd import parse_jd
 from rag.jobs.matching import MatchSettings, match
-from rag.mcp.schema import CvOutput, MatchOutput, SearchOutput, StatusOutput
+from rag.mcp.framing import Replies, checked_lines, protocol_input
+from rag.mcp.schema import (
+    AddedOutput,
+    CvOutput,
+    MatchOutput,
+    SearchOutput,
+    ShortlistOutput,
+    ShortlistsOutput,
+    StatusOutput,
+)
 from rag.mcp.text import cv_text, match_text, search_text, status_text
 from rag.render.documents import match_document, search_document, status_document
 from rag.render.terminal import clip
 from rag.search.filters import Filters
 from rag.search.fusion import RULES, FusionSettings
+from rag.search.lists import FUSED
+from rag.search.query import MAX_QUERY_CHARS
 from rag.search.retrieval import MODES
 from rag.search.warm import Loaded, WarmStore
 from rag.store.cv_text import read_cv
+from rag.workbench import shortlists
+from rag.workbench.database import STATUSES, Database, checked_path
+from rag.workbench.documents import shortlist_document
+from rag.workbench.identity import store_people
 
 log = logging.getLogger("rag.mcp")
 
@@ -47,9 +64,13 @@ INSTRUCTIONS = (
     "A store of indexed CVs (résumés). search_candidates ranks people, one per CV, for a question in "
     "any language and shows the lines of each CV that match; match_job ranks them against a job "
     "description, requirement by requirement; get_cv reads one CV in full by the cv_id a search "
-    "returned; store_status says what is indexed, what was skipped and when it was built."
+    "returned; store_status says what is indexed, what was skipped and when it was built. "
+    "list_shortlists, get_shortlist and add_to_shortlist read and add to the recruiter's shortlists "
+    "(a person with a note and a status, per role)."
 )
 READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
+# add_to_shortlist writes the workbench database (never the store): adding a person again updates them.
+ADDS = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 # Every argument is strict: a value of the wrong JSON type ("5" or true for topk, "yes" for
 # keep_unknown) is an argument error naming it, never coerced into something the caller did not say.
 
@@ -58,8 +79,8 @@ Query = Annotated[
     Field(
         strict=True,
         min_length=1,
-        max_length=4000,
         description=(
+            f"At most {MAX_QUERY_CHARS:,} characters. "
             'What to look for, in any language: skills, a role, or a question ("Who has experience with Jenkins?", '
             '"senior data engineer with Spark"). Known aliases count as the same skill (K8s = Kubernetes); a name '
             'of several words ("Rest Assured") is looked for as written; role words ("developer") are never '
@@ -154,7 +175,18 @@ JdText = Annotated[
 
 class CvServer(MCPServer):
     """MCPServer whose argument errors read as one line naming each bad argument, rather than
-    pydantic's multi-line report with links."""
+    pydantic's multi-line report with links, and which answers a line of standard input that is
+    no message with the JSON-RPC error for it (framing.py)."""
+
+    async def run_stdio_async(self) -> None:
+        if sys.stdout is None:  # closed when the process started: no answer could be sent
+            raise UserError("standard output is closed: `rag mcp` answers on it; start it with a pipe there")
+        replies = Replies()
+        with protocol_input() as source:
+            async with stdio_server(stdin=checked_lines(source, replies)) as (read_stream, write_stream):
+                replies.open(write_stream)
+                lowlevel = self._lowlevel_server
+                await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context=None):
         try:
@@ -194,9 +226,24 @@ def answer(doc: dict, text: str) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=json_safe(text))], structured_content=json_safe(doc))
 
 
-def build_server(root: Path, expected_model: str | None = None) -> MCPServer:
-    """The server for the store in root; expected_model (EMBEDDING_MODEL) must be the store's."""
+ShortlistName = Annotated[
+    str,
+    Field(
+        strict=True, min_length=1, max_length=120, description="A shortlist's name, usually a role (Backend, Berlin)."
+    ),
+]
+Note = Annotated[str, Field(strict=True, max_length=4000, description="Why this person: kept with the entry.")]
+Status = Annotated[
+    Literal[STATUSES] | None,
+    Field(description="Where the person stands; leave out to keep theirs (a new entry starts as new)."),
+]
+
+
+def build_server(root: Path, expected_model: str | None = None, db: Path | None = None) -> MCPServer:
+    """The server for the store in root; expected_model (EMBEDDING_MODEL) must be the store's; db
+    the workbench database (None: the one beside the store)."""
     warm = WarmStore(root, expected_model)
+    database = Database(checked_path(db, root))
 
     server = CvServer(
         "cv-rag",
@@ -209,7 +256,7 @@ def build_server(root: Path, expected_model: str | None = None) -> MCPServer:
     def search_candidates(
         query: Query,
         topk: TopK = 10,
-        mode: Mode = "fused",
+        mode: Mode = FUSED,
         fusion: Rule = "rrf",
         min_years: Years = None,
         max_years: Years = None,
@@ -289,7 +336,72 @@ def build_server(root: Path, expected_model: str | None = None) -> MCPServer:
             doc = status_document(loaded.store, str(root), loaded.loaded_at)
         return answer(doc, status_text(doc))
 
+    @server.tool(annotations=READ_ONLY)
+    def list_shortlists() -> Annotated[CallToolResult, ShortlistsOutput]:
+        """The recruiter's shortlists (one per role, usually), each with how many people are on it."""
+        found = workbench(lambda: shortlists.shortlists(database))
+        doc = {
+            "database": str(database.path),
+            "shortlists": [{"id": s.id, "name": s.name, "created_at": s.created_at, "count": s.count} for s in found],
+        }
+        text = "\n".join(f"{s.name}: {s.count} people" for s in found) or "no shortlist yet"
+        return answer(doc, text)
+
+    @server.tool(annotations=READ_ONLY)
+    def get_shortlist(shortlist: ShortlistName) -> Annotated[CallToolResult, ShortlistOutput]:
+        """One shortlist: its people in the recruiter's order, each with their note and status, looked
+        up in the store of today (present: false when their CV has left the folder)."""
+        found = workbench(lambda: shortlists.find(database, shortlist))
+        entries = workbench(lambda: shortlists.entries(database, found.id))
+        with serving(warm) as loaded:
+            doc = shortlist_document(found, entries, store_people(loaded.store, loaded.rows), str(database.path))
+        return answer(doc, shortlist_summary(doc))
+
+    @server.tool(annotations=ADDS)
+    def add_to_shortlist(
+        shortlist: ShortlistName, cv_id: CvId, note: Note = "", status: Status = None
+    ) -> Annotated[CallToolResult, AddedOutput]:
+        """Put a candidate (by the cv_id search_candidates or match_job returned) on a shortlist, with a
+        note; the shortlist is made if it does not exist. A person already on it (any file of theirs)
+        has their entry updated rather than added twice. Writes only the workbench database."""
+        with serving(warm) as loaded:
+            people = store_people(loaded.store, loaded.rows)
+            identity = people.identity(cv_id)
+            if identity is None:
+                raise ToolError(unknown_cv(cv_id, loaded))
+            candidate = loaded.store.candidates.get([loaded.rows[cv_id]])[loaded.rows[cv_id]]
+            added = workbench(
+                lambda: shortlists.add(
+                    database, shortlist, identity, candidate.name, candidate.source, note, status, "mcp"
+                )
+            )
+            listed = workbench(lambda: shortlists.find(database, added.entry.shortlist_id))
+            doc = shortlist_document(listed, [added.entry], people, str(database.path))
+        entry = doc["entries"][0]
+        text = f"{'added' if added.new else 'updated'}: {entry['name']} on {listed.name} [{entry['status']}]"
+        return answer({"shortlist": listed.name, "new": added.new, "entry": entry}, text)
+
     return server
+
+
+def workbench(call):
+    """A call on the workbench database; its failures (a bad name, a busy or unreadable file) are
+    tool errors of one line."""
+    try:
+        return call()
+    except UserError as exc:
+        raise ToolError(str(exc)) from None
+
+
+def shortlist_summary(doc: dict) -> str:
+    lines = [f"{doc['shortlist']['name']}: {len(doc['entries'])} people"]
+    for e in doc["entries"]:
+        where = "" if e["present"] else " (gone: no longer in the store)"
+        lines.append(
+            f"{e['position']}. {e['name']} [{e['status']}] cv_id {e['cv_id']}{where}"
+            + (f": {e['note']}" if e["note"] else "")
+        )
+    return "\n".join(lines)
 
 
 def compile_filters(min_years, max_years, locations, languages, skills, where, keep_unknown):

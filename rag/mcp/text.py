@@ -9,6 +9,7 @@ from __future__ import annotations
 from rag.render.match import MARKS, held_by, judged, outcome_text
 from rag.render.search import list_name
 from rag.render.terminal import clip, display
+from rag.search.lists import KEYWORD
 
 EVIDENCE_CHARS = 160
 SHOWN_PROBLEMS = 10  # skipped files and warnings listed in full beyond this are only counted
@@ -25,7 +26,7 @@ def search_text(doc: dict) -> str:
     for name, records in doc["lists"].items():
         lines += ["", f"{list_name(name, doc['fusion']['rule'])}:"]
         if not records:
-            lines.append("  no candidates" + (": no CV holds any query term" if name == "bm25" else ""))
+            lines.append("  no candidates" + (": no CV holds any query term" if name == KEYWORD else ""))
         for r in records:
             others = ", ".join(f"{n} #{rank}" for n, rank in r["ranks"].items() if n != name)
             lines.append(

@@ -44,16 +44,15 @@ from rag.pipeline.notes import not_indexed_lines, warning_lines
 from rag.pipeline.prepare import ChunkSettings
 from rag.pipeline.profiling import check_month, current_month, known_counts
 from rag.pipeline.profiling import settings as profile_settings
-from rag.pipeline.segment_writer import EncoderUse
-from rag.pipeline.segments import SegmentSource
-from rag.pipeline.vectors import VectorCache
+from rag.pipeline.vectors import CachedSegment, EncoderUse, VectorCache
 from rag.pipeline.writing import Writing, live_numbers
 from rag.profile.people import people
 from rag.store.folder import StoreDir
-from rag.store.manifest import DELETIONS, PEOPLE, STORE_FORMAT, Manifest, damaged
+from rag.store.manifest import STORE_FORMAT, Manifest, damaged
 from rag.store.open import OpenStore, open_store
 from rag.store.profiles import ProfileRecord
-from rag.store.segment import save_deletions
+from rag.store.reader import SegmentReader
+from rag.store.writer import write_generation
 from rag.text import display
 
 VARIANTS = ("fp32", "int8")
@@ -202,21 +201,9 @@ def _build(
         # --force means from scratch: nothing is reused from the live generation (the model's
         # ONNX export is, being keyed by the model's exact weights and checked when made).
         previous = None if force or live is None else _previous(out_dir, reporter)
+        job = _Job(files, discovery_skips, fp, identity, settings, source, store, previous, engine, reporter, pdf_dir)
         try:
-            return _write(
-                files,
-                discovery_skips,
-                fp,
-                identity,
-                settings,
-                source,
-                store,
-                previous,
-                engine,
-                reporter,
-                started,
-                pdf_dir,
-            )
+            return _write(job, started)
         finally:
             if previous is not None:
                 previous.close()
@@ -240,85 +227,132 @@ def _previous(out_dir: Path, reporter: Reporter) -> OpenStore | None:
         return None
 
 
-def _write(
-    files: list[CvFile],
-    discovery_skips: list[Skipped],
-    fp: str,
-    identity: dict,
-    settings: BuildSettings,
-    source: ModelSource,
-    store: StoreDir,
-    previous: OpenStore | None,
-    engine: Engine,
-    reporter: Reporter,
-    started: float,
-    cv_dir: Path,
-) -> BuildResult:
-    from rag.index.encoder import EncoderSpec
-    from rag.index.export import ensure_export, export_files
+@dataclass
+class _Job:
+    """What a build that writes has settled before it writes: the files, settings, model, store,
+    and the live generation it may reuse."""
 
-    encoder_dir = ensure_export(source, settings.variant, store.encoders, settings.export_cache, reporter)
+    files: list[CvFile]
+    discovery_skips: list[Skipped]
+    fingerprint: str
+    identity: dict
+    settings: BuildSettings
+    source: ModelSource
+    store: StoreDir
+    previous: OpenStore | None
+    engine: Engine
+    reporter: Reporter
+    cv_dir: Path
+
+
+def _write(job: _Job, started: float) -> BuildResult:
+    """Index what changed into a new segment, merge, describe the store, commit a generation."""
+    from rag.index.export import ensure_export
+
+    settings = job.settings
+    encoder_dir = ensure_export(job.source, settings.variant, job.store.encoders, settings.export_cache, job.reporter)
+    writing, old, kept = _plan(job, encoder_dir)
+    try:
+        kept = _merged(_indexed(job, writing, old, kept), writing)
+    except DamagedFile as exc:
+        raise damaged(job.store.root, str(exc)) from None
+    manifest = _manifest(job, writing, kept, encoder_dir)
+    skipped = [Skipped(**s) for s in manifest.skipped]
+    for line in not_indexed_lines(skipped) + warning_lines(manifest.warnings):
+        job.reporter.warn(line)
+    write_generation(
+        job.store,
+        manifest,
+        {s.entry.name: s.deletions for s in kept if s.deletions is not None},
+        np.asarray(people([c for s in kept for c in s.live_contacts()]), np.int64),
+    )  # the CVs of one person, over the whole store (profile/people.py)
+    return BuildResult(
+        False,
+        manifest,
+        time.monotonic() - started,
+        sum(s.record.documents - int(s.deleted.sum()) for s in kept),
+        writing.extracted,
+        writing.embedded,
+        manifest.chunk_count - writing.embedded_chunks,
+        writing.profiled,
+    )
+
+
+def _plan(job: _Job, encoder_dir: Path) -> tuple[Writing, list[SegmentReader], list[SegmentReader]]:
+    """How the new segments will be written, the live generation's segments (caches), and those
+    kept as they are (all of them when the settings are unchanged, else none)."""
+    from rag.index.encoder import EncoderSpec
+
     spec = EncoderSpec.load(encoder_dir)
-    encoder = EncoderUse(encoder_dir.name, settings.variant, spec.passage_prefix, spec.dim)
-    old = [SegmentSource(s.entry, s.folder, s.record, s.deletions) for s in previous.segments] if previous else []
+    previous, identity = job.previous, job.identity
+    old = [s.reader for s in previous.segments] if previous else []
     same = previous is not None and {k: previous.manifest.settings.get(k) for k in identity} == identity
     kept = old if same else []
-    term_ids = TermIds(
-        TermDictionary([DictionaryPart.load(s.dictionary_path()) for s in kept]),
-        previous.manifest.term_count if same else 0,
-    )
+    term_ids = TermIds(TermDictionary([s.dictionary() for s in kept]), previous.manifest.term_count if same else 0)
     writing = Writing(
-        store,
-        encoder,
+        job.store,
+        EncoderUse(encoder_dir.name, job.settings.variant, spec.passage_prefix, spec.dim),
         encoder_dir,
         term_ids,
-        ChunkSettings(settings.as_of, settings.chunk_chars, settings.overlap_chars),
-        engine,
-        settings.batch_size,
+        ChunkSettings(job.settings.as_of, job.settings.chunk_chars, job.settings.overlap_chars),
+        job.engine,
+        job.settings.batch_size,
         available_cores(),
-        _next_number(store, previous),
-        reporter.progress,
+        _next_number(job.store, previous),
+        job.reporter.progress,
+        same=same,
     )
-    try:
-        earlier = _live_documents(old)
-        if same:
-            retry = {(i, row) for i, s in enumerate(kept) for row in s.ocr_retry(settings.limits.ocr_pages)}
-            kept, todo = _changes(kept, files, earlier, term_ids, retry)
-        else:
-            todo = files
-        # What the previous generation knows of each file to index: its extraction, if the file is
-        # unchanged and was extracted the same way; its profile, which prepare() reuses if its key
-        # (text, rules, month) still matches.
-        where = {f.source: (old[earlier[f.source][0]], earlier[f.source][1]) for f in todo if f.source in earlier}
-        same_extractor = previous is not None and previous.manifest.extractor.get("id") == identity["extractor"]
-        cached = {
-            f.source: where[f.source]
-            for f in todo
-            if same_extractor and f.source in where and earlier[f.source][2:] == _identity(f)
-        }
-        same_limits = previous is not None and previous.manifest.settings.get("limits") == identity["limits"]
-        cached = _reusable_cached(cached, settings, same_limits)
-        documents, extracted = _extract(todo, cached, engine, identity["extractor"], settings)
-        cache = VectorCache([s.cache(spec.dim) for s in old])
-        items = ((doc, _cached_profile(where.get(doc.source))) for doc in documents)
-        if todo:
-            kept = kept + [
-                writing.write(items, len(todo), lambda: DictionaryPart.build(term_ids.new), cache, "indexing")
-            ]
-        kept = _merged(kept, writing)
-    except DamagedFile as exc:
-        raise damaged(store.root, str(exc)) from None
+    return writing, old, kept
+
+
+def _indexed(job: _Job, writing: Writing, old: list[SegmentReader], kept: list[SegmentReader]) -> list[SegmentReader]:
+    """The kept segments with changed and removed files marked deleted, and a new segment of the
+    files to index, reusing from the live generation what their inputs did not change."""
+    settings, identity, previous = job.settings, job.identity, job.previous
+    earlier = _live_documents(old)
+    if writing.same:
+        retry = {(i, row) for i, s in enumerate(kept) for row in s.ocr_retry(settings.limits.ocr_pages)}
+        kept, todo = _changes(kept, job.files, earlier, writing.term_ids, retry)
+    else:
+        todo = job.files
+    # What the previous generation knows of each file to index: its extraction, if the file is
+    # unchanged and was extracted the same way; its profile, which prepare() reuses if its key
+    # (text, rules, month) still matches.
+    where = {f.source: (old[earlier[f.source][0]], earlier[f.source][1]) for f in todo if f.source in earlier}
+    same_extractor = previous is not None and previous.manifest.extractor.get("id") == identity["extractor"]
+    cached = {
+        f.source: where[f.source]
+        for f in todo
+        if same_extractor and f.source in where and earlier[f.source][2:] == _identity(f)
+    }
+    same_limits = previous is not None and previous.manifest.settings.get("limits") == identity["limits"]
+    cached = _reusable_cached(cached, settings, same_limits)
+    documents, writing.extracted = _extract(todo, cached, job.engine, identity["extractor"], settings)
+    if not todo:
+        return kept
+    cache = VectorCache([CachedSegment(*s.vectors(writing.encoder.dim)) for s in old])
+    items = ((doc, _cached_profile(where.get(doc.source))) for doc in documents)
+    new_terms = writing.term_ids
+    return kept + [writing.write(items, len(todo), lambda: DictionaryPart.build(new_terms.new), cache, "indexing")]
+
+
+def _manifest(job: _Job, writing: Writing, kept: list[SegmentReader], encoder_dir: Path) -> Manifest:
+    """The new generation's manifest: settings, counts, segments, and what was not indexed."""
+    from rag.index.encoder import EncoderSpec
+    from rag.index.export import export_files
+
+    spec, settings, source, identity = EncoderSpec.load(encoder_dir), job.settings, job.source, job.identity
     counts = live_numbers(kept)
     candidates, chunks, length = (int(x) for x in counts.sum(axis=0)) if len(kept) else (0, 0, 0)
     if not chunks:
         raise UserError(
-            f"no text could be extracted from any of the {len(files)} files in the CV folder; "
+            f"no text could be extracted from any of the {len(job.files)} files in the CV folder; "
             "nothing was indexed and the existing store is unchanged"
         )
     notes = [s.notes() for s in kept]
-    manifest = Manifest(
-        fingerprint=fp,
-        pdf_count=len(files) + len(discovery_skips),
+    return Manifest(
+        fingerprint=job.fingerprint,
+        pdf_count=len(job.files) + len(job.discovery_skips),
         candidate_count=candidates,
         chunk_count=chunks,
         embedding_model=source.name,
@@ -345,38 +379,16 @@ def _write(
         settings=identity | {"batch_size": settings.batch_size},
         libraries={"rag": __version__} | {name: _version(name) for name in _LIBRARIES},
         created_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        skipped=[asdict(s) for s in discovery_skips]
+        skipped=[asdict(s) for s in job.discovery_skips]
         + [{"source": src, "reason": reason, "kind": kind} for n in notes for src, reason, kind in n["skipped"]],
         warnings=[{"source": src, "warning": w} for n in notes for src, w in n["warnings"]],
         ocr_pages=[{"source": src, "pages": pages} for n in notes for src, pages in n["ocr_pages"]],
         hidden_pages=[{"source": src, "pages": pages} for n in notes for src, pages in n["hidden_pages"]],
-        cv_dir=str(cv_dir.resolve()),
+        cv_dir=str(job.cv_dir.resolve()),
         profiles=identity["profiles"] | {"known": known_counts(np.concatenate([s.live_known() for s in kept]))},
         segments=[s.entry.to_dict() for s in kept],
-        term_count=term_ids.next_id,
+        term_count=writing.term_ids.next_id,
         next_segment=writing.next_number,
-    )
-    skipped = [Skipped(**s) for s in manifest.skipped]
-    for line in not_indexed_lines(skipped) + warning_lines(manifest.warnings):
-        reporter.warn(line)
-    with store.new_generation() as tmp:
-        deletions = {s.entry.name: s.deletions for s in kept if s.deletions is not None}
-        if deletions:
-            save_deletions(tmp / DELETIONS, deletions)
-        np.save(
-            tmp / PEOPLE, np.asarray(people([c for s in kept for c in s.live_contacts()]), np.int64), allow_pickle=False
-        )  # the CVs of one person, over the whole store (profile/people.py)
-        store.commit(tmp, manifest, (PEOPLE, DELETIONS) if deletions else (PEOPLE,))
-    live_documents = sum(s.record.documents - int(s.deleted.sum()) for s in kept)
-    return BuildResult(
-        False,
-        manifest,
-        time.monotonic() - started,
-        live_documents,
-        extracted,
-        writing.embedded,
-        chunks - writing.embedded_chunks,
-        writing.profiled,
     )
 
 
@@ -390,7 +402,7 @@ def _identity(f: CvFile) -> tuple[int, int, str]:
     return f.size, f.mtime_ns, f.cv_id
 
 
-def _live_documents(segments: list[SegmentSource]) -> dict[str, tuple[int, int, int, int, str]]:
+def _live_documents(segments: list[SegmentReader]) -> dict[str, tuple[int, int, int, int, str]]:
     """Every live document by source: its segment (index), row, size, mtime_ns and cv_id."""
     live = {}
     for i, s in enumerate(segments):
@@ -401,12 +413,12 @@ def _live_documents(segments: list[SegmentSource]) -> dict[str, tuple[int, int, 
 
 
 def _changes(
-    segments: list[SegmentSource],
+    segments: list[SegmentReader],
     files: list[CvFile],
     live: dict[str, tuple[int, int, int, int, str]],
     term_ids: TermIds,
     retry: set[tuple[int, int]],
-) -> tuple[list[SegmentSource], list[CvFile]]:
+) -> tuple[list[SegmentReader], list[CvFile]]:
     """The segments with the documents of changed or removed files marked deleted, and the files
     to add (new or changed, or to read again: retry, by segment and row), in discovery order."""
     todo, gone = [], {}
@@ -428,7 +440,7 @@ def _changes(
     return segments, todo
 
 
-def _merged(segments: list[SegmentSource], writing: Writing) -> list[SegmentSource]:
+def _merged(segments: list[SegmentReader], writing: Writing) -> list[SegmentReader]:
     """The segments after every merge the policy asks for (merging.py)."""
     while True:
         run = next_merge([SegmentSize(s.record.chunks, int(s.live_counts()[1])) for s in segments])
@@ -437,7 +449,7 @@ def _merged(segments: list[SegmentSource], writing: Writing) -> list[SegmentSour
         segments = segments[: run.start] + [writing.merge(segments[run.start : run.stop])] + segments[run.stop :]
 
 
-def _cached_profile(hit: tuple[SegmentSource, int] | None) -> ProfileRecord | None:
+def _cached_profile(hit: tuple[SegmentReader, int] | None) -> ProfileRecord | None:
     """The stored profile of a file's earlier version, if it had one."""
     if hit is None:
         return None
@@ -454,7 +466,7 @@ def _version(package: str) -> str:
 
 def _extract(
     files: list[CvFile],
-    cached: dict[str, tuple[SegmentSource, int]],
+    cached: dict[str, tuple[SegmentReader, int]],
     engine: Engine,
     extractor: str,
     settings: BuildSettings,
@@ -474,12 +486,12 @@ def _extract(
 
 
 def _reusable_cached(
-    cached: dict[str, tuple[SegmentSource, int]], settings: BuildSettings, same_limits: bool
-) -> dict[str, tuple[SegmentSource, int]]:
+    cached: dict[str, tuple[SegmentReader, int]], settings: BuildSettings, same_limits: bool
+) -> dict[str, tuple[SegmentReader, int]]:
     """The cache hits whose extraction is what one under these limits would give (_reusable).
     Under the same limits only a file whose OCR was cut short can fail, and the segment's notes
     name those; otherwise each cached document is read to be checked."""
-    by_segment: dict[int, tuple[SegmentSource, list[tuple[int, str]]]] = {}
+    by_segment: dict[int, tuple[SegmentReader, list[tuple[int, str]]]] = {}
     for source, (segment, row) in cached.items():
         by_segment.setdefault(id(segment), (segment, []))[1].append((row, source))
     out = dict(cached)

@@ -6,7 +6,8 @@ when MERGE_FACTOR adjacent segments share a tier they are merged into one of the
 store of n chunks has O(MERGE_FACTOR * log n) segments and each chunk is rewritten about once
 per tier. A segment with more than DELETED_SHARE of its chunks deleted is rewritten alone, which
 drops them. Merging writes a new segment from the live CVs of the old ones, reusing their
-extracted text, profiles and vectors (segment_writer.py): nothing is extracted or embedded again.
+extracted text, profiles and vectors (writing.py, through store/reader.py and store/writer.py):
+nothing is extracted or embedded again.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """What a build tells the user about files it did not index and pages it read by OCR.
 
-Every file left out is named with its reason; when many share a kind (30 ground-truth .json files
-beside 30 CVs), they become one line that counts them by extension and names the first few, so
-the real problems stay visible. The manifest keeps the full list either way. A file name may hold
+Every file left out is named with its reason, in the words the manifest keeps for it (which `rag
+ls` and the status page show too): one line a file, whatever its kind, except files that are no
+CV at all. Many of those (30 ground-truth .json files beside 30 CVs) become one line that counts
+them by extension and names the first few, so the real problems stay visible. A file name may hold
 anything, a newline or an escape sequence among them, so every name is put in a line escaped.
 """
 
@@ -15,19 +16,25 @@ from pathlib import PurePosixPath
 from rag.ingest.document import Skipped
 from rag.text import display
 
-ONE_LINE_EACH = 3  # up to this many files of one kind are listed one per line
-NAMED_IN_SUMMARY = 3  # a summary line names this many files of its kind
+ONE_LINE_EACH = 3  # up to this many files that are no CV are listed one per line
+NAMED_IN_SUMMARY = 3  # a summary line names this many of them
+SUMMED_KINDS = frozenset({"not a CV type"})  # files that are no CV: many are summed up in one line
+
+
+def skipped_line(source: str, reason: str) -> str:
+    """A file left out, as every listing names it: its name and the manifest's reason."""
+    return f"not indexed: {display(source)}: {display(reason)}"
 
 
 def not_indexed_lines(skipped: list[Skipped]) -> list[str]:
-    """One line per skipped file, or one line per kind when a kind has many, in first-seen order."""
+    """One line per skipped file, or one line for many files that are no CV, in first-seen order."""
     by_kind: dict[str, list[Skipped]] = {}
     for s in skipped:
         by_kind.setdefault(s.kind, []).append(s)
     lines: list[str] = []
     for kind, group in by_kind.items():
-        if len(group) <= ONE_LINE_EACH:
-            lines += [f"not indexed: {display(s.source)}: {display(s.reason)}" for s in group]
+        if kind not in SUMMED_KINDS or len(group) <= ONE_LINE_EACH:
+            lines += [skipped_line(s.source, s.reason) for s in group]
             continue
         shown = ", ".join(display(s.source) for s in group[:NAMED_IN_SUMMARY])
         lines.append(

@@ -1,6 +1,6 @@
 """What a build makes of each extracted CV before anything is embedded or stored: its profile, who
-it is, its chunks, and their terms. Pure and per CV, so it runs in worker processes, a group
-of CVs per task (one vocabulary per group keeps term-id lookups in the parent few).
+it is, its chunks, their terms and the skills each states. Pure and per CV, so it runs in worker
+processes, a group of CVs per task (one vocabulary per group keeps term-id lookups in the parent few).
 """
 
 from __future__ import annotations
@@ -10,15 +10,19 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 
+import numpy as np
+
+from rag.index.mentions import chunk_mentions
 from rag.index.tokens import TokenBatch, tokenise
 from rag.ingest.chunking import chunk_spans, document_text, page_at
 from rag.ingest.document import Document
-from rag.pipeline.profiling import profile_key
+from rag.pipeline.profiling import known_bits, profile_key
 from rag.profile.names import identify
 from rag.profile.quiet import quiet_ranges
 from rag.profile.read import Profile, build_profile
 from rag.store.profiles import ProfileRecord
 from rag.store.rows import Candidate, Chunk
+from rag.store.writer import SegmentRows
 
 GROUP = 64  # CVs per task
 _POOL_FROM = 2 * GROUP  # fewer CVs than this are prepared in the calling process
@@ -26,14 +30,10 @@ _POOL_FROM = 2 * GROUP  # fewer CVs than this are prepared in the calling proces
 
 @dataclass
 class Prepared:
-    """One CV ready to be written: chunk ids and first_chunk count from the CV's first chunk."""
+    """One CV ready to be written (the store's rows), and whether its profile was read now."""
 
-    document: Document
-    candidate: Candidate | None  # None: skipped at extraction, or no text to chunk
-    profile: Profile | None
-    record: ProfileRecord | None
+    rows: SegmentRows
     profiled: bool  # read now rather than taken from the cache
-    chunks: list[Chunk]
 
 
 @dataclass
@@ -52,11 +52,11 @@ class ChunkSettings:
 def prepare(doc: Document, cached: ProfileRecord | None, settings: ChunkSettings) -> Prepared:
     """A CV's profile (cached when its key matches), identity, candidate row and chunks."""
     if doc.skipped:
-        return Prepared(doc, None, None, None, False, [])
+        return Prepared(SegmentRows(doc), False)
     text, page_starts = document_text(doc.pages)
     spans = chunk_spans(text, settings.chunk_chars, settings.overlap_chars)
     if not spans:
-        return Prepared(doc, None, None, None, False, [])
+        return Prepared(SegmentRows(doc), False)
     key = profile_key(doc, settings.as_of)
     profiled = cached is None or cached.key != key
     if profiled:
@@ -82,12 +82,29 @@ def prepare(doc: Document, cached: ProfileRecord | None, settings: ChunkSettings
         Chunk(i, doc.cv_id, i, page_at(start, page_starts), start, end, doc.source, text[start:end])
         for i, (start, end) in enumerate(spans)
     ]
-    return Prepared(doc, candidate, profile, record, profiled, chunks)
+    return Prepared(SegmentRows(doc, candidate, profile, record, known_bits(profile), chunks), profiled)
 
 
 def prepare_group(items: list[tuple[Document, ProfileRecord | None]], settings: ChunkSettings) -> PreparedGroup:
+    """The CVs prepared, with the terms of all their chunks, and the skills each chunk states
+    (read once here, so that rag match looks them up: index/mentions.py)."""
     prepared = [prepare(doc, cached, settings) for doc, cached in items]
-    return PreparedGroup(prepared, tokenise([c.text for p in prepared for c in p.chunks]))
+    tokens = tokenise([c.text for p in prepared for c in p.rows.chunks])
+    bounds = np.concatenate([[0], np.cumsum(tokens.term_counts)]).tolist()
+    at = 0
+    for p in prepared:
+        chunks = p.rows.chunks
+        p.rows.mentions = [
+            chunk_mentions(
+                c.text,
+                {tokens.vocab[t] for t in tokens.terms[bounds[at + i] : bounds[at + i + 1]].tolist()},
+                c.chunk_index > 0,
+                i + 1 < len(chunks),
+            )
+            for i, c in enumerate(chunks)
+        ]
+        at += len(chunks)
+    return PreparedGroup(prepared, tokens)
 
 
 def prepare_all(

@@ -24,10 +24,23 @@ def embedding_key(encoder_key: str, variant: str, text: str) -> bytes:
     return hashlib.sha256(f"{encoder_key}\0{variant}\0{text}".encode()).digest()[:16]
 
 
+@dataclass(frozen=True)
+class EncoderUse:
+    """How chunk texts become vectors in this store: the key of each text, and its dimension."""
+
+    key: str  # the encoder folder's name
+    variant: str
+    passage_prefix: str
+    dim: int
+
+    def keys(self, texts: list[str]) -> np.ndarray:
+        return np.asarray([embedding_key(self.key, self.variant, self.passage_prefix + t) for t in texts], "S16")
+
+
 @dataclass
 class CachedSegment:
     keys: np.ndarray  # S16 per row (memory-mapped)
-    vectors: np.ndarray  # rows x dim (memory-mapped)
+    vectors: np.ndarray  # rows x dim (memory-mapped from the segment's flat index)
 
 
 class VectorCache:

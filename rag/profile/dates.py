@@ -1,8 +1,9 @@
 """Date ranges of roles as CVs write them in English, Spanish, German and French, and the months
 they cover.
 
-Handled: month names and their abbreviations in the four languages ("Jan 2019", "Sept. 2019",
-"enero de 2019", "März 2019", "févr. 2019"), numeric months ("03/2018", "03.2018", "2019-03",
+Handled: month names and their abbreviations in the four languages, before or after the year
+("Jan 2019", "Sept. 2019", "enero de 2019", "März 2019", "févr. 2019", "2024 May", "2024 Mai"),
+numeric months in either order ("03/2018", "03.2018", "2019-03", "2019.03", "2019/03",
 "01.03.2019"), bare years ("2016–2019"), any dash or "to"/"until"/"bis"/"à"/"au"/"a"/"hasta"
 between the two ends, an optional "from"/"von"/"de"/"desde"/"du" before them, words for the
 present ("Present", "actualidad", "heute", "aujourd'hui", "à ce jour", ...), open starts ("seit
@@ -91,7 +92,8 @@ def _point_pattern(p: str) -> str:
     return rf"""
     (?: (?P<{p}name>{_MONTH})\.? ,? (?:[ \t]+de)? [ \t]* (?P<{p}nyear>{_YEAR})       # Jan 2019, enero de 2019
       | (?:\d{{1,2}}[./])? (?P<{p}mm>0?[1-9]|1[0-2]) [./-] (?P<{p}myear>{_YEAR})     # 03/2018, 01.03.2019
-      | (?P<{p}iyear>{_YEAR}) [-/] (?P<{p}imm>0[1-9]|1[0-2]) (?!\d)                  # 2019-03
+      | (?P<{p}iyear>{_YEAR}) [-/.] (?P<{p}imm>0[1-9]|1[0-2]) (?!\d)                 # 2019-03, 2019.03
+      | (?P<{p}yyear>{_YEAR}) ,? [ \t]+ (?P<{p}yname>{_MONTH})\.? (?!\p{{L}})        # 2024 May
       | (?P<{p}year>{_YEAR})                                                          # 2016
     )
     """
@@ -156,6 +158,8 @@ def _point(match: regex.Match, prefix: str) -> tuple[int, int | None] | None:
         return int(get(prefix + "myear")), int(get(prefix + "mm"))
     if get(prefix + "iyear"):
         return int(get(prefix + "iyear")), int(get(prefix + "imm"))
+    if get(prefix + "yyear"):
+        return int(get(prefix + "yyear")), MONTH_NUMBER[get(prefix + "yname").lower()]
     if get(prefix + "year"):
         return int(get(prefix + "year")), None
     return None

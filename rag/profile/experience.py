@@ -4,14 +4,16 @@ the years of experience it states in words.
 Roles are what years of experience are counted from: all of them for --min-years, those whose
 title or lines hold a concept for years_in(...) ("years_in(backend)>=3": four years of graphic
 design do not count for a backend search). An entry is the dated line, up to _ENTRY_BACK lines
-above it that read as its heading (title, company: short lines, no bullet, no full stop), and
-every line down to the next entry; its title is the most job-like piece of its first lines.
+above it that read as its heading (title, company: short lines, no bullet, no full stop; no more
+lines than the section's first entry has above its dates), and every line down to the next
+entry; its title is the most job-like piece of its first lines.
 
 Stated years ("7 years of experience", "5+ years", "Experience: 3 years", "10 años de
 experiencia", "8 Jahre Berufserfahrung", "6 ans d'expérience") are read from the header and the
 summary, where CVs state them, and from an experience heading's first line when that is all it
 holds ("Experience" over "5 years"); a figure in an experience bullet ("3 years of experience with
-Kafka") is about a skill, not a career.
+Kafka") is about a skill, not a career. A contact section counts with the header: layouts put a
+summary under a "Contact" label beside the name.
 """
 
 from __future__ import annotations
@@ -23,8 +25,10 @@ from itertools import accumulate
 
 import regex
 
+from rag.lexicon.numbers import NUMBER_WORDS
 from rag.lexicon.terms import STOPWORDS, raw_tokens
 from rag.profile.dates import Period, find_periods, month_label, parse_month
+from rag.profile.education import highest_level
 from rag.profile.sections import HEADER, Section, of_kind
 from rag.profile.titles import pick_title
 
@@ -49,10 +53,12 @@ class Role:
 
 def role_sections(sections: list[Section]) -> list[Section]:
     """The experience sections; without one, every section but header, education, languages and
-    contact (a CV without headings still has dated roles)."""
-    return of_kind(sections, "experience") or [
-        s for s in sections if s.kind not in (HEADER, "education", "languages", "contact")
-    ]
+    contact; a CV without any heading, its header (it still has dated roles)."""
+    return (
+        of_kind(sections, "experience")
+        or [s for s in sections if s.kind not in (HEADER, "education", "languages", "contact")]
+        or of_kind(sections, HEADER)
+    )
 
 
 @dataclass(frozen=True)
@@ -71,22 +77,29 @@ class Entry:
 def find_entries(sections: list[Section]) -> list[Entry]:
     """Every entry with a date range in the role sections, in order."""
     found = []
+    unlabelled = not of_kind(sections, "experience")  # a degree's dates are then no role
     for section in role_sections(sections):
         lines = section.lines
         starts_at = list(accumulate((len(line) + 1 for line in lines), initial=0))  # where each line starts
         dated = sorted({bisect_right(starts_at, p.span[0]) - 1 for p in find_periods(section.text, _FAR)})
-        starts = [_entry_start(lines, i, dated[k - 1] if k else -1) for k, i in enumerate(dated)]
+        # A CV lays its entries out alike: each takes as many lines above its dates as the first does,
+        # so the last line of one entry ("Tools: Selenium") is not taken for the next one's company.
+        back = dated[0] - _entry_start(lines, dated[0], -1, _ENTRY_BACK) if dated else 0
+        starts = [_entry_start(lines, i, dated[k - 1] if k else -1, back) for k, i in enumerate(dated)]
         for k, i in enumerate(dated):
             body = lines[starts[k] : starts[k + 1] if k + 1 < len(starts) else len(lines)]
-            found.append(Entry(lines[i], pick_title(entry_heading(body)), body))
+            heading = entry_heading(body)
+            if not (unlabelled and highest_level(" ".join(heading))):
+                found.append(Entry(lines[i], pick_title(heading), body))
     return found
 
 
-def _entry_start(lines: tuple[str, ...], dated: int, previous: int) -> int:
+def _entry_start(lines: tuple[str, ...], dated: int, previous: int, back: int) -> int:
+    """The first line of the entry dated on line `dated`: up to `back` heading lines above it."""
     start = dated
     while (
         start - 1 > previous
-        and dated - (start - 1) <= _ENTRY_BACK
+        and dated - (start - 1) <= back
         and not _BULLET.match(lines[start - 1])
         and len(lines[start - 1]) <= _PROSE
         and not lines[start - 1].rstrip().endswith((".", ";"))
@@ -118,57 +131,7 @@ def make_role(period: Period, entry: Entry) -> Role:
     return Role(month_label(period.start), month_label(period.end), period.ongoing, entry.title, tuple(terms))
 
 
-_WORDS = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "thirteen": 13,
-    "fourteen": 14,
-    "fifteen": 15,
-    "sixteen": 16,
-    "seventeen": 17,
-    "eighteen": 18,
-    "nineteen": 19,
-    "twenty": 20,
-    "un": 1,
-    "uno": 1,
-    "dos": 2,
-    "tres": 3,
-    "cuatro": 4,
-    "cinco": 5,
-    "seis": 6,
-    "siete": 7,
-    "ocho": 8,
-    "nueve": 9,
-    "diez": 10,
-    "zwei": 2,
-    "drei": 3,
-    "vier": 4,
-    "fünf": 5,
-    "sechs": 6,
-    "sieben": 7,
-    "acht": 8,
-    "neun": 9,
-    "zehn": 10,
-    "deux": 2,
-    "trois": 3,
-    "quatre": 4,
-    "cinq": 5,
-    "sept": 7,
-    "huit": 8,
-    "neuf": 9,
-    "dix": 10,
-}
-_N = rf"(?P<n>\d{{1,2}}(?:[.,]5)?|{'|'.join(sorted(_WORDS, key=len, reverse=True))})"
+_N = rf"(?P<n>\d{{1,2}}(?:[.,]5)?|{'|'.join(sorted(NUMBER_WORDS, key=len, reverse=True))})"
 _STATED = regex.compile(
     rf"""(?<![\p{{L}}\p{{N}}.,])
     (?: (?:years\s+of\s+experience|experience|berufserfahrung|experiencia|exp[ée]rience)\s*[:\-–]\s*
@@ -184,17 +147,18 @@ _STATED = regex.compile(
 _ONLY_YEARS = regex.compile(rf"^{_N}\s*\+?\s*(?:years?|yrs?|jahre|años|ans)$", regex.IGNORECASE)
 
 
+_ABOUT_THE_PERSON = (HEADER, "profile", "contact")  # where a figure is the career's, not a skill's
+
+
 def stated_years(sections: list[Section]) -> float | None:
-    """The years of experience the header or summary states, the first figure written; None when
-    they state none."""
-    found = next(
-        (m for s in of_kind(sections, HEADER) + of_kind(sections, "profile") if (m := _STATED.search(s.text))), None
-    )
+    """The years of experience the header, summary or contact section states, the first figure
+    written; None when they state none."""
+    found = next((m for s in sections if s.kind in _ABOUT_THE_PERSON and (m := _STATED.search(s.text))), None)
     found = found or next(
         (m for s in of_kind(sections, "experience") if s.lines and (m := _ONLY_YEARS.match(s.lines[0]))), None
     )
     if found is None:
         return None
     number = found.group("n").lower().replace(",", ".")
-    value = _WORDS[number] if number in _WORDS else float(number)
+    value = NUMBER_WORDS[number] if number in NUMBER_WORDS else float(number)
     return int(value) if value == int(value) else value

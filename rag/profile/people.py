@@ -45,7 +45,7 @@ def people(contacts: Sequence[Contact]) -> list[int]:
     """For each CV, the index of the first CV of its person (itself when it stands alone)."""
     keys: dict[str, list[int]] = {}
     for i, contact in enumerate(contacts):
-        for key in _keys(contact):
+        for key in contact_keys(contact):
             keys.setdefault(key, []).append(i)
     parent = list(range(len(contacts)))
 
@@ -64,7 +64,9 @@ def people(contacts: Sequence[Contact]) -> list[int]:
     return [min_member for min_member in (root(i) for i in range(len(contacts)))]
 
 
-def _keys(contact: Contact) -> list[str]:
+def contact_keys(contact: Contact) -> list[str]:
+    """What may tie a CV to its person: "e:" and its e-mail, "p:" and its phone's last nine digits;
+    placeholders (example.com, 555-555-5555) are no key."""
     found = []
     email = (contact.email or "").strip().lower()
     if "@" in email and email.rsplit("@", 1)[1] not in _PLACEHOLDER_DOMAINS:

@@ -3,9 +3,11 @@
 Country names come from CLDR through Babel, in English, Spanish, German and French ("Germany",
 "Alemania", "Deutschland", "Allemagne" all give DE), plus the short and informal names CVs use
 ("UK", "USA", "EE. UU.", "England", "Holland") and a few names in the country's own language.
-Cities come from a small hand-made gazetteer (CITIES): the larger cities of Europe and the
-Americas and the biggest elsewhere, with their exonyms ("München", "Munich", "Múnich"). A city it
-does not hold is found only next to a country ("Tübingen, Deutschland").
+Cities are GeoNames' cities of more than 15,000 people in every country, by any of their Latin
+spellings ("München", "Munich", "Múnich"; gazetteer.py); a name several cities share is the most
+populous one's unless the segment names the country ("Colombo" is Sri Lanka's, "Colombo, Brasil"
+Brazil's) or the phone number's country code has one ("Valencia" beside "+34 ..." is Spain's, not
+Venezuela's). A town too small for it is found only next to a country ("Nugegoda, Sri Lanka").
 
 A place is read only from a whole segment of a line: the line is cut at " — ", "|", "·", "•" and
 then at commas, and a segment must be nothing but a city, a country, or a city with a postcode
@@ -18,13 +20,15 @@ No. 12, Temple Road, Maharagama") or where it ends an address that starts with a
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import lru_cache
 
 import regex
 from babel import Locale
 
-from rag.lexicon.terms import fold
+from rag.lexicon.vocabulary import canonical
+from rag.profile.gazetteer import City, cities_named, key
 
 CV_LANGUAGES = ("en", "es", "de", "fr")
 
@@ -86,110 +90,6 @@ _EXTRA_COUNTRY_NAMES: dict[str, tuple[str, ...]] = {
     "RU": ("Russian Federation",),
 }
 
-CITIES = """
-DE Berlin|Berlín; München|Munich|Múnich|Munchen|Muenchen; Hamburg|Hamburgo|Hambourg; Köln|Cologne|Colonia|Koeln;
-   Frankfurt am Main|Frankfurt|Fráncfort|Francfort|Frankfurt a. M.; Stuttgart; Düsseldorf|Dusseldorf|Duesseldorf;
-   Leipzig; Dresden|Dresde; Hannover|Hanover|Hanóver|Hanovre; Nürnberg|Nuremberg|Núremberg;
-   Bremen|Brême; Essen; Dortmund; Bonn; Mannheim; Karlsruhe; Münster|Munster; Augsburg; Freiburg im Breisgau|Freiburg;
-   Heidelberg; Potsdam; Kiel; Mainz|Mayence; Wiesbaden; Bochum; Duisburg; Wuppertal; Bielefeld; Aachen|Aquisgrán|Aix-la-Chapelle;
-   Braunschweig; Chemnitz; Magdeburg; Erfurt; Rostock; Lübeck; Regensburg|Ratisbonne; Ulm; Würzburg; Saarbrücken; Darmstadt; Jena
-AT Wien|Vienna|Viena|Vienne; Graz; Linz; Salzburg|Salzburgo|Salzbourg; Innsbruck; Klagenfurt
-CH Zürich|Zurich|Zúrich; Genève|Geneva|Ginebra|Genf|Geneve; Basel|Bâle|Basilea; Bern|Berne|Berna; Lausanne|Lausana;
-   Luzern|Lucerne|Lucerna; Lugano; St. Gallen|Saint-Gall; Winterthur; Zug
-FR Paris|París; Lyon|Lyons|Lión; Marseille|Marseilles|Marsella; Toulouse|Tolosa; Bordeaux|Burdeos; Lille; Nantes;
-   Strasbourg|Straßburg|Estrasburgo|Strassburg; Nice|Niza|Nizza; Montpellier; Rennes; Grenoble; Reims; Le Havre;
-   Toulon; Angers; Dijon; Brest; Clermont-Ferrand; Tours; Limoges; Metz; Rouen|Ruan; Caen; Orléans; Nancy; Perpignan;
-   Avignon|Aviñón; Annecy; Aix-en-Provence; Versailles; Boulogne-Billancourt
-BE Bruxelles|Brussels|Bruselas|Brüssel|Brussel; Antwerpen|Antwerp|Amberes|Anvers; Gent|Ghent|Gante|Gand;
-   Liège|Lieja|Lüttich; Leuven|Louvain|Lovaina; Namur; Charleroi; Brugge|Bruges|Brujas
-LU Luxembourg|Luxemburg|Luxemburgo
-NL Amsterdam|Ámsterdam; Rotterdam|Róterdam; Den Haag|The Hague|La Haya|La Haye; Utrecht; Eindhoven; Groningen; Delft; Leiden
-GB London|Londres; Manchester; Edinburgh|Edimburgo|Édimbourg; Bristol; Leeds; Birmingham; Glasgow;
-   Liverpool; Sheffield; Newcastle upon Tyne|Newcastle; Nottingham; Leicester; Cardiff; Belfast; Cambridge;
-   Oxford; Brighton; Southampton; Reading; Aberdeen; York; Bath; Coventry; Milton Keynes; Exeter
-IE Dublin|Dublín|Baile Átha Cliath; Cork; Galway; Limerick
-ES Madrid; Barcelona|Barcelone; Valencia|Valence|València; Sevilla|Seville|Séville; Bilbao|Bilbo; Málaga|Malaga;
-   Zaragoza|Saragossa|Saragosse; A Coruña|La Coruña|La Corogne|Coruña; Palma de Mallorca|Palma; Las Palmas de Gran Canaria|Las Palmas;
-   Alicante|Alacant; Córdoba|Cordoba|Cordoue; Valladolid; Vigo; Gijón; Granada|Grenade; Murcia|Murcie; Pamplona|Pampelune;
-   Santander; San Sebastián|Donostia|Saint-Sébastien; Salamanca|Salamanque; Oviedo; Vitoria-Gasteiz|Vitoria; Santiago de Compostela;
-   Tarragona; Girona|Gerona; Cádiz; Badajoz; Burgos; León; Almería; Castellón de la Plana|Castellón
-PT Lisboa|Lisbon|Lissabon|Lisbonne; Porto|Oporto; Braga; Coimbra; Faro
-IT Roma|Rome|Rom; Milano|Milan|Milán|Mailand; Napoli|Naples|Nápoles|Neapel; Torino|Turin|Turín; Firenze|Florence|Florencia|Florenz;
-   Bologna|Bolonia|Bologne; Venezia|Venice|Venecia|Venedig|Venise; Genova|Genoa|Génova|Genua|Gênes; Verona|Vérone;
-   Palermo|Palerme; Bari; Padova|Padua|Padoue; Trieste|Triest; Pisa|Pise
-MX Ciudad de México|Mexico City|CDMX|México D. F.|Mexiko-Stadt|Mexico; Guadalajara; Monterrey; Puebla; Tijuana; Querétaro;
-   Mérida; León de los Aldama; Cancún|Cancun
-AR Buenos Aires; Rosario; Mendoza; La Plata
-CO Bogotá|Bogota; Medellín|Medellin; Cali; Barranquilla; Cartagena de Indias|Cartagena
-CL Santiago de Chile|Santiago; Valparaíso; Concepción
-PE Lima; Arequipa; Cusco
-VE Caracas; Maracaibo
-EC Quito; Guayaquil
-UY Montevideo
-BR São Paulo|Sao Paulo; Rio de Janeiro|Río de Janeiro; Brasília|Brasilia; Belo Horizonte; Porto Alegre; Curitiba; Recife
-US New York|New York City|NYC|Nueva York; Boston; Chicago; Seattle; San Francisco; Los Angeles; Washington D.C.|Washington DC|Washington;
-   Austin; Denver; Atlanta; Miami; Dallas; Houston; Philadelphia|Filadelfia|Philadelphie; Phoenix; San Diego; San Jose;
-   Portland; Minneapolis; Detroit; Pittsburgh; Baltimore; Nashville; Charlotte; Raleigh; Salt Lake City; Las Vegas;
-   Orlando; Tampa; St. Louis; Kansas City; Columbus; Indianapolis; Cleveland; Cincinnati; Sacramento; Palo Alto;
-   Mountain View; Menlo Park; Cupertino; Redmond; Brooklyn; New Orleans|Nueva Orleans|La Nouvelle-Orléans
-CA Toronto; Montréal|Montreal; Vancouver; Ottawa; Calgary; Edmonton; Québec|Quebec City|Ville de Québec; Winnipeg; Halifax
-PL Warszawa|Warsaw|Varsovia|Warschau|Varsovie; Kraków|Krakow|Cracow|Cracovia|Krakau|Cracovie; Wrocław|Wroclaw|Breslau|Breslavia;
-   Gdańsk|Gdansk|Danzig; Poznań|Poznan|Posen; Łódź|Lodz; Katowice; Szczecin|Stettin
-CZ Praha|Prague|Praga|Prag; Brno|Brünn; Ostrava
-SK Bratislava|Pressburg
-HU Budapest
-RO București|Bucharest|Bucarest|Bukarest; Cluj-Napoca|Cluj; Timișoara|Timisoara; Iași|Iasi
-BG Sofia|Sofía|Sofija
-GR Αθήνα|Athens|Atenas|Athen|Athènes|Athina; Θεσσαλονίκη|Thessaloniki|Salónica|Thessalonique|Saloniki
-TR İstanbul|Istanbul|Estambul; Ankara; İzmir|Izmir
-DK København|Copenhagen|Copenhague|Kopenhagen; Aarhus|Århus; Odense
-SE Stockholm|Estocolmo; Göteborg|Gothenburg|Gotemburgo; Malmö|Malmo; Uppsala
-NO Oslo; Bergen; Trondheim; Stavanger
-FI Helsinki|Helsingfors; Espoo; Tampere; Turku
-IS Reykjavík|Reykjavik
-EE Tallinn
-LV Riga
-LT Vilnius
-HR Zagreb; Split
-SI Ljubljana|Liubliana
-RS Beograd|Belgrade|Belgrado|Belgrad
-UA Kyiv|Kiev|Kiew; Lviv|Lwów|Lemberg; Kharkiv|Járkov; Odesa|Odessa
-RU Moskva|Moscow|Moscú|Moskau|Moscou; Sankt-Peterburg|Saint Petersburg|St. Petersburg|San Petersburgo|Sankt Petersburg|Saint-Pétersbourg
-MT Valletta|La Valeta
-CY Nicosia|Nicosie|Limassol
-IL Tel Aviv|Tel Aviv-Yafo|Tel-Aviv; Jerusalem|Jerusalén|Jérusalem; Haifa
-AE Dubai|Dubái|Dubaï; Abu Dhabi|Abu Dabi
-QA Doha
-SA Riyadh|Riad|Riyad; Jeddah
-EG Cairo|El Cairo|Kairo|Le Caire
-MA Casablanca; Rabat; Marrakech|Marrakesh|Marrakesch
-TN Tunis|Túnez
-DZ Alger|Algiers|Argel|Algier
-NG Lagos; Abuja
-KE Nairobi
-ZA Johannesburg|Johannesburgo; Cape Town|Ciudad del Cabo|Kapstadt|Le Cap; Durban; Pretoria
-IN Bengaluru|Bangalore; Mumbai|Bombay; New Delhi|Delhi|Nueva Delhi|Neu-Delhi; Hyderabad; Chennai|Madras; Pune; Kolkata|Calcutta; Noida; Gurugram|Gurgaon;
-   Ahmedabad; Surat; Jaipur; Lucknow; Kanpur; Nagpur; Indore; Thane; Bhopal; Visakhapatnam
-LK Colombo; Kandy
-PK Karachi; Lahore; Islamabad
-BD Dhaka
-CN Beijing|Peking|Pekín|Pékin; Shanghai|Shanghái|Schanghai; Shenzhen; Guangzhou|Canton|Cantón; Hangzhou; Chengdu
-HK Hong Kong|Hongkong
-TW Taipei|Taipéi
-JP Tokyo|Tokio|Tōkyō; Osaka; Kyoto|Kioto; Yokohama
-KR Seoul|Seúl|Séoul; Busan
-SG Singapore|Singapur|Singapour
-MY Kuala Lumpur
-TH Bangkok
-VN Ho Chi Minh City|Saigon; Hanoi|Hanói
-ID Jakarta|Yakarta
-PH Manila|Manille
-AU Sydney|Sídney; Melbourne; Brisbane; Perth; Adelaide|Adelaida; Canberra
-NZ Auckland; Wellington; Christchurch
-"""
-"""Country code, then cities separated by ";", each with its spellings separated by "|"; the
-first country listed keeps a spelling shared by two (Córdoba is Spain's here, not Argentina's)."""
-
 US_STATES = frozenset(
     "AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ "
     "NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY".split()
@@ -206,39 +106,21 @@ class Location:
     country: str | None  # English name, from CLDR
 
 
-def _key(text: str) -> str:
-    return " ".join(fold(text).replace(".", " ").replace("-", " ").split())
-
-
 @lru_cache(maxsize=1)
-def _tables() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
-    """(country spelling -> code, city spelling -> code, code -> English name)."""
+def _tables() -> tuple[dict[str, str], dict[str, str]]:
+    """(country spelling -> code, code -> English name)."""
     countries: dict[str, str] = {}
     english: dict[str, str] = {}
     for language in CV_LANGUAGES:
         for code, name in Locale.parse(language).territories.items():
             if len(code) == 2 and code.isalpha():
-                countries.setdefault(_key(name), code)
+                countries.setdefault(key(name), code)
                 if language == "en":
                     english[code] = name
     for code, names in _EXTRA_COUNTRY_NAMES.items():
         for name in names:
-            countries.setdefault(_key(name), code)
-    cities: dict[str, str] = {}
-    for code, spellings in _gazetteer():
-        for spelling in spellings:
-            cities.setdefault(_key(spelling), code)
-    return countries, cities, english
-
-
-@lru_cache(maxsize=1)
-def _gazetteer() -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """(country code, spellings) of every city in CITIES, in order."""
-    return tuple(
-        (block.split(" ", 1)[0], tuple(s.strip() for s in city.split("|")))
-        for block in regex.split(r"\n(?=[A-Z]{2} )", CITIES.strip())
-        for city in block.split(" ", 1)[1].split(";")
-    )
+            countries.setdefault(key(name), code)
+    return countries, english
 
 
 _STRONG = regex.compile(r"\s+[—–-]\s+|\s*[|·•;\t]\s*|\s{3,}")
@@ -268,33 +150,36 @@ _REGION = regex.compile(r"^\p{Lu}[\p{L}.'’-]*(?:\s+\p{Lu}[\p{L}.'’-]*){0,2}$
 
 def country_name(code: str) -> str | None:
     """English name of an ISO 3166-1 alpha-2 code ("DE" -> "Germany")."""
-    return _tables()[2].get(code)
+    return _tables()[1].get(code)
 
 
 def country_code(name: str) -> str | None:
     """ISO code of a country name in en/es/de/fr or a common short form ("EE. UU." -> "US")."""
-    return _tables()[0].get(_key(name))
+    return _tables()[0].get(key(name))
 
 
-def city_country(name: str) -> str | None:
-    """ISO code of the country of a city in the gazetteer ("Múnich" -> "DE")."""
-    return _tables()[1].get(_key(name))
+def _city(name: str, codes: Collection[str] = ()) -> City | None:
+    """The city a name spells: the most populous in the given countries when one there has that
+    name, else the most populous; None for no city, or for a skill's name ("Rust", "Spring": towns
+    too)."""
+    cities = cities_named(name)
+    if not cities or canonical(name) is not None:
+        return None
+    return next((c for c in cities if c.code in codes), cities[0])
 
 
-@lru_cache(maxsize=1)
-def _city_spellings() -> dict[str, tuple[str, ...]]:
-    """Spelling key of a gazetteer city -> all its spellings ("munich" -> München, Munich, ...)."""
-    table: dict[str, tuple[str, ...]] = {}
-    for _, spellings in _gazetteer():
-        for spelling in spellings:
-            table.setdefault(_key(spelling), spellings)
-    return table
+def city_country(name: str, codes: Collection[str] = ()) -> str | None:
+    """ISO code of the country of a city ("Múnich" -> "DE", "Colombo" -> "LK"; in codes {"BR"},
+    Colombo in Brazil)."""
+    city = _city(name, codes)
+    return city.code if city else None
 
 
 def city_spellings(name: str) -> tuple[str, ...]:
-    """Every spelling of the gazetteer city a name spells ("Munich" -> München, Munich, Múnich, ...);
-    empty for a name the gazetteer does not hold."""
-    return _city_spellings().get(_key(name), ())
+    """Every spelling of the city a name spells ("Munich" -> Munich, München, Múnich, ...); empty
+    for a name no city has."""
+    city = _city(name)
+    return city.spellings if city else ()
 
 
 def _without_postcode(part: str) -> str:
@@ -326,7 +211,7 @@ def _town_and_country(part: str) -> tuple[str, str, str] | None:
     return None
 
 
-def _location_in(segment: str, told: bool = False) -> Location | None:
+def _location_in(segment: str, told: bool = False, prefer: Collection[str] = ()) -> Location | None:
     """A place in one segment of a line: "Berlin", "Berlin, Deutschland", "12, rue X, 75002 Paris".
 
     Every comma-separated part must be a city, a country, a US state (with or without ZIP) or a
@@ -334,7 +219,8 @@ def _location_in(segment: str, told: bool = False) -> Location | None:
     ("rue de la Paix, 75002 Paris"). One unknown word beside a country is taken as its city
     ("Tübingen, Deutschland"), regions in capitals after a known city are passed over ("Pune,
     Maharashtra"). Where the line is told to be a place (a "Location:" label, an address that
-    starts with a house number), the first unknown part that is no street is the town.
+    starts with a house number), a known city is the town whatever stands beside it, else the
+    first unknown part that is no street.
     """
     city = written = city_code = written_code = None
     state = False
@@ -348,7 +234,7 @@ def _location_in(segment: str, told: bool = False) -> Location | None:
         if place_country and written is None:
             written, written_code = place_country, code
         if place_city and city is None:
-            city, city_code = place_city, city_country(place_city)
+            city, city_code = place_city, city_country(place_city, [written_code] if written_code else prefer)
             if _without_postcode(part) != part.strip():
                 unknown.clear()  # what came before a "postcode city" part is its street
             unknown_at_city = len(unknown)
@@ -362,8 +248,8 @@ def _location_in(segment: str, told: bool = False) -> Location | None:
     before_city = unknown[:unknown_at_city] if city is not None else unknown
     if city is not None and not before_city and all(_REGION.match(u) for u in unknown):
         unknown.clear()  # "Pune, Maharashtra": a region after its city
-    if unknown:
-        towns = [u for u in unknown if not _STREET_WORDS.search(u)]
+    towns = [u for u in unknown if not _STREET_WORDS.search(u)]
+    if unknown and not (told and city is not None):  # "No. 12, Temple Road, Maharagama": the known town
         if told and city is None and towns:
             city = towns[0]
         elif not (written and city is None and len(unknown) == 1):
@@ -376,17 +262,33 @@ def _location_in(segment: str, told: bool = False) -> Location | None:
     return Location(city, written, code, country_name(code) if code else None)
 
 
-def find_location(lines: list[str]) -> Location | None:
-    """The first place written as a whole segment of one of the lines (header or contact lines)."""
-    for line in lines:
-        labelled = _LABEL.match(line.strip())
-        line = line.strip()[labelled.end() :] if labelled else line.strip()
-        told = bool(labelled and (labelled.group("colon") or labelled.group("phrase"))) or bool(
-            _HOUSE_NUMBER.match(line) and "," in line
+def find_location(lines: list[str], prefer: Collection[str] = ()) -> Location | None:
+    """The first place written as a whole segment of one of the lines (header or contact lines); a
+    line that ends with a comma may go on on the next ("456 Main St, Anytown," over "USA"). A city
+    name several countries share is read in a country of `prefer` (the phone number's) when the
+    line names none."""
+    for i, line in enumerate(lines):
+        wrapped = (
+            [f"{line.rstrip()} {lines[i + 1].strip()}"] if line.rstrip().endswith(",") and i + 1 < len(lines) else []
         )
-        for segment in _STRONG.split(line):
+        for text in wrapped + [line]:
+            if found := _location_on(text, prefer):
+                return found
+    return None
+
+
+def _location_on(line: str, prefer: Collection[str]) -> Location | None:
+    """A place on one line; a label word without a colon may be the place's own first word
+    ("Ciudad de México"), so the whole line is tried before the line without it."""
+    labelled = _LABEL.match(line.strip())
+    told = bool(labelled and (labelled.group("colon") or labelled.group("phrase")))
+    texts = [line.strip()[labelled.end() :]] if labelled else []
+    texts = texts if told else [line.strip(), *texts]
+    for text in texts:
+        told = told or bool(_HOUSE_NUMBER.match(text) and "," in text)
+        for segment in _STRONG.split(text):
             if segment and "@" not in segment:
-                found = _location_in(segment.strip(" ,;"), told)
+                found = _location_in(segment.strip(" ,;"), told, prefer)
                 if found:
                     return found
     return None

@@ -1,7 +1,8 @@
 """The parts of a CV never quoted as evidence: contact lines (an e-mail address, a phone number, a
 link, a street address), the references and personal-details sections (a referee's name and
-employer say nothing about the candidate), and page headers and footers (a line printed at the
-top or bottom of several pages, a page number).
+employer say nothing about the candidate; such a section ends at the next heading, known or
+shaped as one), and page headers and footers (a line printed at the top or bottom of several
+pages, a page number).
 
 They stay searchable; a search row just never shows them as the reason someone is on a list.
 """
@@ -51,11 +52,29 @@ def quiet_ranges(pages: list[str]) -> list[tuple[int, int]]:
     for start, line in lines:
         plain = " ".join(line.split())
         kind = heading_kind(plain) if plain else None
-        if kind is not None or _is_references(plain):
+        if kind is not None or _is_references(plain) or (in_section and _heading_shaped(plain)):
             in_section = kind in _QUIET_SECTIONS or _is_references(plain)
         if in_section or _is_contact(plain) or plain in running or _PAGE_NUMBER.fullmatch(plain or "x"):
             quiet.append((start, start + len(line)))
     return _merged(quiet)
+
+
+_HEADING_WORDS = 4
+_SECTION_NOUNS = frozenset(
+    "projects project skills experience education certifications certificates achievements awards languages "
+    "interests publications activities volunteering courses training summary profile".split()
+)
+
+
+def _heading_shaped(plain: str) -> bool:
+    """A heading the vocabulary does not know, which still ends a references section: a few words in
+    capitals ("ACADEMIC PROJECTS"), or ending in a section's noun ("Personal Projects"), never a
+    referee's name, title or contact line."""
+    words = plain.rstrip(":").split()
+    if not words or len(words) > _HEADING_WORDS or any(ch.isdigit() or ch in "@,." for ch in plain):
+        return False
+    letters = [ch for ch in plain if ch.isalpha()]
+    return all(ch.isupper() for ch in letters) or words[-1].lower() in _SECTION_NOUNS
 
 
 def _is_references(plain: str) -> bool:

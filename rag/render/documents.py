@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 import orjson
 
 from rag.files import json_bytes
-from rag.render.profile import field_json
+from rag.render.profile import field_json, field_text
+from rag.search.filters import describe_outcome
 from rag.search.retrieval import Hit, SearchResult
 from rag.store.manifest import Manifest
 from rag.store.open import OpenStore
@@ -42,10 +43,21 @@ def search_document(result: SearchResult, manifest: Manifest, store_path: str, t
         "concepts": result.holders,
         "excluded": result.excluded,
         "seniority": q.seniority,
-        "fusion": fusion.to_json(),
+        "fusion": fusion.to_json() | {"text": fusion.describe()},
         "store": store_json(manifest, store_path),
-        "filters": filters_json(result.filters, result.filtered),
+        "filters": filters_json(result.filters, result.filtered, manifest.candidate_count),
         "lists": {name: [_hit_json(hit, result.fields) for hit in hits] for name, hits in result.lists.items()},
+    }
+
+
+def with_question(doc: dict, question: str, chips, suggestion) -> dict:
+    """A search document with what the question itself said: the question as asked (doc["query"]
+    is what was searched for), the filters read from its words (search/implicit.py: chips, each
+    applied or not) and a did-you-mean (search/did_you_mean.py), null when there is none."""
+    return doc | {
+        "question": question,
+        "implicit_filters": [chip.to_json() for chip in chips],
+        "did_you_mean": suggestion.to_json() if suggestion else None,
     }
 
 
@@ -62,12 +74,16 @@ def store_json(manifest: Manifest, store_path: str) -> dict:
     }
 
 
-def filters_json(filters, outcome) -> dict | None:
+def filters_json(filters, outcome, total: int) -> dict | None:
     """What the filters asked and let through (null without filters); search and match alike.
-    `skills`: the canonical skills the filters name, which a row shows first."""
+    `skills`: the canonical skills the filters name, which a row shows first; `text`: all of it
+    in words, of the store's total candidates."""
     if filters is None:
         return None
     return {
+        "text": describe_outcome(
+            filters.text, filters.keep_unknown, outcome.kept, total, outcome.undecided, outcome.unknown
+        ),
         "expression": filters.text,
         "keep_unknown": filters.keep_unknown,
         "passed": outcome.kept,
@@ -89,6 +105,8 @@ def _hit_json(hit: Hit, fields: tuple[str, ...]) -> dict:
         "files": [{"cv_id": f.cv_id, "source": f.source} for f in hit.files or (c,)],
         "headline": c.headline,
         "seniority": c.seniority,
+        "location": location_text(hit.facts.get("location")),
+        "years": hit.facts.get("years_experience"),
         "ranks": hit.ranks,
         "scores": hit.scores,
         "matched_terms": list(hit.matched),
@@ -101,6 +119,12 @@ def _hit_json(hit: Hit, fields: tuple[str, ...]) -> dict:
     if hit.chunk is not None:
         record["chunk"] = {k: v for k, v in hit.chunk.to_dict().items() if k not in ("cv_id", "source")}
     return record
+
+
+def location_text(location: dict | None) -> str | None:
+    """Where the person lives, as a row shows it ("Berlin, Germany (DE)"), from the profile's JSON
+    value; None when unknown."""
+    return field_text("location", location) if location else None
 
 
 def match_document(result: MatchResult, manifest: Manifest, store_path: str, jd_label: str) -> dict:
@@ -123,7 +147,7 @@ def match_document(result: MatchResult, manifest: Manifest, store_path: str, jd_
             "score_weights": SCORE_WEIGHTS,
         },
         "store": store_json(manifest, store_path),
-        "filters": filters_json(result.filters, result.filtered),
+        "filters": filters_json(result.filters, result.filtered, manifest.candidate_count),
         "meets_all_must": result.meets_all,
         "meets_all_must_partly": result.meets_all_partly,
         "candidates": [_candidate_json(m, result) for m in result.candidates],

@@ -11,7 +11,6 @@ import unicodedata
 from rag.jobs.jd import PHRASE, YEARS
 from rag.jobs.matching import MET, NOT_JUDGED, PARTLY, UNMET
 from rag.lexicon.terms import fold
-from rag.render.search import describe_filters
 from rag.render.terminal import bold, clip, display, plural, terminal_width
 
 _CELL = 12  # widest must-have column in the table
@@ -58,7 +57,7 @@ def match_text(doc: dict) -> str:
         f"Store: {display(store['path'])} · {store['candidate_count']} CVs · {store['embedding_model']}"
         + (f" · years as of {doc['settings']['as_of']}" if YEARS in kinds else "")
         + (f" · phrases met at cosine ≥ {doc['settings']['phrase_threshold']:g}" if PHRASE in kinds else ""),
-        *([display(f"Filters: {describe_filters(filters, store['candidate_count'])}")] if filters else []),
+        *([display(f"Filters: {filters['text']}")] if filters else []),
         (
             f"Meet every must-have: {doc['meets_all_must']} of {considered} CVs"
             + (f" ({doc['meets_all_must_partly']} of them partly: ◐)" if doc["meets_all_must_partly"] else "")
@@ -176,15 +175,15 @@ def match_csv(doc: dict) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(
         ["rank", "name", "cv_id", "file", "score", "meets_all_must", "must_met", "nice_met", "relevance"]
-        + [_cell(f"{'must' if r['must'] else 'nice'}: {_heading(r)}") for r in reqs]
+        + [csv_cell(f"{'must' if r['must'] else 'nice'}: {_heading(r)}") for r in reqs]
     )
     for c in doc["candidates"]:
         writer.writerow(
             [
                 c["rank"],
-                _cell(c["name"]),
-                _cell(c["cv_id"]),
-                _cell(c["source"]),
+                csv_cell(c["name"]),
+                csv_cell(c["cv_id"]),
+                csv_cell(c["source"]),
                 f"{c['score']:.1f}",
                 "yes" if c["meets_all_must"] else "no",
                 c["must_met"],
@@ -196,7 +195,7 @@ def match_csv(doc: dict) -> str:
     return out.getvalue()
 
 
-def _cell(text: str) -> str:
+def csv_cell(text: str) -> str:
     """A text cell: control and invisible characters (a tab, a zero-width space) shown escaped, as
     on a terminal, where CSV goes as often as to a file; then, if a spreadsheet would run it as a
     formula, prefixed with a quote. Spreadsheets skip leading spaces and read a fullwidth "＝" as

@@ -6,20 +6,19 @@ from __future__ import annotations
 
 from rag.render.profile import row_text
 from rag.render.terminal import bold, clip, display, highlight, plural, terminal_width
-from rag.search.filters import describe_outcome
-from rag.search.fusion import describe_fusion
+from rag.search.lists import DENSE, FUSED, KEYWORD
 
 
 def list_name(name: str, rule: str) -> str:
     """How a list is headed: the fused list by its rule, RRF (the default) or convex."""
-    return {"faiss": "FAISS (dense)", "bm25": "BM25 (keywords)"}.get(name) or (
+    return {DENSE: "FAISS (dense)", KEYWORD: "BM25 (keywords)"}.get(name) or (
         "RRF" if rule == "rrf" else "Fused (convex)"
     )
 
 
 _SCORE_NOTES = {
-    "faiss": "cosine of the query and the closest chunk",
-    "bm25": "BM25, each query term from the chunk where it weighs most",
+    DENSE: "cosine of the query and the closest chunk",
+    KEYWORD: "BM25, each query term from the chunk where it weighs most",
 }
 
 
@@ -44,13 +43,13 @@ def search_text(doc: dict) -> str:
             "Leaving out: " + ", ".join(f"{label} ({plural(n, unit)})" for label, n in doc["excluded"].items())
         )
     if filters:
-        lines.append(display(f"Filters: {describe_filters(filters, store['candidate_count'])}"))
+        lines.append(display(f"Filters: {filters['text']}"))
     lines.append("")
     if len(doc["lists"]) > 1:
         lines += _side_by_side(doc, width) + [""]
     terms = set(doc["terms"])
     for name, records in doc["lists"].items():
-        note = describe_fusion(**doc["fusion"]) if name == "fused" else _SCORE_NOTES[name]
+        note = doc["fusion"]["text"] if name == FUSED else _SCORE_NOTES[name]
         lines.append(bold(list_name(name, doc["fusion"]["rule"])) + f"  ({note})")
         if not records:
             lines.append(
@@ -59,29 +58,18 @@ def search_text(doc: dict) -> str:
                     ": no CV that passes the filters"
                     if filters and not filters["passed"]
                     else ": no CV holds any query term"
-                    if name == "bm25"
+                    if name == KEYWORD
                     else ""
                 )
             )
         apart = False
         for record in records:
-            if record["weak"] and not apart and name != "bm25":
+            if record["weak"] and not apart and name != KEYWORD:
                 lines.append("  -- below: no query term held, and far from the query in meaning (likely unrelated) --")
                 apart = True
             lines += _record_lines(name, record, doc, terms, width)
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
-
-
-def describe_filters(filters: dict, total: int) -> str:
-    return describe_outcome(
-        filters["expression"],
-        filters["keep_unknown"],
-        filters["passed"],
-        total,
-        filters["undecided"],
-        filters["unknown"],
-    )
 
 
 def _label(record: dict) -> str:
@@ -137,4 +125,4 @@ def _record_lines(name: str, r: dict, doc: dict, terms: set[str], width: int) ->
 
 
 def _score(name: str, score: float) -> str:
-    return f"{score:.3f}" if name in ("faiss", "fused") else f"{score:.2f}"
+    return f"{score:.2f}" if name == KEYWORD else f"{score:.3f}"

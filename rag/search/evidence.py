@@ -12,7 +12,8 @@ from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from rag.lexicon.terms import aliases, expand_words, lines_at, raw_tokens
+from rag.lexicon.role_words import HEADING_NOUNS, ROLE_WORDS
+from rag.lexicon.terms import STOPWORDS, aliases, expand_words, lines_at, raw_tokens
 from rag.search.query import Concept
 from rag.store.rows import Candidate, Chunk
 
@@ -46,7 +47,8 @@ def best_lines(
     read: Sequence[tuple[Candidate, Chunk]], concepts: Sequence[Concept], weights: Mapping[str, float], limit: int = 2
 ) -> list[Evidence]:
     """The lines of these chunks (each with the CV it belongs to: a person may have several) that
-    best show the concepts; chunks may overlap, lines count once, quiet lines never count."""
+    best show the concepts; chunks may overlap, lines count once, quiet lines and bare section
+    headings never count."""
     # A line can hold a concept only if it has one of these words (an alias adds its canonical term).
     cues = {s[0] for c in concepts for s in c.spellings} | _alias_cues(concepts)
     scored: dict[tuple[str, int], tuple[float, Evidence]] = {}
@@ -63,7 +65,7 @@ def best_lines(
             if key in scored or cues.isdisjoint(words) or candidate.is_quiet(offset, offset + len(line)):
                 continue
             held = _held(words, concepts)
-            if held:
+            if held and not _heading(line, words, concepts):
                 weight = sum(weights.get(label, 0.0) for label in held) + 1e-3 * len(held)
                 scored[key] = (weight, Evidence(_clip(line), candidate.page_at(offset), chunk.chunk_id, held))
     ranked = [e for _, e in sorted(scored.values(), key=lambda pair: (-pair[0], pair[1].chunk_id))]
@@ -74,6 +76,20 @@ def best_lines(
     rest = [e for e in ranked[1:] if _clip_marks(e.text) not in first.text and _clip_marks(first.text) not in e.text]
     novel = [e for e in rest if set(e.concepts) - set(first.concepts)]
     return [first, *(novel or rest)[: limit - 1]]
+
+
+_HEADING_WORDS = 5  # a line of more words is no bare heading
+
+
+def _heading(line: str, words: list[str], concepts: Sequence[Concept]) -> bool:
+    """Whether a line is a section heading around the concept ("Backend Technologies", "Test
+    Automation Tools:"), which shows nothing about the person: a few words, no sentence, and
+    besides the concept's words only heading nouns, role words and small words."""
+    if len(words) > _HEADING_WORDS or line.rstrip().endswith((".", "!", "?")):
+        return False
+    own = {w for c in concepts for spelling in c.spellings for w in spelling}
+    rest = [w for w in words if w not in own and w not in STOPWORDS]
+    return bool(rest) and all(w in HEADING_NOUNS or w in ROLE_WORDS for w in rest)
 
 
 def _alias_cues(concepts: Sequence[Concept]) -> set[str]:
@@ -94,17 +110,19 @@ def line_at(candidate: Candidate, chunk: Chunk, offset: int, concepts: tuple[str
     return Evidence(_clip(line), candidate.page_at(chunk.char_start + start), chunk.chunk_id, concepts)
 
 
-def closest_passage(read: Sequence[tuple[Candidate, Chunk]], stems: frozenset[str]) -> Evidence | None:
+def closest_passage(
+    read: Sequence[tuple[Candidate, Chunk]], stems: frozenset[str], concepts: Sequence[Concept] = ()
+) -> Evidence | None:
     """For a meaning match: a content line of its closest chunks (closest first) that shares most
     word stems with the query (Query.stems; none may), then the fullest line (a complete bullet
-    says more than a wrapped tail). Never a contact line, a referee or a page header (None when
-    the chunks hold nothing else)."""
+    says more than a wrapped tail). Never a contact line, a referee, a page header or a bare
+    section heading around the query's concepts (None when the chunks hold nothing else)."""
     best = None
     for closeness, (candidate, chunk) in enumerate(read):
         for start, line in lines_at(chunk.text):
             words = [t.term for t in raw_tokens(line)]
             offset = chunk.char_start + start
-            if len(words) < 3 or candidate.is_quiet(offset, offset + len(line)):
+            if len(words) < 3 or candidate.is_quiet(offset, offset + len(line)) or _heading(line, words, concepts):
                 continue
             overlap = sum(1 for w in words if w[:5] in stems)
             key = (-overlap, closeness, -len(words), start)

@@ -40,6 +40,7 @@ _COMPARE = {
     ">": np.greater,
     "<": np.less,
 }
+LEVEL_UNKNOWN = "language level"  # the cause named when a language is listed without the level a filter asks
 _LEVEL = re.compile(r"^(?P<name>.+?)\s*(?::\s*|\s+|\()(?P<level>[ABCabc][12]|native)\)?$")
 
 
@@ -130,14 +131,24 @@ class Language:
     at_least: int = 0  # a level rank (profile_store.language_rank); 0: any level
     field: str = "language"
 
-    def test(self, c: ProfileColumns) -> tuple[np.ndarray, np.ndarray]:
+    def _rows(self, c: ProfileColumns) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(languages read, meets it, lists the language without a level when a level is asked)."""
         column = c.set("languages")
         listed = column.entries_of([_index(column.values, self.name)])
         if not self.at_least:
-            return column.rows_with(listed), column.known
+            return column.known, column.rows_with(listed), np.zeros(c.count, dtype=bool)
         good = column.rows_with(listed & (column.ranks >= self.at_least))
-        level_unknown = column.rows_with(listed & (column.ranks == 0)) & ~good
-        return good, column.known & ~level_unknown
+        return column.known, good, column.rows_with(listed & (column.ranks == 0)) & ~good
+
+    def test(self, c: ProfileColumns) -> tuple[np.ndarray, np.ndarray]:
+        read, good, no_level = self._rows(c)
+        return good, read & ~no_level
+
+    def unknown_causes(self, c: ProfileColumns) -> dict[str, np.ndarray]:
+        """Who cannot be judged, by cause: no languages read at all; or this language listed without
+        a level (the language is known, its level is not)."""
+        read, _, no_level = self._rows(c)
+        return {self.field: ~read, LEVEL_UNKNOWN: no_level}
 
 
 @dataclass(frozen=True)
@@ -173,12 +184,15 @@ class YearsIn:
     field: str = "years"
 
     def test(self, c: ProfileColumns) -> tuple[np.ndarray, np.ndarray]:
-        return _COMPARE[self.op](years_in_roles(c, self.spellings), self.value), np.diff(c.arrays["roles.indptr"]) > 0
+        months = months_in_roles(c, self.spellings)
+        years = np.where(months >= 0, months // 12, 0)
+        return _COMPARE[self.op](years, self.value), np.diff(c.arrays["roles.indptr"]) > 0
 
 
-def years_in_roles(c: ProfileColumns, spellings: tuple[tuple[str, ...], ...]) -> np.ndarray:
-    """Per candidate, whole years of the dated roles whose terms hold one of the spellings (folded,
-    dehyphenated terms; overlaps counted once); 0 where no dated role holds one."""
+def months_in_roles(c: ProfileColumns, spellings: tuple[tuple[str, ...], ...]) -> np.ndarray:
+    """Per candidate, the months of the dated roles whose own lines hold one of the spellings
+    (folded, dehyphenated terms; overlaps counted once); -1 where no dated role holds one, so that
+    a seven-month internship naming a skill (0 whole years) is not taken for no role at all."""
     if "roles.indptr" not in c.arrays:
         raise UserError(
             "years_in(...) reads the roles of each CV, which this store was built without; "
@@ -194,12 +208,12 @@ def years_in_roles(c: ProfileColumns, spellings: tuple[tuple[str, ...], ...]) ->
             [terms.rows_with(terms.entries_of([i for i, v in enumerate(plain) if v == t])) for t in spelling]
         )
     indptr, starts, ends = c.arrays["roles.indptr"], c.arrays["roles.start"], c.arrays["roles.end"]
-    years = np.zeros(c.count, dtype=np.int32)
+    months = np.full(c.count, -1, dtype=np.int32)
     owner = np.repeat(np.arange(c.count), np.diff(indptr))
     for row in np.unique(owner[holds]):
         roles = [r for r in range(indptr[row], indptr[row + 1]) if holds[r]]
-        years[row] = months_covered(Period(int(starts[r]), int(ends[r]), False, (0, 0)) for r in roles) // 12
-    return years
+        months[row] = months_covered(Period(int(starts[r]), int(ends[r]), False, (0, 0)) for r in roles)
+    return months
 
 
 Resolved = Ordered | Place | Language | Skill | Title | YearsIn | Not | AllOf | AnyOf
@@ -244,10 +258,12 @@ class CompiledFilters:
         results: dict = {}  # each test's (passes, known), computed once
         yes, no = _evaluate(self.expression, columns, results)
         undecided = ~yes & ~no
-        unknown = {}
+        causes: dict[str, np.ndarray] = {}  # field -> who it leaves unknown, over every test of it
         for test in _tests(self.expression):
-            if test.field not in unknown:
-                unknown[test.field] = int((undecided & ~results[test][1]).sum())
+            own = test.unknown_causes(columns) if isinstance(test, Language) else {test.field: ~results[test][1]}
+            for name, mask in own.items():
+                causes[name] = causes[name] | mask if name in causes else mask
+        unknown = {name: int((undecided & mask).sum()) for name, mask in causes.items()}
         keep = ~no if self.keep_unknown else yes
         return FilterOutcome(keep, int(undecided.sum()), {f: n for f, n in unknown.items() if n})
 
@@ -321,7 +337,7 @@ def _years_in(op: str, value: str, concept: str) -> YearsIn:
 
 def concept_spellings(concept: str) -> tuple[tuple[str, ...], ...]:
     """The concept's own terms, joined too ("back end" is "backend"), and every spelling of the
-    skill it names ("k8s": Kubernetes, K8s, kube), dehyphenated, as years_in_roles takes them."""
+    skill it names ("k8s": Kubernetes, K8s, kube), dehyphenated, as months_in_roles takes them."""
     from rag.lexicon.terms import raw_tokens
     from rag.lexicon.vocabulary import canonical, spellings
 
@@ -352,7 +368,8 @@ def _place(op: str, value: str) -> Place:
     code = country_code(value) or (value.upper() if len(value) == 2 and country_name(value.upper()) else None)
     if not normal(value):
         raise UsageError("location is empty; give a city or a country, e.g. location=Berlin")
-    return Place(code, frozenset(normal(s) for s in city_spellings(value)), normal(value))
+    spellings = () if code else city_spellings(value)  # a country never loads the world's cities
+    return Place(code, frozenset(normal(s) for s in spellings), normal(value))
 
 
 def _language(op: str, value: str) -> Language:

@@ -26,11 +26,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from rag.search.lists import DENSE, KEYWORD
+
 RULES = ("rrf", "convex")
 # Chosen on the development data (docs/search.md), never on the sets they are reported on.
 DEFAULT_RULE = "rrf"
 DEFAULT_RRF_K = 10
-DEFAULT_WEIGHTS = {"bm25": 1.0, "faiss": 1.0}
+DEFAULT_WEIGHTS = {KEYWORD: 1.0, DENSE: 1.0}
 DEFAULT_DESCRIBED = 0.25
 
 
@@ -59,7 +61,7 @@ class FusionSettings:
         (no skill, name or phrase to hold), where its word matches are mostly noise."""
         if names_something or self.described == 1.0:
             return self.weights
-        return {n: w * (self.described if n == "bm25" else 1.0) for n, w in self.weights.items()}
+        return {n: w * (self.described if n == KEYWORD else 1.0) for n, w in self.weights.items()}
 
 
 def describe_fusion(rule: str, weights: Mapping[str, float], rrf_k: int, coverage: bool, described: float = 1.0) -> str:
@@ -71,7 +73,7 @@ def describe_fusion(rule: str, weights: Mapping[str, float], rrf_k: int, coverag
         else f"rrf: Σ w/({rrf_k} + rank), w {', '.join(f'{n} {w:g}' for n, w in weights.items())}"
     )
     if described != 1.0:
-        shown += f", bm25 ×{described:g} for a description"
+        shown += f", {KEYWORD} ×{described:g} for a description"
     return ("more of the query's concepts first, then " if coverage else "") + shown
 
 

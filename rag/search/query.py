@@ -22,17 +22,22 @@ through its idf, never through a cut-off (resolve()).
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import regex
 
+from rag.errors import UsageError
 from rag.lexicon.role_words import ROLE_WORDS
 from rag.lexicon.seniority import query_level
 from rag.lexicon.synonyms import QUERY_EXPANSIONS
 from rag.lexicon.terms import QUERY_FRAMING, STOPWORDS, Token, alias_at, fold, query_terms_of, raw_tokens
 from rag.lexicon.vocabulary import canonical, spellings
 
+# The longest query taken from the command line, the web page and MCP alike (docs/input.md): far
+# more than any question, and analysed and searched in well under a second.
+MAX_QUERY_CHARS = 4000
 OPERATORS = {"OR": "or", "AND": "and", "NOT": "not"}
 _NATURAL_OR = frozenset({"or", "o", "oder", "ou"})  # lower-case "or" between two skills
 _SEGMENT = regex.compile(
@@ -79,6 +84,15 @@ class _Item:
     joined: bool = False  # joined to the previous item by OR
 
 
+def check_length(text: str) -> None:
+    """Refuse a query longer than MAX_QUERY_CHARS, in the one line every entry point shows."""
+    if len(text) > MAX_QUERY_CHARS:
+        raise UsageError(
+            f"the query is longer than {MAX_QUERY_CHARS:,} characters, the most a query may have; "
+            "shorten it to the skills, role or question that matter"
+        )
+
+
 def analyse(text: str) -> Query:
     """Break a query into terms, concepts, exclusions, the text to embed and the seniority it names.
 
@@ -87,14 +101,19 @@ def analyse(text: str) -> Query:
     seniority = next(
         (query_level(t.term) for item in items if not item.negated for t in item.tokens if query_level(t.term)), None
     )
-    wanted: list[Concept] = []
+    joined: list[list[Concept]] = []  # the concepts OR joins, each list made one concept at the end
     excluded: list[Concept] = []
     for item in items:
         found = _concepts(item, text)
-        joinable = [i for i, c in enumerate(wanted) if not c.role]
-        if item.joined and found and joinable and not item.negated:
-            found = [_either(wanted.pop(joinable[-1]), found[0]), *found[1:]]
-        (excluded if item.negated else wanted).extend(found)
+        joinable = _last_plain(joined) if item.joined and found and not item.negated else None
+        if item.negated:
+            excluded.extend(found)
+        elif joinable is not None:
+            group = joined.pop(joinable)
+            joined += [[*group, found[0]], *([c] for c in found[1:])]
+        else:
+            joined += [[c] for c in found]
+    wanted = [_either(*group) for group in joined]
     if not any(item.quoted or item.negated for item in items):
         wanted = _natural_or(wanted, text)
     wanted = list(dict.fromkeys(wanted))
@@ -112,6 +131,17 @@ def analyse(text: str) -> Query:
         stems,
         tuple(dict.fromkeys(excluded)),
     )
+
+
+def _last_plain(groups: list[list[Concept]]) -> int | None:
+    """Where the last concept that is no role phrase stands (what OR joins), looked for from the
+    end: a role phrase always follows a word of its own, so the look is short."""
+    return next((i for i in range(len(groups) - 1, -1, -1) if not _role(groups[i])), None)
+
+
+def _role(group: list[Concept]) -> bool:
+    """Whether concepts to be joined are a role phrase: only one alone can be (a join is none)."""
+    return len(group) == 1 and group[0].role
 
 
 def _items(text: str) -> list[_Item]:
@@ -342,31 +372,44 @@ def _looks_like_a_name(written: str) -> bool:
     return written[:1].isupper() or any(ch.isdigit() or ch in ".#+/" for ch in written) or written != written.lower()
 
 
-def _either(first: Concept, second: Concept) -> Concept:
-    """A OR B: one concept that either spelling holds."""
-    return Concept(f"{first.label} or {second.label}", tuple(dict.fromkeys(first.spellings + second.spellings)))
+def _either(*concepts: Concept) -> Concept:
+    """A OR B (OR C ...): one concept that any of their spellings holds, made once for the whole
+    run (joined two by two, a long run of ORs took time in the square of its length)."""
+    if len(concepts) == 1:
+        return concepts[0]
+    spellings = tuple(dict.fromkeys(s for c in concepts for s in c.spellings))
+    return Concept(" or ".join(c.label for c in concepts), spellings)
 
 
 def _natural_or(concepts: list[Concept], text: str) -> list[Concept]:
     """A lower-case "or" written between two concepts joins them, as OR would."""
-    folded = [t.term for t in raw_tokens(text)]
-    out: list[Concept] = []
-    for concept in concepts:
-        if out and not concept.role and not out[-1].role and _between(folded, out[-1], concept) & _NATURAL_OR:
-            out[-1] = _either(out[-1], concept)
+    or_between = _or_between([t.term for t in raw_tokens(text)])
+    groups: list[list[Concept]] = []
+    for concept in concepts:  # a join's words are its first concept's
+        if groups and not concept.role and not _role(groups[-1]) and or_between(groups[-1][0], concept):
+            groups[-1].append(concept)
         else:
-            out.append(concept)
-    return out
+            groups.append([concept])
+    return [_either(*group) for group in groups]
 
 
-def _between(folded: list[str], a: Concept, b: Concept) -> set[str]:
-    """The words between the last word of a and the first word of b, where both occur once."""
-    try:
-        end = len(folded) - 1 - folded[::-1].index(a.words[-1])
-        start = folded.index(b.words[0], end + 1)
-    except ValueError:
-        return set()
-    return set(folded[end + 1 : start])
+def _or_between(folded: list[str]) -> Callable[[Concept, Concept], bool]:
+    """Whether an "or" stands between the last place of a's last word and the first place of b's
+    first word after it. Each word's places are listed once and searched by bisection, so a query
+    of many concepts is analysed in linear time (a scan per pair took minutes on a long one)."""
+    places: dict[str, list[int]] = {}
+    for i, word in enumerate(folded):
+        places.setdefault(word, []).append(i)
+    ors = sorted(i for word in _NATURAL_OR for i in places.get(word, ()))
+
+    def between(a: Concept, b: Concept) -> bool:
+        ends, starts = places.get(a.words[-1]), places.get(b.words[0], [])
+        if not ends:
+            return False
+        k = bisect_right(starts, ends[-1])
+        return k < len(starts) and bisect_right(ors, ends[-1]) < bisect_left(ors, starts[k])
+
+    return between
 
 
 def _dense_text(text: str, tokens: list[Token], plain: bool) -> str:

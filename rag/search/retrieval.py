@@ -2,15 +2,16 @@
 
 0. filters, if any, decide which candidates may appear at all (filters.py, on their profiles);
 1. analyse it once: terms, concepts, the text to embed, the seniority asked for (query.py);
-2. each index scores every chunk: cosine per chunk (dense_index.py), BM25 weight per term and
-   chunk (keyword_index.py), and which chunks hold each concept;
-3. aggregate chunks to the unit shown, a candidate or the chunk itself (candidates.py);
-4. rank each list over the candidates the filters kept, and fuse: concepts held first, then the
-   fusion rule (fusion.py), normalised over the kept candidates only;
-5. describe the top of each list: names, concepts held, evidence lines (evidence.py), and the
+2. each retriever (retrievers.py: one call, query in, scored units out) scores the chunks and
+   aggregates them to the unit shown, a candidate or the chunk itself: the cosine of the closest
+   chunk through FAISS (index/dense.py), BM25 per term from the chunk where it weighs most
+   (index/keyword.py); and which chunks hold each concept is read once;
+3. rank each retriever's list over the candidates the filters kept, and fuse them: concepts held
+   first, then the fusion rule (fusion.py), normalised over the kept candidates only;
+4. describe the top of each list: names, concepts held, evidence lines (evidence.py), and the
    profile fields a filter or the query touched (profile_view.py).
 
-Evaluation calls rank() (steps 1-4), the very path search uses.
+Evaluation calls rank() (steps 1-3), the very path search uses.
 """
 
 from __future__ import annotations
@@ -27,15 +28,18 @@ from rag.search.evidence import Evidence, best_lines, closest_passage
 from rag.search.fields import profile_fields
 from rag.search.filters import CompiledFilters, FilterOutcome
 from rag.search.fusion import FusionSettings, convex_scores, ranked, rrf_scores
-from rag.search.query import Concept, Query, analyse, resolve
+from rag.search.lists import DENSE, FUSED, KEYWORD, LISTS, RETRIEVED
+from rag.search.query import Concept, Query, analyse, check_length, resolve
+from rag.search.retrievers import DenseRetriever, KeywordRetriever, Request, Retriever, only
 from rag.store.open import OpenStore
 from rag.store.rows import Candidate, Chunk
 
 if TYPE_CHECKING:
     from rag.profile.read import Profile
 
-MODES = ("hybrid", "fused", "faiss", "bm25")
-SHOWN = {"hybrid": ("faiss", "bm25", "fused"), "fused": ("fused",), "faiss": ("faiss",), "bm25": ("bm25",)}
+MODES = ("hybrid", FUSED, DENSE, KEYWORD)
+SHOWN = {"hybrid": LISTS} | {name: (name,) for name in LISTS}
+ROW_FACTS = ("location", "years_experience")  # what every row shows of its profile
 EVIDENCE_CHUNKS = 6  # chunks of a candidate read for evidence: those where the query weighs most
 CLOSEST_CHUNKS = 3  # chunks of a meaning match read for its closest content line
 # A row that holds no concept of the query and whose closest chunk is below this cosine is set apart
@@ -87,6 +91,7 @@ class Hit:
     profile: Profile | None = None  # read when the result shows profile fields
     files: tuple[Candidate, ...] = ()  # every CV of the person (the candidate's own first)
     weak: bool = False  # holds no query concept and is under the model's meaning floor: likely unrelated
+    facts: dict = field(default_factory=dict)  # ROW_FACTS as the profile's JSON holds them (no Profile parsed)
 
 
 @dataclass
@@ -106,6 +111,7 @@ class SearchResult:
 def check_request(query: str, mode: str, topk: int) -> None:
     if not query.strip():
         raise UsageError('the query is blank; ask something, e.g. "Who has experience with Jenkins?"')
+    check_length(query)
     if any("\ud800" <= ch <= "\udfff" for ch in query):
         raise UsageError("the query is not valid UTF-8 text")
     if topk < 1:
@@ -122,6 +128,9 @@ class Searcher:
         self._keyword = None
         self._dense = None
         self._encoder = None
+        self.retrievers: dict[str, Retriever] = {
+            r.name: r for r in (DenseRetriever(self.dense_scores), KeywordRetriever())
+        }
 
     @property
     def keyword(self):
@@ -155,7 +164,7 @@ class Searcher:
     def rank(
         self,
         query: Query,
-        lists: tuple[str, ...] = ("faiss", "bm25", "fused"),
+        lists: tuple[str, ...] = LISTS,
         unit: str = "candidates",
         fusion: FusionSettings | None = None,
         keep: np.ndarray | None = None,
@@ -177,13 +186,11 @@ class Searcher:
             allowed = None if allowed is None else allowed[owner]
         within = (lambda row: row) if allowed is None else (lambda row: row & allowed)
         query = resolve(query, lambda c: int(within(rows[c.spellings]).sum()))
-        scores: dict[str, np.ndarray] = {}
-        chunk_dense = None
-        if {"faiss", "fused"} & set(lists):
-            chunk_dense = self.dense_scores(query.dense_text, keep)
-            scores["faiss"] = agg.best_of_all(starts, chunk_dense)
-        if {"bm25", "fused"} & set(lists):
-            scores["bm25"] = sum((agg.best_of_some(starts, *postings[t]) for t in query.terms), np.zeros(units))
+        wanted = RETRIEVED if FUSED in lists else [n for n in RETRIEVED if n in lists]
+        request = Request(query, starts, keep, postings)
+        retrieved = {name: self.retrievers[name].retrieve(request) for name in wanted}
+        scores = {name: r.scores for name, r in retrieved.items()}
+        chunk_dense = retrieved[DENSE].chunk_scores if DENSE in retrieved else None
         concepts = list(query.concepts)
         held = np.array([within(rows[c.spellings]) for c in concepts], dtype=bool).reshape(len(concepts), units)
         weights = {c.label: sum(self.keyword.term_weights(list(c.words)).values()) for c in concepts}
@@ -195,12 +202,7 @@ class Searcher:
             seniority = None if seniority is None else agg.of_people(people, seniority, allowed)
             first = people == np.arange(units)
             allowed = first & agg.of_people(people, np.ones(units, bool) if allowed is None else allowed, None)
-        orders = {}
-        if "faiss" in scores:
-            orders["faiss"] = _only(ranked(scores["faiss"]), allowed)
-        if "bm25" in scores:
-            order = _only(ranked(scores["bm25"]), allowed)
-            orders["bm25"] = order[scores["bm25"][order] > 0]
+        orders = {name: self.retrievers[name].order(s, allowed) for name, s in scores.items()}
         rankings = Rankings(
             query,
             unit,
@@ -218,7 +220,7 @@ class Searcher:
             chunks,
             people,
         )
-        if "fused" in lists:
+        if FUSED in lists:
             rankings = self.fused_with(rankings, fusion)
         rankings.orders = {n: rankings.orders[n] for n in lists}
         return rankings
@@ -230,13 +232,13 @@ class Searcher:
         units = len(r.starts) - 1
         weights = fusion.for_query(bool(r.strong.any()) or r.seniority is not None)
         if fusion.rule == "rrf":
-            fused = rrf_scores({"faiss": r.orders["faiss"], "bm25": r.orders["bm25"]}, units, fusion.rrf_k, weights)
+            fused = rrf_scores({n: r.orders[n] for n in RETRIEVED}, units, fusion.rrf_k, weights)
         else:
             shown = slice(None) if r.allowed is None else r.allowed
             fused = np.zeros(units)
-            fused[shown] = convex_scores({n: r.scores[n][shown] for n in ("bm25", "faiss")}, weights)
-        order = _only(ranked(fused, coverage_levels(r) if fusion.coverage else None), r.allowed)
-        return replace(r, orders=r.orders | {"fused": order}, scores=r.scores | {"fused": fused})
+            fused[shown] = convex_scores({n: r.scores[n][shown] for n in RETRIEVED}, weights)
+        order = only(ranked(fused, coverage_levels(r) if fusion.coverage else None), r.allowed)
+        return replace(r, orders=r.orders | {FUSED: order}, scores=r.scores | {FUSED: fused})
 
     def _postings(self, terms: tuple[str, ...], concepts: list[Concept]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """Every posting list the query needs (its terms, its concepts' one-word spellings), read once."""
@@ -271,8 +273,10 @@ class Searcher:
         unit: str = "candidates",
         fusion: FusionSettings | None = None,
         filters: CompiledFilters | None = None,
+        offset: int = 0,
     ) -> SearchResult:
-        """The shown top of each list; filters (Filters.compile()) apply before any list is ranked."""
+        """The shown top of each list (from rank offset + 1 on: a later page); filters
+        (Filters.compile()) apply before any list is ranked."""
         check_request(text, mode, topk)
         fusion = fusion or FusionSettings()
         query = analyse(text)
@@ -282,9 +286,9 @@ class Searcher:
                 'skill, a role or a description, e.g. "Who has experience with Jenkins?"'
             )
         outcome = filters.apply(self.store.profiles().columns) if filters else None
-        lists = ("faiss", "bm25", "fused") if mode in ("hybrid", "fused") else SHOWN[mode]
+        lists = LISTS if mode in ("hybrid", FUSED) else SHOWN[mode]
         rankings = self.rank(query, lists, unit, fusion, outcome.keep if outcome else None)
-        shown = {name: rankings.orders[name][:topk] for name in SHOWN[mode]}
+        shown = {name: rankings.orders[name][offset : offset + topk] for name in SHOWN[mode]}
         holders = {
             c.label: int(n) for c, n, strong in zip(rankings.concepts, rankings.holders(), rankings.strong) if strong
         }
@@ -296,7 +300,7 @@ class Searcher:
             mode,
             unit,
             fusion,
-            self._hits(rankings, shown, fields),
+            self._hits(rankings, shown, fields, offset),
             holders,
             filters,
             outcome,
@@ -304,7 +308,9 @@ class Searcher:
             rankings.excluded,
         )
 
-    def _hits(self, r: Rankings, shown: dict[str, np.ndarray], fields: tuple[str, ...]) -> dict[str, list[Hit]]:
+    def _hits(
+        self, r: Rankings, shown: dict[str, np.ndarray], fields: tuple[str, ...], offset: int = 0
+    ) -> dict[str, list[Hit]]:
         units = sorted({int(u) for order in shown.values() for u in order})
         chunk_of: dict[int, Chunk] = {}
         if r.unit == "candidates":
@@ -315,21 +321,20 @@ class Searcher:
         members = {u: self._members(r, row) for u, row in row_of.items()}
         people = self.store.candidates.get({m for rows in members.values() for m in rows})
         own = {u: people[row] for u, row in row_of.items()}
-        profiles = {}
-        if fields:
-            records = self.store.profiles().table.get(row_of.values())
-            profiles = {u: records[row].read() for u, row in row_of.items()}
+        records = self.store.profiles().table.get(row_of.values())  # every row shows its location and years
+        profiles = {u: records[row].read() for u, row in row_of.items()} if fields else {}
+        facts = {u: {f: records[row].profile.get(f) for f in ROW_FACTS} for u, row in row_of.items()}
         position = {name: _positions(order, len(r.starts) - 1) for name, order in r.orders.items()}
         evidence = self._evidence(r, units, members, people)
         floor = MEANING_FLOORS.get(self.store.manifest.embedding_model)
         out: dict[str, list[Hit]] = {}
         for name, order in shown.items():
             out[name] = []
-            for rank, unit in enumerate(order.tolist(), start=1):
-                matched = tuple(c.label for c, row in zip(r.concepts, r.held) if c.strong and row[unit])
+            for rank, unit in enumerate(order.tolist(), start=offset + 1):
+                matched = tuple(c.label for c, row in zip(r.concepts, r.held) if row[unit])
                 if r.seniority is not None and r.seniority[unit]:
                     matched += (f"{r.query.seniority} (title)",)
-                weak = not matched and floor is not None and "faiss" in r.scores and r.scores["faiss"][unit] < floor
+                weak = not matched and floor is not None and DENSE in r.scores and r.scores[DENSE][unit] < floor
                 out[name].append(
                     Hit(
                         rank,
@@ -343,6 +348,7 @@ class Searcher:
                         profiles.get(unit),
                         tuple(people[m] for m in members[unit]),
                         bool(weak),
+                        facts[unit],
                     )
                 )
         return out
@@ -388,14 +394,9 @@ class Searcher:
         for unit, pairs in wanted.items():
             read = [(people[m], chunks[c]) for m, c in pairs]
             lines = best_lines(read, r.concepts, r.weights)
-            closest = None if lines else closest_passage(read, r.query.stems)
+            closest = None if lines else closest_passage(read, r.query.stems, r.concepts)
             out[unit] = lines or ([closest] if closest else [])
         return out
-
-
-def _only(order: np.ndarray, allowed: np.ndarray | None) -> np.ndarray:
-    """An order without the units the filters left out."""
-    return order if allowed is None else order[allowed[order]]
 
 
 def _positions(order: np.ndarray, units: int) -> np.ndarray:

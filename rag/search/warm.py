@@ -21,6 +21,7 @@ from functools import cached_property
 from pathlib import Path
 
 from rag.errors import UserError
+from rag.search.lists import FUSED
 from rag.search.retrieval import Searcher, check_model
 from rag.store.folder import StoreDir
 from rag.store.open import OpenStore, open_store
@@ -57,7 +58,7 @@ def load(root: Path, expected_model: str | None = None) -> Loaded:
     try:
         check_model(store, expected_model)
         searcher = Searcher(store)
-        searcher.search(WARM_UP_QUERY, "fused", 1)
+        searcher.search(WARM_UP_QUERY, FUSED, 1)
     except BaseException:
         store.close()
         raise

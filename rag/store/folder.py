@@ -20,12 +20,18 @@ any that a reader still holds (a shared lock on its .readers file); a segment is
 when no remaining generation lists it, so a search never loses the files it is using. The store
 folder itself is never renamed, so it can be a Docker bind mount; a build only writes into a
 folder that is empty, new, or already a store.
+
+Only a build holding .lock (which records its pid) makes temporaries: the .tmp-* and .trash-*
+folders in generations/ and segments/, and the `.current.<hex>` link of a swap. So a build that
+finds the lock free may remove every one of them, whatever killed their maker; each build does so
+as it starts (claim), matching each by the exact name and type a build gives it.
 """
 
 from __future__ import annotations
 
 import fcntl
 import os
+import re
 import secrets
 import shutil
 import time
@@ -48,6 +54,11 @@ from rag.store.manifest import (
     Manifest,
     file_record,
 )
+
+# The names a build gives its temporaries (secrets.token_hex: 6 bytes a folder, 4 a link).
+_TEMPORARY_FOLDER = re.compile(r"\.tmp-[0-9a-f]{12}|\.trash-.+-[0-9a-f]{6}")
+_SWAPPED = "|".join(re.escape(name) for name in ("current", *LINKS))
+_TEMPORARY_LINK = re.compile(rf"\.(?:{_SWAPPED})\.[0-9a-f]{{8}}")
 
 
 class StoreDir:
@@ -80,6 +91,43 @@ class StoreDir:
         self.root.mkdir(parents=True, exist_ok=True)
         if not (self.root / MARKER).is_file():
             write_atomic(self.root / MARKER, b"cv-rag store: `rag clean` may empty this folder\n")
+        self._remove_leftovers()
+
+    def _remove_leftovers(self) -> None:
+        """Remove the temporaries of builds that died. Only a build holding .lock makes them, so with
+        the lock taken here none is live; nothing is done when there are none (the lock is not even
+        tried), when a build holds it, or when the store cannot be written (a read-only mount)."""
+        if not self._leftovers():
+            return
+        try:
+            f = (self.root / ".lock").open("a")
+        except OSError:
+            return
+        with f:
+            try:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return
+            try:
+                for path in self._leftovers():
+                    if path.is_symlink():
+                        path.unlink(missing_ok=True)
+                    else:
+                        shutil.rmtree(path, ignore_errors=True)
+            finally:
+                fcntl.flock(f, fcntl.LOCK_UN)
+
+    def _leftovers(self) -> list[Path]:
+        """The temporaries in the store, by the exact name and type a build gives each."""
+        found = [p for p in self.root.iterdir() if _TEMPORARY_LINK.fullmatch(p.name) and p.is_symlink()]
+        for folder in (self.generations, self.segments):
+            if folder.is_dir():
+                found += [
+                    p
+                    for p in folder.iterdir()
+                    if _TEMPORARY_FOLDER.fullmatch(p.name) and p.is_dir() and not p.is_symlink()
+                ]
+        return found
 
     def _foreign(self) -> list[str]:
         """What in a folder that is not (yet) a store did not come from a build. A store in the

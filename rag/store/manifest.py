@@ -17,47 +17,17 @@ import orjson
 
 from rag.errors import Fix, UserError
 from rag.files import json_bytes, sha256_file
-from rag.index import dense as dense_index
-from rag.index import keyword_segment
 
 # 3: profiles.jsonl and profiles.index.npz; 4 (two of them, never released together): people in
 # candidates.index.npz, or segments; 5: segments, marked deletions, an IVF index in large segments,
-# and people (which CVs are one person's) store-wide in the generation, from contacts kept per segment.
-STORE_FORMAT = 5
+# and people (which CVs are one person's) store-wide in the generation, from contacts kept per segment;
+# 6: a FAISS IndexFlatIP (faiss.index) in every segment instead of vectors.f32, and each chunk's
+# skill mentions (mentions.*) found at build time.
+STORE_FORMAT = 6
 
 MANIFEST = "manifest.json"
 PEOPLE = "people.npy"  # in every generation: per live candidate, the first candidate of its person (people.py)
 DELETIONS = "deletions.npz"  # per segment with deletions: which documents, and what their chunks held
-SEGMENT = "segment.json"  # in each segment: its counts and every file's size and checksum
-CHUNKS = "chunks.jsonl"
-CHUNK_OFFSETS = "chunks.offsets.npy"  # byte offset of every line of chunks.jsonl, and the file size
-CANDIDATES = "candidates.jsonl"  # one line per indexed CV (rows.Candidate)
-# line offsets, first chunk, seniority, document and contact (e-mail, phone, name) of every candidate
-CANDIDATE_INDEX = "candidates.index.npz"
-DOCUMENTS = "documents.jsonl"  # extracted text per file: the extraction cache
-DOCUMENT_INDEX = "documents.index.npz"  # line offsets and identity (path, cv_id, size, mtime) of every file
-NOTES = "notes.json"  # what extraction said about the segment's files: not indexed, warnings, OCR'd and hidden pages
-PROFILES = "profiles.jsonl"  # one profile per candidate, in candidate order (profiles.py)
-PROFILE_INDEX = "profiles.index.npz"  # their line offsets and the columns filters read
-SEGMENT_FILES = (
-    CHUNKS,
-    CHUNK_OFFSETS,
-    CANDIDATES,
-    CANDIDATE_INDEX,
-    DOCUMENTS,
-    DOCUMENT_INDEX,
-    NOTES,
-    PROFILES,
-    PROFILE_INDEX,
-    *keyword_segment.FILES,
-    *dense_index.FILES,
-)
-# Checked byte for byte whenever a store is opened: every file whose size grows with the chunks or
-# terms but not with their text, vectors or postings. The others are checked by size; each is
-# checked further when it is read (a line that does not parse, a chunk id out of range, a vector
-# that is not unit length), bm25.pkl and the profile index are hashed before they are first read,
-# and `rag ls --verify` hashes everything.
-HASHED_ON_OPEN = (CHUNK_OFFSETS, CANDIDATE_INDEX, *keyword_segment.SMALL_FILES)
 MARKER = ".cv-rag-store"
 READERS = ".readers"  # in every generation: each search holds a shared lock on it
 EVAL_REPORT = "eval.json"  # what `rag eval` writes into the store folder by default

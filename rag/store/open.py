@@ -1,9 +1,9 @@
 """Opening a store for search: the live generation, locked against pruning, its segments checked
 and laid end to end, live rows only, so that a search sees one store numbered from 0.
 
-Opening reads and checks what is small (HASHED_ON_OPEN, manifest.py: segment.json, offsets,
+Opening reads and checks what is small (HASHED_ON_OPEN, layout.py: segment.json, offsets,
 candidate tables, the keyword index's per-term and per-chunk arrays, deletions) and only the
-sizes of what is large (chunk text, postings, positions, vectors, the IVF index), which are
+sizes of what is large (chunk text, postings, positions, the FAISS indexes, mentions), which are
 memory-mapped and checked as they are read. `rag ls --verify` hashes every byte.
 """
 
@@ -24,16 +24,11 @@ from rag.errors import DamagedFile, Fix, UserError
 from rag.index.encoder import SPEC_FILE
 from rag.index.live import LiveRows, live_layout
 from rag.store.folder import StoreDir
+from rag.store.layout import SEGMENT
 from rag.store.manifest import (
-    CANDIDATE_INDEX,
-    CANDIDATES,
-    CHUNK_OFFSETS,
-    CHUNKS,
     MANIFEST,
     PEOPLE,
-    PROFILE_INDEX,
     READERS,
-    SEGMENT,
     STORE_FORMAT,
     Manifest,
     SegmentEntry,
@@ -41,21 +36,35 @@ from rag.store.manifest import (
     damaged,
     size_problem,
 )
+from rag.store.reader import SegmentReader
 from rag.store.rows import Candidate, Chunk
-from rag.store.segment import SegmentDeletions, SegmentRecord, check_files, load_deletions, read_record
-from rag.store.tables import JsonlTable, SegmentedTable
+from rag.store.segment import SegmentDeletions, SegmentRecord, check_files, load_deletions
+from rag.store.tables import SegmentedTable
 
 T = TypeVar("T")
 
 
 @dataclass
 class OpenSegment:
-    entry: SegmentEntry
-    folder: Path
-    record: SegmentRecord
+    reader: SegmentReader  # its files, and its deletions
     candidates: LiveRows  # where its live candidates stand in the store
     chunks: LiveRows  # and its live chunks
-    deletions: SegmentDeletions | None
+
+    @property
+    def entry(self) -> SegmentEntry:
+        return self.reader.entry
+
+    @property
+    def folder(self) -> Path:
+        return self.reader.folder
+
+    @property
+    def record(self) -> SegmentRecord:
+        return self.reader.record
+
+    @property
+    def deletions(self) -> SegmentDeletions | None:
+        return self.reader.deletions
 
 
 @dataclass
@@ -88,14 +97,13 @@ class OpenStore:
         self.close()
 
     def keyword_index(self):
-        from rag.index.dictionary import DictionaryPart, TermDictionary
+        from rag.index.dictionary import TermDictionary
         from rag.index.keyword import KeywordIndex
-        from rag.index.keyword_segment import DICTIONARY
 
         def load():
-            dictionary = TermDictionary([DictionaryPart.load(s.folder / DICTIONARY) for s in self.segments])
+            dictionary = TermDictionary([s.reader.dictionary() for s in self.segments])
             return KeywordIndex.load(
-                [s.folder for s in self.segments],
+                [s.reader.keyword_files() for s in self.segments],
                 [s.chunks for s in self.segments],
                 [s.deletions.terms if s.deletions else None for s in self.segments],
                 dictionary,
@@ -109,10 +117,20 @@ class OpenStore:
 
         return self.checked(
             lambda: DenseIndex.load(
-                [s.folder for s in self.segments],
+                [s.reader.dense_files() for s in self.segments],
                 [s.chunks for s in self.segments],
                 self.manifest.dim,
                 [s.record.approximate for s in self.segments],
+            )
+        )
+
+    def mention_index(self):
+        """Where the live chunks state skills (index/mentions.py), for rag match."""
+        from rag.index.mentions import MentionIndex
+
+        return self.checked(
+            lambda: MentionIndex.load(
+                [s.reader.mention_files() for s in self.segments], [s.chunks for s in self.segments]
             )
         )
 
@@ -120,25 +138,17 @@ class OpenStore:
         """The reference BM25 (bm25.Bm25Reference) from every segment's bm25.pkl, each unpickled
         only once its bytes match their checksum."""
         from rag.index.bm25 import Bm25Reference
-        from rag.index.keyword_segment import PICKLE, load_term_counts
 
-        parts = []
-        for s in self.segments:
-            self._check_bytes(s, PICKLE)
-            parts.append((self.checked(lambda s=s: load_term_counts(s.folder, s.record.chunks)), s.chunks.kept))
-        return Bm25Reference(parts)
+        return Bm25Reference([(self.checked(s.reader.term_counts), s.chunks.kept) for s in self.segments])
 
     def profiles(self):
-        """The live candidates' profiles (profiles.StoredProfiles), read when first needed: by
-        filters, and by a query with a capitalised word that may name a place or a language
-        (search/fields.py); other searches never open them."""
+        """The live candidates' profiles (profiles.StoredProfiles), read when first needed: by the
+        first search (every row shows where its person lives and their years; filters read the
+        columns)."""
         if self._profiles is None:
-            from rag.store.profiles import joined_profiles, load_profiles
+            from rag.store.profiles import joined_profiles
 
-            parts = []
-            for s in self.segments:
-                self._check_bytes(s, PROFILE_INDEX)
-                parts.append(self.checked(lambda s=s: load_profiles(s.folder, s.record.candidates, self.root)))
+            parts = [self.checked(lambda s=s: s.reader.stored_profiles(self.root)) for s in self.segments]
             self._profiles = joined_profiles(parts, [s.candidates for s in self.segments])
         return self._profiles
 
@@ -177,13 +187,6 @@ class OpenStore:
             return read()
         except DamagedFile as exc:
             raise damaged(self.root, str(exc)) from None
-
-    def _check_bytes(self, segment: OpenSegment, name: str) -> None:
-        problem = checksum_problem(
-            segment.folder, segment.record.artifacts, name, f"segments/{segment.entry.name}/{name}", SEGMENT
-        )
-        if problem:
-            raise damaged(self.root, problem)
 
 
 def open_store(root: Path) -> OpenStore:
@@ -314,45 +317,26 @@ def open_segments(store: StoreDir, generation: Path, manifest: Manifest):
     deletions = {}
     if DELETIONS in manifest.artifacts:
         deletions = load_deletions(generation / DELETIONS, {e.name: e.documents for e in entries})
-    opened = []
-    chunk_tables, candidate_tables, counts, seniority = [], [], [], []
+    opened, tables = [], ([], [], [], [])
     for entry in entries:
-        folder = store.segments / entry.name
-        record = read_record(folder, entry)
-        check_files(folder, record)
-        offsets = np.load(folder / CHUNK_OFFSETS, allow_pickle=False)
-        with np.load(folder / CANDIDATE_INDEX, allow_pickle=False) as table:
-            candidate_offsets, starts, levels, documents = (
-                table["offsets"],
-                table["starts"],
-                table["seniority"],
-                table["document"],
-            )
-        if not (
-            len(offsets) - 1 == record.chunks
-            and len(candidate_offsets) - 1 == len(starts) - 1 == len(levels) == len(documents) == record.candidates
-            and int(starts[-1]) == record.chunks
-        ):
-            raise DamagedFile(
-                f"segment {entry.name}: its tables do not describe {record.candidates} candidates "
-                f"and {record.chunks} chunks"
-            )
-        for name, table_offsets in ((CHUNKS, offsets), (CANDIDATES, candidate_offsets)):
-            if int(table_offsets[-1]) != (folder / name).stat().st_size:
-                raise DamagedFile(f"segments/{entry.name}/{name} does not end where its offsets say")
         gone = deletions.get(entry.name)
-        kept = None if gone is None else ~gone.documents[documents]
+        reader = SegmentReader.open(store.segments / entry.name, entry, gone)
+        starts = reader.candidate_starts()
+        kept = None if gone is None else ~gone.documents[reader.candidate_documents()]
         per_candidate = np.diff(starts)
-        chunk_kept = None if kept is None else np.repeat(kept, per_candidate)
-        opened.append((entry, folder, record, kept, chunk_kept, gone))
-        chunk_tables.append(JsonlTable(folder / CHUNKS, offsets, Chunk, store.root))
-        candidate_tables.append(JsonlTable(folder / CANDIDATES, candidate_offsets, Candidate, store.root))
-        counts.append(per_candidate if kept is None else per_candidate[kept])
-        seniority.append(levels if kept is None else levels[kept])
-    candidate_live = live_layout([o[2].candidates for o in opened], [o[3] for o in opened])
-    chunk_live = live_layout([o[2].chunks for o in opened], [o[4] for o in opened])
-    segments = [
-        OpenSegment(entry, folder, record, c, k, gone)
-        for (entry, folder, record, _, _, gone), c, k in zip(opened, candidate_live, chunk_live)
-    ]
-    return segments, (chunk_tables, candidate_tables, counts, seniority)
+        opened.append((reader, kept, None if kept is None else np.repeat(kept, per_candidate)))
+        levels = reader.seniority()
+        for table, part in zip(
+            tables,
+            (
+                reader.chunk_table(store.root),
+                reader.candidate_table(store.root),
+                per_candidate if kept is None else per_candidate[kept],
+                levels if kept is None else levels[kept],
+            ),
+        ):
+            table.append(part)
+    candidate_live = live_layout([r.record.candidates for r, _, _ in opened], [k for _, k, _ in opened])
+    chunk_live = live_layout([r.record.chunks for r, _, _ in opened], [k for _, _, k in opened])
+    segments = [OpenSegment(r, c, k) for (r, _, _), c, k in zip(opened, candidate_live, chunk_live)]
+    return segments, tables

@@ -20,7 +20,7 @@ import numpy as np
 from rag.errors import DamagedFile
 from rag.index.live import LiveRows
 from rag.lexicon.terms import fold
-from rag.store.manifest import PROFILE_INDEX, PROFILES
+from rag.store.layout import PROFILE_INDEX, PROFILES
 from rag.store.tables import JsonlTable, SegmentedTable
 
 if TYPE_CHECKING:  # the profile rules load their tables on import: search imports them only to filter

@@ -14,7 +14,7 @@ import numpy as np
 from rag.ingest.chunking import page_at
 from rag.lexicon.seniority import LEVELS
 from rag.profile.people import Contact
-from rag.store.manifest import CANDIDATE_INDEX, CANDIDATES
+from rag.store.layout import CANDIDATE_INDEX, CANDIDATES
 from rag.store.tables import pack_strings, unpack_strings, write_jsonl
 
 

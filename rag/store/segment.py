@@ -4,7 +4,7 @@ profiles, chunks, keyword and dense indexes), written once, sealed, and never ch
 Sealing records every file's size and SHA-256 in segment.json, and the generation's manifest
 records segment.json's own checksum: one chain of checksums from the manifest to every byte. A
 CV changed or removed later is marked deleted in the generation (Deletions), not cut out of its
-segment; merging segments (build/merging.py) writes a new one without what was deleted.
+segment; merging segments (pipeline/merging.py) writes a new one without what was deleted.
 """
 
 from __future__ import annotations
@@ -17,18 +17,10 @@ import orjson
 
 from rag.errors import DamagedFile
 from rag.files import sha256_file
-from rag.index.dense import IVF
 from rag.index.keyword import DeletedTerms
 from rag.store.folder import fsync_tree
-from rag.store.manifest import (
-    HASHED_ON_OPEN,
-    SEGMENT,
-    SEGMENT_FILES,
-    SegmentEntry,
-    checksum_problem,
-    file_record,
-    size_problem,
-)
+from rag.store.layout import HASHED_ON_OPEN, SEGMENT, segment_files
+from rag.store.manifest import SegmentEntry, checksum_problem, file_record, size_problem
 
 
 @dataclass
@@ -48,7 +40,7 @@ class SegmentRecord:
 
     @property
     def files(self) -> tuple[str, ...]:
-        return (*SEGMENT_FILES, IVF) if self.approximate else SEGMENT_FILES
+        return segment_files(self.approximate)
 
 
 def seal(folder: Path, record: SegmentRecord) -> str:

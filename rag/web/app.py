@@ -1,8 +1,10 @@
 """`rag serve`: the web pages as one Starlette application over a warm store.
 
 Safe by default: the command binds loopback unless told otherwise, and then only answers to the
-loopback host names (a DNS-rebinding page cannot reach it); there is no route that writes; a file
-is found by cv_id, never by a path from the request; every text from a CV or a job description is
+loopback host names (a DNS-rebinding page cannot reach it); the only writes are the workbench's
+(shortlists, saved searches), into its own database and never into the store, each a POST that
+must come from this server's page with its form token (guard.py); a file is found by cv_id,
+never by a path from the request; every text from a CV or a job description is
 escaped by Jinja2's autoescape; and every response carries a Content-Security-Policy that lets
 only this server's own script, styles and images run (no inline script, no inline style, no
 plugins, no framing). Errors are pages of one line with a 4xx or 503 status, never a traceback.
@@ -10,12 +12,15 @@ plugins, no framing). Errors are pages of one line with a 4xx or 503 status, nev
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode
 
 import jinja2
+from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -30,13 +35,17 @@ from rag.errors import Fix, rag_words
 from rag.profile.read import SHOWN_FIELDS
 from rag.render.match import MARKS, held_by, judged, outcome_text
 from rag.render.profile import LABELS, field_text, row_text, years_note
-from rag.render.search import describe_filters, list_name
+from rag.render.search import list_name
 from rag.search.fusion import RULES
+from rag.search.lists import KEYWORD
 from rag.search.warm import WarmStore
 from rag.web.forms import MAX_TOPK, MatchForm, SearchForm
+from rag.web.guard import TOKEN_FIELD, WriteGuard
 from rag.web.memory import JdMemory
 from rag.web.pages import CvFiles
 from rag.web.views import MEANING, Site
+from rag.web.workbench import Workbench
+from rag.workbench.database import STATUSES, Database, checked_path
 
 log = logging.getLogger("rag.web")
 
@@ -49,19 +58,26 @@ CSP = (
 SECURITY_HEADERS = [
     (b"content-security-policy", CSP.encode()),
     (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
+    (b"referrer-policy", b"same-origin"),  # other sites get no referrer; this one its Origin (guard.py)
     (b"x-frame-options", b"DENY"),
 ]
-_REASONS = {400: "Bad request", 404: "Not found", 405: "Not allowed", 413: "Too large", 503: "Store unavailable"}
+_REASONS = {
+    400: "Bad request",
+    403: "Refused",
+    404: "Not found",
+    405: "Not allowed",
+    413: "Too large",
+    503: "Store unavailable",
+}
 
 
 def score_text(name: str, score: float) -> str:
-    return f"{score:.2f}" if name == "bm25" else f"{score:.3f}"
+    return f"{score:.2f}" if name == KEYWORD else f"{score:.3f}"
 
 
 def candidate_link(cv_id: str, form: SearchForm | MatchForm) -> str:
     """A candidate's page, asked with the search or match it was clicked in (for its evidence)."""
-    return "/cv?" + urlencode({"id": cv_id} | form.params())
+    return "/cv?" + urlencode([("id", cv_id), *form.pairs()])
 
 
 def page_link(cv_id: str, number: int) -> str:
@@ -72,7 +88,44 @@ def file_link(cv_id: str) -> str:
     return "/cv/file?" + urlencode({"id": cv_id})
 
 
-def templates() -> Jinja2Templates:
+def here(request: Request) -> str:
+    """The page's own link (path and query), where a form's write sends the browser back to."""
+    return request.url.path + (f"?{request.url.query}" if request.url.query else "")
+
+
+def years_text(years: int | None) -> str:
+    return "years unknown" if years is None else field_text("years_experience", years)
+
+
+@dataclass(frozen=True)
+class AddParts:
+    """What every "Add to a shortlist" form of a page shares (templates/_add.html), made once per
+    page rather than once per row: the token and the way back, and both selects' options."""
+
+    hidden: Markup
+    choice: Markup
+    statuses: Markup
+
+
+def add_parts(token: str, request: Request, lists) -> AddParts:
+    hidden = Markup('<input type="hidden" name="{}" value="{}"><input type="hidden" name="back" value="{}">').format(
+        TOKEN_FIELD, token, here(request)
+    )
+    new = Markup('<label>{} <input name="new_shortlist" {}placeholder="Backend, Berlin" autocomplete="off"></label>')
+    if lists:
+        options = Markup("").join(Markup('<option value="{0}">{0}</option>').format(s.name) for s in lists)
+        choice = Markup('<label>Shortlist <select name="shortlist">{}</select></label>').format(options)
+        choice += new.format("or a new one", "")
+    else:
+        choice = new.format("New shortlist", Markup("required "))
+    statuses = Markup('<option value="">(as it is; new when added)</option>') + Markup("").join(
+        Markup("<option>{}</option>").format(s) for s in STATUSES
+    )
+    return AddParts(hidden, choice, statuses)
+
+
+def templates(token: str = "") -> Jinja2Templates:
+    """The pages' templates; token: the write guard's, which every form that writes carries."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(HERE / "templates"),
         autoescape=True,
@@ -85,7 +138,6 @@ def templates() -> Jinja2Templates:
         "fusion_rules": RULES,
         "score_text": score_text,
         "row_text": row_text,
-        "describe_filters": describe_filters,
         "field_text": field_text,
         "field_labels": LABELS,
         "years_note": years_note,
@@ -99,6 +151,12 @@ def templates() -> Jinja2Templates:
         "marks": MARKS,
         "held_by": held_by,
         "outcome_text": outcome_text,
+        "csrf_field": TOKEN_FIELD,
+        "csrf_token": token,
+        "statuses": STATUSES,
+        "here": here,
+        "add_parts": functools.partial(add_parts, token),
+        "years_text": years_text,
     }
     return Jinja2Templates(env=env)
 
@@ -128,13 +186,16 @@ def build_app(
     *,
     loopback_only: bool = True,
     word: Callable[[Fix], str] = rag_words,
+    db: Path | None = None,
 ) -> Starlette:
     """The application for the store in root, whose CV files are in cv_dir (None: the folder the
     store was built from). expected_model (EMBEDDING_MODEL) must be the store's; word words a fix
-    as a command (make or rag)."""
+    as a command (make or rag); db is the workbench database (None: the one beside the store)."""
     warm = WarmStore(root, expected_model)
-    env = templates()
+    guard = WriteGuard()
+    env = templates(guard.token)
     site = Site(warm, cv_dir, CvFiles(), env, word, JdMemory())
+    bench = site.bench = Workbench(Database(checked_path(db, root)), guard, site.serving, site.page)
 
     async def http_error(request: Request, exc: HTTPException) -> Response:
         reason = _REASONS.get(exc.status_code, "Error")
@@ -170,6 +231,11 @@ def build_app(
         Route("/match", site.match_post, methods=["POST"]),
         Route("/match.csv", site.match_csv, name="match_csv"),
         Route("/status", site.status, name="status"),
+        Route("/shortlists", bench.index, name="shortlists"),
+        Route("/shortlist", bench.shortlist, name="shortlist"),
+        Route("/shortlist.csv", bench.shortlist_csv, name="shortlist_csv"),
+        Route("/shortlist.json", bench.shortlist_json, name="shortlist_json"),
+        *(Route(path, write, methods=["POST"]) for path, write in bench.routes()),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     middleware = [Middleware(SecurityHeaders)]

@@ -16,12 +16,20 @@ from rag.errors import UserError
 from rag.jobs.jd_file import jd_from_bytes
 from rag.search.filters import CompiledFilters, Filters
 from rag.search.fusion import DEFAULT_RULE, RULES, FusionSettings
+from rag.search.query import check_length
 
 MAX_TOPK = 50
-SEARCH_TOPK = 5  # as `rag search` shows by default
+SEARCH_TOPK = 10  # rows per list on a page: "next 10" shows the next page of all three
 MATCH_TOPK = 10
-MAX_QUERY = 4000  # characters, as the MCP tool allows
 MAX_JD = 50_000
+MAX_PAGE = 100  # pages of a list
+MAX_WORDS = 20  # filters read from a question that the user put back as words
+# The filter options' names in the messages of rag/search/filters.py, as the page's fields say them.
+_FIELD_WORDS = {
+    "--min-years": "min years",
+    "--max-years": "max years",
+    "--keep-unknown": "keep CVs a filter cannot judge",
+}
 
 
 class FormError(ValueError):
@@ -47,9 +55,18 @@ class FilterForm:
             keep_unknown=bool(params.get("keep_unknown")),
         )
 
-    def compile(self) -> CompiledFilters | None:
-        """The filters, checked and resolved (None: there are none); FormError when one is wrong."""
-        filters = Filters(
+    def compile(self, filters: Filters | None = None) -> CompiledFilters | None:
+        """The filters (these, or the given ones made from them), checked and resolved (None: there
+        are none); FormError when one is wrong."""
+        filters = self.filters() if filters is None else filters
+        try:
+            return filters.compile()
+        except UserError as exc:
+            raise FormError(f"invalid filters: {in_words(str(exc))}") from None
+
+    def filters(self) -> Filters:
+        """The filters as typed, unchecked (compile() checks them)."""
+        return Filters(
             _years(self.min_years, "min years"),
             _years(self.max_years, "max years"),
             _items(self.location),
@@ -58,10 +75,6 @@ class FilterForm:
             self.where or None,
             self.keep_unknown,
         )
-        try:
-            return filters.compile()
-        except UserError as exc:
-            raise FormError(f"invalid filters: {exc}") from None
 
     def params(self) -> dict[str, str]:
         given = {
@@ -79,34 +92,61 @@ class SearchForm:
     topk: int = SEARCH_TOPK
     fusion: str = DEFAULT_RULE
     filters: FilterForm = field(default_factory=FilterForm)
+    page: int = 1  # of each list, topk rows a page
+    words: tuple[str, ...] = ()  # phrases of the question to read as words, not as filters (removed chips)
+    literal: bool = False  # no filters read from the question at all
 
     @classmethod
-    def read(cls, params: Mapping[str, str]) -> SearchForm:
+    def read(cls, params) -> SearchForm:
         """The form as given; the values that need checking are checked by checked()."""
-        return cls(_text(params, "q"), SEARCH_TOPK, params.get("fusion") or DEFAULT_RULE, FilterForm.read(params))
+        words = params.getlist("words") if hasattr(params, "getlist") else ()
+        return cls(
+            _text(params, "q"),
+            SEARCH_TOPK,
+            params.get("fusion") or DEFAULT_RULE,
+            FilterForm.read(params),
+            words=tuple(dict.fromkeys(w.strip() for w in words if w.strip()))[:MAX_WORDS],
+            literal=bool(params.get("literal")),
+        )
 
     @classmethod
-    def checked(cls, params: Mapping[str, str]) -> SearchForm:
+    def checked(cls, params) -> SearchForm:
         form = cls.read(params)
-        if len(form.q) > MAX_QUERY:
-            raise FormError(f"the query is longer than {MAX_QUERY:,} characters")
+        try:
+            check_length(form.q)  # the limit and the words of every entry point
+        except UserError as exc:
+            raise FormError(str(exc)) from None
         if form.fusion not in RULES:
             raise FormError(f"fusion must be one of {', '.join(RULES)}, got {form.fusion!r}")
-        return replace(form, topk=_topk(params, SEARCH_TOPK))
+        return replace(form, topk=_topk(params, SEARCH_TOPK), page=_page(params))
 
     def settings(self) -> FusionSettings:
         return FusionSettings(rule=self.fusion)
 
+    @property
+    def offset(self) -> int:
+        return (self.page - 1) * self.topk
+
     def params(self) -> dict[str, str]:
+        """The form's parameters, but for the words kept (query_string() adds those: a key repeats)."""
         return (
             {"q": self.q}
             | ({"topk": str(self.topk)} if self.topk != SEARCH_TOPK else {})
             | ({"fusion": self.fusion} if self.fusion != DEFAULT_RULE else {})
             | self.filters.params()
+            | ({"literal": "1"} if self.literal else {})
+            | ({"page": str(self.page)} if self.page != 1 else {})
         )
 
+    def pairs(self) -> list[tuple[str, str]]:
+        return [*self.params().items(), *(("words", w) for w in self.words)]
+
     def query_string(self) -> str:
-        return urlencode(self.params())
+        return urlencode(self.pairs())
+
+    def link(self, **changes) -> str:
+        """The search page for this form with some values changed (page=2, q=..., words=...)."""
+        return "/?" + replace(self, **changes).query_string()
 
 
 @dataclass(frozen=True)
@@ -129,6 +169,9 @@ class MatchForm:
             | ({"topk": str(self.topk)} if self.topk != MATCH_TOPK else {})
             | self.filters.params()
         )
+
+    def pairs(self) -> list[tuple[str, str]]:
+        return list(self.params().items())
 
     def query_string(self) -> str:
         return urlencode(self.params())
@@ -162,6 +205,22 @@ def _topk(params: Mapping[str, str], default: int) -> int:
     if not raw.isdigit() or not 1 <= int(raw) <= MAX_TOPK:
         raise FormError(f"rows per list must be a whole number from 1 to {MAX_TOPK}, got {raw[:20]!r}")
     return int(raw)
+
+
+def _page(params: Mapping[str, str]) -> int:
+    raw = _text(params, "page")
+    if not raw:
+        return 1
+    if not raw.isdigit() or not 1 <= int(raw) <= MAX_PAGE:
+        raise FormError(f"page must be a whole number from 1 to {MAX_PAGE}, got {raw[:20]!r}")
+    return int(raw)
+
+
+def in_words(message: str) -> str:
+    """A filter message with the options it names said as the page's fields say them."""
+    for flag, words in _FIELD_WORDS.items():
+        message = message.replace(flag, words)
+    return message
 
 
 def _years(raw: str, name: str) -> int | None:

@@ -27,16 +27,20 @@ from rag.errors import Fix, UsageError, UserError, short_reason
 from rag.ingest.limits import JD_BYTES, size_text
 from rag.jobs.jd import parse_jd
 from rag.jobs.matching import MatchSettings, match
-from rag.render.documents import match_document, search_document, status_document
+from rag.render.documents import match_document, search_document, status_document, with_question
 from rag.render.match import judged, match_csv
 from rag.render.profile import profile_document
+from rag.search.did_you_mean import did_you_mean
+from rag.search.implicit import read_question, with_implicit
 from rag.search.warm import Loaded, WarmStore
 from rag.store.cv_text import read_cv
 from rag.store.rows import Candidate
+from rag.web.filter_words import dropped_in_words
 from rag.web.forms import FormError, MatchForm, SearchForm, jd_text
 from rag.web.highlight import Highlight, mark_lines, merge
 from rag.web.memory import HeldJd, JdMemory
 from rag.web.pages import CvFiles
+from rag.web.workbench import Workbench
 
 log = logging.getLogger("rag.web")
 
@@ -47,7 +51,10 @@ _FORGOTTEN = (
 
 
 # What a page shows only when it has it (the templates use strict undefined: a typo fails loudly).
-_OPTIONAL = {"search.html": {"doc": None}, "match.html": {"doc": None, "held": None, "pasted": ""}}
+_OPTIONAL = {
+    "search.html": {"doc": None, "shortlisted": {}, "lists": [], "searches": []},
+    "match.html": {"doc": None, "held": None, "pasted": "", "shortlisted": {}, "lists": [], "searches": []},
+}
 
 
 @dataclass
@@ -58,6 +65,7 @@ class Site:
     templates: Jinja2Templates
     word: Callable[[Fix], str]  # how a fix is worded: the command line's choice (make or rag)
     jds: JdMemory
+    bench: Workbench | None = None  # shortlists and saved searches (workbench.py), set by the app
 
     @property
     def root(self) -> Path:
@@ -68,10 +76,11 @@ class Site:
     async def search(self, request: Request) -> Response:
         try:
             form = SearchForm.checked(request.query_params)
-            doc = await to_thread.run_sync(self._search, form) if form.q else None
+            doc, beside = await to_thread.run_sync(self._search, form) if form.q else (None, await self._offered())
         except FormError as exc:
-            return self.page(request, "search.html", 400, form=SearchForm.read(request.query_params), error=str(exc))
-        return self.page(request, "search.html", form=form, doc=doc)
+            form = SearchForm.read(request.query_params)
+            return self.page(request, "search.html", 400, form=form, error=str(exc), **await self._offered())
+        return self.page(request, "search.html", form=form, doc=doc, **beside)
 
     async def candidate(self, request: Request) -> Response:
         params = request.query_params
@@ -100,10 +109,10 @@ class Site:
         if form.jd and held is None:
             return self.page(request, "match.html", 404, form=replace(form, jd=""), error=_FORGOTTEN)
         try:
-            doc = await to_thread.run_sync(self._match, form, held.text, held.label) if held else None
+            doc, beside = await to_thread.run_sync(self._match_beside, form, held) if held else (None, {})
         except FormError as exc:
             return self.page(request, "match.html", 400, form=form, held=held, error=str(exc))
-        return self.page(request, "match.html", form=form, held=held, doc=doc)
+        return self.page(request, "match.html", form=form, held=held, doc=doc, **beside)
 
     async def match_post(self, request: Request) -> Response:
         """The form posts the job description once; it is held (memory.py) and the browser is sent
@@ -196,26 +205,56 @@ class Site:
                 "if it was being rebuilt, reload the page",
             ) from None
 
-    def _search(self, form: SearchForm) -> dict:
+    def _search(self, form: SearchForm) -> tuple[dict, dict]:
+        """The page's search document, and what the workbench offers beside its people."""
         with self.serving() as loaded:
-            return self._search_in(loaded, form)
+            doc = self._search_in(loaded, form)
+            shown = {f["cv_id"] for records in doc["lists"].values() for r in records for f in r["files"]}
+            return doc, self.bench.beside(loaded, shown)
+
+    async def _offered(self) -> dict:
+        """What every page that shows people offers beside them: the shortlists to add them to,
+        and the saved searches (read in a worker thread, as every database call is)."""
+        return await to_thread.run_sync(self.bench.beside, None)
 
     def _search_in(self, loaded: Loaded, form: SearchForm) -> dict:
-        filters = form.filters.compile()
+        """The search document of a form's page, with the filters its question carries (chips), a
+        did-you-mean, and what each filter left out, in words."""
+        columns = loaded.store.profiles().columns
+        read = None if form.literal else read_question(form.q, columns.place_names, form.words)
+        filters, chips = with_implicit(form.filters.filters(), read) if read else (form.filters.filters(), ())
+        compiled = form.filters.compile(filters)
         try:
-            result = loaded.searcher.search(form.q, "hybrid", form.topk, "candidates", form.settings(), filters)
+            result = loaded.searcher.search(
+                read.searched if read else form.q,
+                "hybrid",
+                form.topk,
+                "candidates",
+                form.settings(),
+                compiled,
+                form.offset,
+            )
         except UsageError as exc:
             raise FormError(str(exc)) from None
-        return search_document(result, loaded.store.manifest, str(self.root), form.topk)
+        doc = search_document(result, loaded.store.manifest, str(self.root), form.topk)
+        doc = with_question(doc, form.q, chips, did_you_mean(loaded.searcher, form.q, result.query))
+        return doc | {"dropped": dropped_in_words(filters, columns) if compiled else []}
 
     def _match(self, form: MatchForm, text: str, label: str) -> dict:
         with self.serving() as loaded:
             return self._match_in(loaded, form, text, label)
 
+    def _match_beside(self, form: MatchForm, held: HeldJd) -> tuple[dict, dict]:
+        with self.serving() as loaded:
+            doc = self._match_in(loaded, form, held.text, held.label)
+            return doc, self.bench.beside(loaded, [c["cv_id"] for c in doc["candidates"]])
+
     def _match_in(self, loaded: Loaded, form: MatchForm, text: str, label: str) -> dict:
         filters = form.filters.compile()
         result = match(loaded.searcher, parse_jd(text), MatchSettings(form.topk), filters)
-        return match_document(result, loaded.store.manifest, str(self.root), label)
+        doc = match_document(result, loaded.store.manifest, str(self.root), label)
+        columns = loaded.store.profiles().columns
+        return doc | {"dropped": dropped_in_words(form.filters.filters(), columns) if filters else []}
 
     def _status(self) -> dict:
         with self.serving() as loaded:
@@ -225,6 +264,9 @@ class Site:
                 "cv_dir_given": self.cv_dir is not None,
                 "cv_dir_found": bool(self._folder(loaded) and self._folder(loaded).is_dir()),
                 "ocr_pages": m.ocr_pages,
+                "database": str(self.bench.db.path),
+                "database_made": self.bench.db.exists,
+                **{k: len(v) for k, v in self.bench.beside(None).items() if k in ("lists", "searches")},
             }
 
     def _folder(self, loaded: Loaded) -> Path | None:
@@ -259,8 +301,10 @@ class Site:
                 text = [
                     mark_lines(page, [h for h in why["highlights"] if h.page == n]) for n, page in enumerate(pages, 1)
                 ]
+            beside = self.bench.beside(loaded, [cv_id])
         return why | {
             "doc": doc,
+            **beside,
             "views": views,
             "text_pages": text,
             "word": not self.files.drawn(source),

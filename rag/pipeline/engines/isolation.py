@@ -6,7 +6,8 @@ address space is capped (RLIMIT_AS, on top of what it holds when it starts) and 
 deadline that the parent watches. A file that runs out of time or memory, or whose worker dies
 (killed by the kernel's out-of-memory killer, a crash in C), comes back as a skipped Document that
 says why; a dead or stopped worker is replaced and the build goes on. Only Documents, plain data,
-cross the pipe, never a reader's objects.
+cross the pipe, never a reader's objects. A worker dies with the build: the kernel kills it when
+its parent dies, even by `kill -9` (PR_SET_PDEATHSIG), so none is left holding memory.
 
 A build's OCR pages are shared out in file order (OcrShares), so that which file may read how many
 pages never depends on which worker finished first.
@@ -14,6 +15,7 @@ pages never depends on which worker finished first.
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import multiprocessing
 import os
@@ -168,7 +170,9 @@ class _Worker:
     def __init__(self, extractor: str, memory_bytes: int, threads: int):
         context = multiprocessing.get_context("fork")
         self.conn, theirs = context.Pipe()
-        self.process = context.Process(target=_serve, args=(theirs, extractor, memory_bytes, threads), daemon=True)
+        self.process = context.Process(
+            target=_serve, args=(theirs, extractor, memory_bytes, threads, os.getpid()), daemon=True
+        )
         self.process.start()
         theirs.close()
         self.slot: int | None = None
@@ -248,10 +252,11 @@ def skipped_document(f: CvFile, extractor: str, kind: str, reason: str) -> Docum
     return Document(f.source, f.cv_id, f.size, f.mtime_ns, extractor, skipped=reason, skip_kind=kind)
 
 
-def _serve(conn: Connection, extractor: str, memory_bytes: int, threads: int) -> None:
+def _serve(conn: Connection, extractor: str, memory_bytes: int, threads: int, parent: int) -> None:
     """A worker: read files until the parent is gone or kills it. Ctrl-C is the parent's to handle."""
     from rag.ingest.ocr import share_cores
 
+    _die_with(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     share_cores(threads)
     _cap_memory(memory_bytes)
@@ -270,6 +275,22 @@ def _serve(conn: Connection, extractor: str, memory_bytes: int, threads: int) ->
                     f, extractor, "out of memory", "out of memory sending its text (--file-memory-mb raises the limit)"
                 )
             )
+
+
+_PR_SET_PDEATHSIG = 1  # prctl(2): the signal this process gets when its parent dies
+
+
+def _die_with(parent: int) -> None:
+    """Have the kernel kill this worker when its parent dies, however it dies. The pipe alone does
+    not tell: the fork left the worker a copy of its parent's end too, so it never sees the pipe
+    close. Linux only (elsewhere the call fails and the worker lives until its parent stops it)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent died before the request was made
+        os._exit(1)
 
 
 def _cap_memory(extra: int) -> None:

@@ -8,12 +8,20 @@ document.querySelectorAll(".lists .row").forEach((row) => {
   row.addEventListener("mouseleave", () => same().forEach((r) => r.classList.remove("same")));
 });
 
-// Match: a click on a column heading sorts the table by it (again: the other way).
+// Search, below tablet width: the fused list comes first (it is first in the page) and the other
+// two fold, a tap (or Enter on their heading) away.
+if (window.matchMedia("(max-width: 767px)").matches) {
+  document.querySelectorAll('.lists .list:not([data-list="fused"]) > details').forEach((d) => { d.open = false; });
+}
+
+// Match: a heading's button sorts the table by its column (again: the other way). Buttons take
+// Enter and Space from the keyboard as they take a click.
 document.querySelectorAll("table.sortable").forEach((table) => {
   const heads = Array.from(table.tHead.rows[0].cells);
   heads.forEach((th, column) => {
-    if (!th.dataset.sort) return;
-    th.addEventListener("click", () => {
+    const button = th.querySelector("button.sort");
+    if (!th.dataset.sort || !button) return;
+    button.addEventListener("click", () => {
       const descending = th.getAttribute("aria-sort") !== "descending";
       heads.forEach((h) => h.removeAttribute("aria-sort"));
       th.setAttribute("aria-sort", descending ? "descending" : "ascending");

@@ -1,6 +1,7 @@
-"""A build's view of the segments it works with: those of the live generation (reused as they are,
-and as caches) and those it writes. What a build needs from a segment: which files it holds,
-their extracted text, profiles and chunk texts, its vectors by key, and its deletions.
+"""Reading a segment: the one reader of its files, used by searches (open.py: its tables and the
+files of its indexes), by merges (its live documents, profiles and vectors) and by a build that
+reuses earlier segments (which files they hold, their extraction, profiles and vectors by key, and
+what marking some of their documents deleted takes from BM25's statistics).
 """
 
 from __future__ import annotations
@@ -13,44 +14,75 @@ import numpy as np
 import orjson
 
 from rag.errors import DamagedFile
-from rag.index.dense import KEYS, VECTORS
-from rag.index.dictionary import TermIds
+from rag.index.dense import DenseFiles, flat_vectors
+from rag.index.dictionary import DictionaryPart, TermIds
 from rag.index.keyword import DeletedTerms, held_terms
-from rag.index.keyword_segment import DICTIONARY, LENGTHS
+from rag.index.keyword_segment import KeywordFiles, load_term_counts
+from rag.index.mentions import MentionFiles
 from rag.index.tokens import tokenise
 from rag.ingest.document import Document
-from rag.pipeline.vectors import CachedSegment
 from rag.profile.people import Contact
-from rag.store.manifest import (
+from rag.store.layout import (
+    BM25_PICKLE,
     CANDIDATE_INDEX,
+    CANDIDATES,
     CHUNK_OFFSETS,
     CHUNKS,
+    DICTIONARY,
     DOCUMENT_INDEX,
     DOCUMENTS,
+    KEYS,
+    LENGTHS,
     NOTES,
     PROFILE_INDEX,
     PROFILES,
     SEGMENT,
-    SegmentEntry,
-    checksum_problem,
+    dense_files,
+    keyword_files,
+    mention_files,
 )
-from rag.store.profiles import ProfileRecord, known_bits
-from rag.store.rows import read_contacts
-from rag.store.segment import SegmentDeletions, SegmentRecord
+from rag.store.manifest import SegmentEntry, checksum_problem
+from rag.store.profiles import ProfileRecord, StoredProfiles, known_bits, load_profiles
+from rag.store.rows import Candidate, Chunk, read_contacts
+from rag.store.segment import SegmentDeletions, SegmentRecord, check_files, read_record
 from rag.store.tables import JsonlTable, unpack_strings
 
 
 @dataclass
-class SegmentSource:
+class SegmentReader:
     entry: SegmentEntry
     folder: Path
     record: SegmentRecord
     deletions: SegmentDeletions | None = None
     _hashed: set[str] = field(default_factory=set, repr=False, compare=False)
 
+    @classmethod
+    def open(cls, folder: Path, entry: SegmentEntry, deletions: SegmentDeletions | None) -> SegmentReader:
+        """A segment of a generation, checked (segment.json against the manifest's checksum, every
+        file's size, HASHED_ON_OPEN byte for byte) and its tables found to agree."""
+        record = read_record(folder, entry)
+        check_files(folder, record)
+        reader = cls(entry, folder, record, deletions)
+        table = reader._candidates
+        offsets = reader.chunk_offsets
+        counts = (len(table["offsets"]) - 1, len(table["starts"]) - 1, len(table["seniority"]), len(table["document"]))
+        if not (
+            len(offsets) - 1 == record.chunks
+            and counts == (record.candidates,) * 4
+            and int(table["starts"][-1]) == record.chunks
+        ):
+            raise DamagedFile(
+                f"segment {entry.name}: its tables do not describe {record.candidates} candidates "
+                f"and {record.chunks} chunks"
+            )
+        for name, table_offsets in ((CHUNKS, offsets), (CANDIDATES, table["offsets"])):
+            if int(table_offsets[-1]) != (folder / name).stat().st_size:
+                raise DamagedFile(f"segments/{entry.name}/{name} does not end where its offsets say")
+        return reader
+
     def _checked(self, name: str) -> Path:
-        """A file the build is about to rely on, hashed first, once (the files searches hash on
-        open are checked already; these are the ones only builds read)."""
+        """A file about to be relied on, hashed first, once (the files hashed on open are checked
+        already; these are the ones read only by builds, filters or rag match)."""
         if name in self._hashed:
             return self.folder / name
         problem = checksum_problem(
@@ -70,6 +102,47 @@ class SegmentSource:
     def _candidates(self) -> dict[str, np.ndarray]:
         with np.load(self.folder / CANDIDATE_INDEX, allow_pickle=False) as data:
             return {k: data[k] for k in data.files}
+
+    @cached_property
+    def chunk_offsets(self) -> np.ndarray:
+        return np.load(self.folder / CHUNK_OFFSETS, allow_pickle=False)
+
+    def chunk_table(self, store_root: Path) -> JsonlTable[Chunk]:
+        return JsonlTable(self.folder / CHUNKS, self.chunk_offsets, Chunk, store_root)
+
+    def candidate_table(self, store_root: Path) -> JsonlTable[Candidate]:
+        return JsonlTable(self.folder / CANDIDATES, self._candidates["offsets"], Candidate, store_root)
+
+    def candidate_starts(self) -> np.ndarray:
+        """The first chunk of every candidate, then the chunk count."""
+        return self._candidates["starts"]
+
+    def seniority(self) -> np.ndarray:
+        return self._candidates["seniority"]
+
+    def candidate_documents(self) -> np.ndarray:
+        """The document row of every candidate."""
+        return self._candidates["document"]
+
+    def keyword_files(self) -> KeywordFiles:
+        return keyword_files(self.folder)
+
+    def dense_files(self) -> DenseFiles:
+        return dense_files(self.folder)
+
+    def mention_files(self) -> MentionFiles:
+        return mention_files(self.folder)
+
+    def dictionary(self) -> DictionaryPart:
+        return DictionaryPart.load(self.folder / DICTIONARY)
+
+    def term_counts(self):
+        """The pickled term counts (bm25.TermCounts), unpickled only once their bytes match."""
+        return load_term_counts(self._checked(BM25_PICKLE), self.record.chunks)
+
+    def stored_profiles(self, store_root: Path) -> StoredProfiles:
+        self._checked(PROFILE_INDEX)
+        return load_profiles(self.folder, self.record.candidates, store_root)
 
     @property
     def deleted(self) -> np.ndarray:
@@ -121,8 +194,7 @@ class SegmentSource:
         return np.concatenate([np.arange(starts[c], starts[c + 1]) for c in candidates] or [np.zeros(0, np.int64)])
 
     def chunk_texts(self, rows: np.ndarray) -> list[str]:
-        offsets = np.load(self.folder / CHUNK_OFFSETS, allow_pickle=False)
-        table = JsonlTable(self.folder / CHUNKS, offsets, dict, self.folder)
+        table = JsonlTable(self.folder / CHUNKS, self.chunk_offsets, dict, self.folder)
         found = table.get(rows.tolist())
         return [found[int(r)]["text"] for r in rows]
 
@@ -160,17 +232,12 @@ class SegmentSource:
             if not self.deleted[row[0]] and read.get(row[0], 0) < ocr_pages
         }
 
-    def cache(self, dim: int) -> CachedSegment:
-        """Its keys (hashed first) and vectors, for reuse."""
+    def vectors(self, dim: int) -> tuple[np.ndarray, np.ndarray]:
+        """Its keys (hashed first) and vectors (read back from its flat index), for reuse."""
         keys = np.load(self._checked(KEYS), mmap_mode="r", allow_pickle=False)
-        if not self.record.chunks:
-            return CachedSegment(keys, np.zeros((0, dim), np.float32))
-        return CachedSegment(keys, np.memmap(self.folder / VECTORS, np.float32, "r", shape=(self.record.chunks, dim)))
+        return keys, flat_vectors(dense_files(self.folder).flat, self.record.chunks, dim)
 
-    def dictionary_path(self) -> Path:
-        return self.folder / DICTIONARY
-
-    def delete(self, rows: np.ndarray, term_ids: TermIds) -> SegmentSource:
+    def delete(self, rows: np.ndarray, term_ids: TermIds) -> SegmentReader:
         """The same segment with these documents marked deleted too, and what their chunks held."""
         fresh = rows[~self.deleted[rows]]
         documents = self.deleted.copy()
