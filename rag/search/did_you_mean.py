@@ -15,8 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from rapidfuzz import process
-from rapidfuzz.distance import OSA
 
 from rag.lexicon.terms import raw_tokens
 from rag.lexicon.vocabulary import one_word_spellings
@@ -80,6 +78,9 @@ def _chunks_holding(searcher: Searcher, term: str) -> int:
 def _closest(searcher: Searcher, term: str) -> tuple[str, int] | None:
     """(the closest term, how many chunks hold it), among the store's held terms and the known
     skills' one-word spellings; None when nothing is close enough."""
+    from rapidfuzz import process  # only for a word no chunk holds
+    from rapidfuzz.distance import OSA
+
     edits = 2 if len(term) >= LONG else 1
     pool = _store_terms(searcher, term, edits)
     for spelling in one_word_spellings():

@@ -33,8 +33,6 @@ import regex
 
 from rag.lexicon.terms import STOPWORDS, fold
 from rag.lexicon.vocabulary import canonical
-from rag.profile.places import city_country, country_code
-from rag.profile.spoken import language_of
 from rag.search.filters import Filters
 from rag.search.query import analyse
 
@@ -221,6 +219,8 @@ def _years_in(question: str, _places: Collection[str]):
 
 def _languages_in(question: str, _places: Collection[str]):
     for lead in _LANGUAGE_LEAD.finditer(question):
+        from rag.profile.spoken import language_of  # the language table only for a question that may name one
+
         at, names = lead.end(), []
         while True:
             name = _language_at(question, at)
@@ -246,6 +246,8 @@ def _languages_in(question: str, _places: Collection[str]):
 
 def _language_at(question: str, at: int) -> tuple[str, int, str | None] | None:
     """The language named at `at`, where its name (and a level after it) ends, and the level."""
+    from rag.profile.spoken import language_of
+
     word = regex.compile(_WORD).match(question, at)
     if word is None:
         return None
@@ -262,6 +264,8 @@ def _language_at(question: str, at: int) -> tuple[str, int, str | None] | None:
 
 def _places_in(question: str, known_places: Collection[str]):
     for lead in _PLACE_LEAD.finditer(question):
+        from rag.profile.places import city_country, country_code  # the places only for a question that may name one
+
         strong = bool(lead.group("strong"))
         at, places = lead.end(), []
         place = _place_at(question, at, strong, known_places)
@@ -290,6 +294,8 @@ def _place_at(question: str, at: int, strong: bool, known_places: Collection[str
 
 
 def _is_place(text: str, strong: bool, known_places: Collection[str]) -> bool:
+    from rag.profile.places import city_country, country_code
+
     key = _key(text)
     if key in STOPWORDS or canonical(text) is not None:
         return False
