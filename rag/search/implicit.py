@@ -219,8 +219,6 @@ def _years_in(question: str, _places: Collection[str]):
 
 def _languages_in(question: str, _places: Collection[str]):
     for lead in _LANGUAGE_LEAD.finditer(question):
-        from rag.profile.spoken import language_of  # the language table only for a question that may name one
-
         at, names = lead.end(), []
         while True:
             name = _language_at(question, at)
@@ -237,6 +235,8 @@ def _languages_in(question: str, _places: Collection[str]):
                 "language", english + (f":{level}" if level else ""), question[lead.start() : at], lead.start(), at
             )
     for m in _LANGUAGE_AFTER.finditer(question):
+        from rag.profile.spoken import language_of  # the language table only for a question that may name one
+
         english = language_of(m.group("name"))
         if english is None:
             continue
