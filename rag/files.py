@@ -1,4 +1,5 @@
-"""File helpers every layer uses: a file's checksum, and a write that is never seen half done."""
+"""File helpers every layer uses: a file's checksum, a write that is never seen half done, and the
+per-user cache folder where what is derived once per machine is kept."""
 
 from __future__ import annotations
 
@@ -21,6 +22,21 @@ def write_atomic(path: Path, data: bytes) -> None:
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}")
     tmp.write_bytes(data)
     os.replace(tmp, path)
+
+
+_user_cache: Path | None = None
+
+
+def use_user_cache(root: Path | None) -> None:
+    """Where this process may keep what it derives once per machine (the CLI passes
+    $XDG_CACHE_HOME/cv-rag: only the CLI reads the environment); None keeps nothing."""
+    global _user_cache
+    _user_cache = root
+
+
+def user_cache(name: str) -> Path | None:
+    """The per-user cache's folder for one kind of file, or None when there is no cache."""
+    return None if _user_cache is None else _user_cache / name
 
 
 def json_bytes(value, option: int = 0) -> bytes:

@@ -125,6 +125,36 @@ def test_a_country_filter_does_not_load_the_cities():
     assert out.strip() == "0"
 
 
+def test_the_city_table_is_kept_compiled_in_the_user_cache_and_read_back_the_same(tmp_path, monkeypatch):
+    """Built once per machine: a second process reads the compiled table, which names the same
+    cities as a table built from the data; a damaged file is built again."""
+    from rag import files
+    from rag.profile import gazetteer
+
+    monkeypatch.setattr(files, "_user_cache", None)
+    gazetteer._table.cache_clear()
+    built = [gazetteer.cities_named(n) for n in ("Colombo", "München", "Munich", "Kolombo", "Nowhereville")]
+    code = (
+        "import sys; from pathlib import Path\n"
+        "from rag import files; files.use_user_cache(Path(sys.argv[1]))\n"
+        "from rag.profile import gazetteer\n"
+        "print(repr([gazetteer.cities_named(n) for n in sys.argv[2:]]))\n"
+    )
+    names = ["Colombo", "München", "Munich", "Kolombo", "Nowhereville"]
+    runs = [
+        subprocess.run([sys.executable, "-c", code, str(tmp_path), *names], capture_output=True, text=True, check=True)
+        for _ in range(2)
+    ]
+    (compiled,) = (tmp_path / "gazetteer").iterdir()
+    assert runs[0].stdout == runs[1].stdout == repr(built) + "\n"
+    assert built[0][0].code == "LK" and built[1] == built[2] and built[4] == ()
+    compiled.write_bytes(compiled.read_bytes()[:1000])  # damaged: built again, and kept whole
+    again = subprocess.run([sys.executable, "-c", code, str(tmp_path), *names], capture_output=True, text=True)
+    assert again.stdout == repr(built) + "\n"
+    assert compiled.stat().st_size > 1_000_000
+    gazetteer._table.cache_clear()
+
+
 INTERN = (
     "Ravi Kumar\nravi@example.com\nExperience\n"
     "QA Intern\nAcme Labs\n2024 May - 2024 Nov\n• Automated browser tests with Selenium\nTools: Selenium, Java\n"

@@ -14,6 +14,7 @@ import click
 
 from rag.cli.fixes import via_make, word
 from rag.errors import UserError
+from rag.files import use_user_cache
 from rag.search.retrieval import check_model
 from rag.store.open import OpenStore, open_store
 from rag.text import display
@@ -79,6 +80,7 @@ class OneLineErrors:
         super().__init__(*args, **kwargs)
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        use_user_cache(user_cache_root())
         if os.environ.get("NO_COLOR"):
             extra.setdefault("color", False)
         if not standalone_mode:
@@ -97,6 +99,17 @@ class OneLineErrors:
         except KeyboardInterrupt:
             _fail("interrupted; nothing was changed", 130)
         sys.exit(0)
+
+
+def user_cache_root() -> Path | None:
+    """$XDG_CACHE_HOME/cv-rag, else ~/.cache/cv-rag; None without a home."""
+    base = os.environ.get("XDG_CACHE_HOME", "").strip()
+    if not os.path.isabs(base):  # the XDG rule: a relative path is to be ignored
+        try:
+            base = str(Path.home() / ".cache")
+        except RuntimeError:
+            return None
+    return Path(base) / "cv-rag"
 
 
 class Command(OneLineErrors, click.Command):

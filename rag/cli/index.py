@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from rag.cli.console import Command, TerminalReporter, option
+from rag.cli.console import Command, TerminalReporter, option, user_cache_root
 from rag.cli.fixes import docker_runner, via_make, word
 from rag.cli.options import DEFAULT_CV_DIR, cv_dir_option, store_option
 from rag.errors import Fix, UsageError
@@ -291,13 +291,8 @@ def main(
 
 def default_export_cache() -> Path | None:
     """$XDG_CACHE_HOME/cv-rag/exports, else ~/.cache/cv-rag/exports; None without a home."""
-    base = os.environ.get("XDG_CACHE_HOME", "").strip()
-    if not os.path.isabs(base):  # the XDG rule: a relative path is to be ignored
-        try:
-            base = str(Path.home() / ".cache")
-        except RuntimeError:
-            return None
-    return Path(base) / "cv-rag" / "exports"
+    root = user_cache_root()
+    return None if root is None else root / "exports"
 
 
 def make_engine(name: str, ray_address: str | None, ray_workers: int | None) -> AbstractContextManager:
