@@ -86,7 +86,8 @@ def main(store: Path, cv_dir: Path | None, db: Path | None, host: str, port: int
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:  # Ctrl-C: uvicorn has shut down cleanly, then passes the signal on
-        log.info("stopped")
+        pass  # (or not: a signal that lands while uvicorn swaps its handlers only ends the run)
+    log.info("stopped")
 
 
 def listen(host: str, port: int) -> socket.socket:
