@@ -531,6 +531,14 @@ def measure_ocr(cvs: Path, full_build_s: float) -> dict:
     help="Leave a step out (repeatable); the report says which were left out.",
 )
 @click.option(
+    "--only",
+    "only",
+    multiple=True,
+    type=click.Choice(STEPS),
+    help="Run only this step (repeatable) on the last run's CVs and store, its figures merged into the last "
+    "run's saved report: a step left out with --skip, or stopped, run later.",
+)
+@click.option(
     "--markdown-only",
     is_flag=True,
     help="Only write bench/report.{json,md} again from the last run's saved steps (bench/work/report.partial.json).",
@@ -546,15 +554,13 @@ def main(
     only_linear: bool,
     web_size: int,
     skip: tuple[str, ...],
+    only: tuple[str, ...],
     markdown_only: bool,
 ) -> None:
     """Run every benchmark and write bench/report.json and bench/report.md."""
     skipped = set(skip)
     if markdown_only:
-        done = ROOT / "bench" / "report.json"
-        partial = WORK / "report.partial.json"
-        source = partial if partial.exists() and partial.stat().st_mtime > done.stat().st_mtime else done
-        write_report(orjson.loads(source.read_bytes()))
+        write_report(last_report())
         return
     if only_linear:
         linear = measure_linear()
@@ -584,32 +590,41 @@ def main(
         measure_scale_out(report, cvs, store)
         write_report(report)
         return
-    report: dict = {
-        "machine": {
-            "cores": os.cpu_count(),
-            "cpu": cpu_model(),
-            "python": platform.python_version(),
-            "cpu_flags": cpu_flags(),
-        },
-        "model": os.environ["EMBEDDING_MODEL"],
-        "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "load_average_at_start": [round(x, 2) for x in os.getloadavg()],
-        "skipped": sorted(skipped),
-    }
-    if not only_ocr and "generation" not in skipped:
-        log("generation speed")
-        report["generation"] = measure_generation(1000)
-    log(f"generating {n_cvs} CVs")
-    shutil.rmtree(cvs, ignore_errors=True)
-    shutil.rmtree(store, ignore_errors=True)
-    wall([PY, "-m", "cv_generation.generate", "--n", str(n_cvs), "--seed", "7", "--out", str(cvs), "--quiet"])
-    if only_ocr:
-        wall(build_cmd(cvs, store))  # exports the model once; not timed
-        full = wall(build_cmd(cvs, store, "--force"))[0]
-        report["ocr"] = measure_ocr(cvs, full) | {"corpus_cvs": n_cvs, "full_build_s": round(full, 2)}
-        (ROOT / "bench" / "report-ocr.json").write_bytes(orjson.dumps(report, option=orjson.OPT_INDENT_2))
-        click.echo("\n".join(ocr_markdown(report["ocr"], n_cvs, full)))
-        return
+    if only:
+        if not (store / "manifest.json").exists() or not (WORK / "truth" / "queries.jsonl").exists():
+            raise SystemExit("bench: --only runs on the last run's CVs and store; run make bench first")
+        report = last_report()
+        report["skipped"] = sorted(set(report.get("skipped", ())) - set(only))
+        skipped = set(STEPS) - set(only)
+        if "generation" in only:
+            report["generation"] = measure_generation(1000)
+    else:
+        report = {
+            "machine": {
+                "cores": os.cpu_count(),
+                "cpu": cpu_model(),
+                "python": platform.python_version(),
+                "cpu_flags": cpu_flags(),
+            },
+            "model": os.environ["EMBEDDING_MODEL"],
+            "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "load_average_at_start": [round(x, 2) for x in os.getloadavg()],
+            "skipped": sorted(skipped),
+        }
+        if not only_ocr and "generation" not in skipped:
+            log("generation speed")
+            report["generation"] = measure_generation(1000)
+        log(f"generating {n_cvs} CVs")
+        shutil.rmtree(cvs, ignore_errors=True)
+        shutil.rmtree(store, ignore_errors=True)
+        wall([PY, "-m", "cv_generation.generate", "--n", str(n_cvs), "--seed", "7", "--out", str(cvs), "--quiet"])
+        if only_ocr:
+            wall(build_cmd(cvs, store))  # exports the model once; not timed
+            full = wall(build_cmd(cvs, store, "--force"))[0]
+            report["ocr"] = measure_ocr(cvs, full) | {"corpus_cvs": n_cvs, "full_build_s": round(full, 2)}
+            (ROOT / "bench" / "report-ocr.json").write_bytes(orjson.dumps(report, option=orjson.OPT_INDENT_2))
+            click.echo("\n".join(ocr_markdown(report["ocr"], n_cvs, full)))
+            return
     queries_file = WORK / "truth" / "queries.jsonl"  # the generator writes its truth beside the CV folder
     records = [orjson.loads(line) for line in queries_file.read_bytes().splitlines() if line.strip()]
     queries = [r["query"] for r in records]
@@ -623,10 +638,11 @@ def main(
         measure()
         save_partial(report)
 
-    log("full vs incremental build")
-    report["incremental"] = measure_builds(cvs, store, scratch)
-    shutil.rmtree(scratch, ignore_errors=True)
-    save_partial(report)
+    if not only:
+        log("full vs incremental build")
+        report["incremental"] = measure_builds(cvs, store, scratch)
+        shutil.rmtree(scratch, ignore_errors=True)
+        save_partial(report)
     step("ocr", lambda: report.update(ocr=measure_ocr(cvs, report["incremental"]["full_wall_s"])))
     step("profiles", lambda: report.update(profiles=measure_profile_step(store, report["incremental"]["full_wall_s"])))
     step("search", lambda: report.update(search=measure_cold_search(store) | measure_query_vectors(store, queries)))
@@ -683,6 +699,13 @@ def measure_search_at_scale(report: dict, store: Path, queries_file: Path, sizes
         "search_load_s": loads[str(per_100k_cvs)],
         "store_mib": disk[str(per_100k_cvs)],
     }
+
+
+def last_report() -> dict:
+    """The last run's report: the one saved step by step if it is newer than the one written whole."""
+    done, partial = ROOT / "bench" / "report.json", WORK / "report.partial.json"
+    source = partial if partial.exists() and partial.stat().st_mtime > done.stat().st_mtime else done
+    return orjson.loads(source.read_bytes())
 
 
 def save_partial(report: dict) -> None:
