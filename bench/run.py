@@ -632,7 +632,8 @@ def main(
     def step(name: str, measure) -> None:
         """Run one step unless --skip names it; the report so far is saved after each."""
         if name in skipped:
-            log(f"{name}: skipped (--skip)")
+            if not only:
+                log(f"{name}: skipped (--skip)")
             return
         log(name)
         measure()
