@@ -68,11 +68,12 @@ class Embedder:
         from rag.index.encoder import load_encoder
 
         contents: dict[str, bytes] = ray.get(files)
-        # Encoder reads its folder only while it loads, so the copy can go at once.
-        with tempfile.TemporaryDirectory(prefix="rag-encoder-") as tmp:
-            for name, data in contents.items():
-                (Path(tmp) / name).write_bytes(data)
-            self.encoder = load_encoder(Path(tmp), variant, threads=threads)
+        # The encoder opens its sessions when first used and maps the weights file from the folder:
+        # the copy lives as long as this worker (removed when the actor ends).
+        self._folder = tempfile.TemporaryDirectory(prefix="rag-encoder-")
+        for name, data in contents.items():
+            (Path(self._folder.name) / name).write_bytes(data)
+        self.encoder = load_encoder(Path(self._folder.name), variant, threads=threads)
         self.batch_size = batch_size
 
     def __call__(self, batch: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
