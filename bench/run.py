@@ -54,24 +54,24 @@ PY = sys.executable
 QUERY = "Who has experience with Jenkins?"
 
 
-def wall(cmd: list[str]) -> tuple[float, str]:
-    """Wall seconds and stdout of a command that must succeed."""
+def wall(cmd: list[str], cwd: Path = ROOT) -> tuple[float, str]:
+    """Wall seconds and stdout of a command that must succeed (run in cwd: a `python -m` runs cwd's code)."""
     started = time.perf_counter()
-    child = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    child = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
     elapsed = time.perf_counter() - started
     if child.returncode != 0:
         raise SystemExit(f"bench: {' '.join(cmd)} failed:\n{child.stderr[-2000:]}")
     return elapsed, child.stdout
 
 
-def run(cmd: list[str]) -> tuple[float, str, float]:
+def run(cmd: list[str], cwd: Path = ROOT) -> tuple[float, str, float]:
     """wall() for a `python -m` command, with its peak resident memory in MiB (bench.peak)."""
     assert cmd[:2] == [PY, "-m"], cmd
     with tempfile.TemporaryDirectory(prefix="bench-peak-") as tmp:
         peak_file = Path(tmp) / "peak"
         os.environ["BENCH_PEAK_FILE"] = str(peak_file)
         try:
-            elapsed, out = wall([PY, "-m", "bench.peak", *cmd[2:]])
+            elapsed, out = wall([PY, "-m", "bench.peak", *cmd[2:]], cwd)
         finally:
             del os.environ["BENCH_PEAK_FILE"]
         return elapsed, out, float(peak_file.read_text())
