@@ -109,3 +109,25 @@ def test_a_flat_index_streamed_to_disk_is_what_faiss_writes(tmp_path):
     segment = dense.DenseSegment.load(dense_files(tmp_path), 300, DIM, False)
     query = vectors[7]
     assert np.allclose(segment.all_cosines(query), vectors @ query, atol=1e-6)
+
+
+@pytest.mark.parametrize("cores", [1, 2, 3])
+def test_an_exact_scan_in_parts_gives_faiss_search_scores_to_the_last_bit(tmp_path, monkeypatch, cores):
+    """Split across threads or not, an exact segment's cosines are the IndexFlatIP's own, bit for bit."""
+    import faiss
+
+    monkeypatch.setattr(dense, "_PART_ROWS", 100)
+    monkeypatch.setattr(dense, "_cores", lambda: cores)
+    rng = np.random.default_rng(8)
+    vectors = dense.normalised(rng.normal(size=(1001, DIM)))
+    writer = DenseWriter(dense_files(tmp_path), DIM)
+    writer.add(vectors, np.asarray([b"%016d" % i for i in range(1001)], "S16"))
+    writer.finish()
+    segment = dense.DenseSegment.load(dense_files(tmp_path), 1001, DIM, False)
+    reference = faiss.IndexFlatIP(DIM)
+    reference.add(vectors)
+    for query in vectors[[0, 500, 1000]]:
+        _, scores, rows = reference.range_search(query.reshape(1, -1), float("-inf"))
+        expected = np.empty(1001, np.float32)
+        expected[rows] = scores
+        assert np.array_equal(segment.all_cosines(query), expected)

@@ -1,6 +1,8 @@
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from rag.lexicon.terms import matching_spans, query_terms, tokenize
+from rag.lexicon.terms import folded_words, lines_at, matching_spans, query_terms, raw_tokens, tokenize
 
 
 @pytest.mark.parametrize("name", ["Łukasz", "Ørsted", "Δημήτρης", "Müller", "हिन्दी"])
@@ -82,3 +84,16 @@ def test_highlight_spans_cover_aliases_and_parts():
     text = "Built K8s clusters and Node.js services; Jenkins."
     found = {text[t.start : t.end] for t in matching_spans(text, set(query_terms("kubernetes node jenkins")))}
     assert found == {"K8s", "Node.js", "Jenkins"}
+
+
+_PIECES = st.sampled_from(
+    ["J'ai", "j’ai", " ai ", "AI", ".NET", "Node.js", "C++", "ci/cd", "Müller", "ΔΗΜΉΤΡΗΣ", "•", "\n", " ", "..."]
+)
+
+
+@given(st.lists(st.one_of(_PIECES, st.text(max_size=6)), max_size=12).map("".join))
+def test_folded_words_are_raw_tokens_terms_and_never_cross_a_line(text):
+    """The fast word list is the token list's terms, whole or line by line (evidence reads lines)."""
+    terms = [t.term for t in raw_tokens(text)]
+    assert folded_words(text) == terms
+    assert [w for _, line in lines_at(text) for w in folded_words(line)] == terms

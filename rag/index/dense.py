@@ -2,9 +2,10 @@
 content key it was embedded from (the embedding cache of later builds), per segment; an IVF
 index besides, for a large one.
 
-The IndexFlatIP is the segment's one copy of its vectors: `faiss.read_index` opens it, and a
-search maps it (IO_FLAG_MMAP_IFC), so opening a store reads none of them. A segment up to
-ann.FLAT_MAX chunks is scored by it exactly, every vector. A larger one is searched through its
+The IndexFlatIP is the segment's one copy of its vectors: `faiss.read_index` opens it (opening a
+store checks that it does, mapped: IO_FLAG_MMAP_IFC), and its rows are memory-mapped, so opening
+a store reads none of them. A segment up to ann.FLAT_MAX chunks is scored exactly, every row, by
+the IndexFlatIP's own kernel (_scan). A larger one is searched through its
 IVF index for the DEPTH best chunks, which are then re-scored exactly from the flat index's
 vectors: their cosines are exact, and every other chunk of that segment gets the lowest of them,
 an upper bound of its own (docs/scale.md says what that approximates). Given a threshold, every
@@ -13,12 +14,15 @@ chunk of an approximate segment whose 8-bit cosine reaches it is found as well, 
 
 The flat index is written as vectors stream in (a build never holds a segment's vectors): FAISS's
 own header for an empty IndexFlatIP with the row count filled in, then the rows, which is byte for
-byte what faiss.write_index writes (tests/test_dense_index.py).
+byte what faiss.write_index writes (tests/test_ann.py).
 """
 
 from __future__ import annotations
 
+import functools
+import os
 import struct
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,6 +36,7 @@ from rag.index.transpose import Spool
 DEPTH = 2048  # chunks an approximate segment scores exactly per query
 _NORM_SLACK = 1e-3  # float32 rounding: a stored vector further than this from unit length is damaged
 _CHECK_BLOCK = 1 << 16
+_PART_ROWS = 1 << 14  # fewest rows worth a thread of their own in an exact scan
 # Where FAISS's IndexFlat header keeps its row count and its vector size (floats), and its length.
 _NTOTAL_AT, _FLOATS_AT, HEADER_BYTES = 8, 37, 45
 
@@ -115,25 +120,75 @@ def flat_vectors(path: Path, rows: int, dim: int) -> np.ndarray:
     return np.memmap(path, np.float32, "r", offset=HEADER_BYTES, shape=(rows, dim))
 
 
-def _cosines(vectors: np.ndarray, query: np.ndarray) -> np.ndarray:
-    """Each row's inner product with the query, in the calling thread, for re-scoring the few rows
-    an IVF search found: a BLAS product wakes a pool of threads that then contend with FAISS's
-    OpenMP threads for the cores (measured: re-scoring 2,048 chunks took 23 ms that way, well under
-    1 ms this way; docs/scale.md). It sums in another order than FAISS: the last bit may differ."""
-    return np.einsum("ij,j->i", vectors, query)
+def _rescore(vectors: np.ndarray, rows: np.ndarray, query: np.ndarray, name: str) -> np.ndarray:
+    """The query's inner product with each of these rows, by FAISS straight from the mapped rows
+    (fvec_inner_products_by_idx), their lengths checked the same way (the squared distance from the
+    origin): no copy of the rows and no temporary of their size, whose fresh pages cost 1,500
+    page faults a query when the allocator hands memory back between queries (docs/scale.md)."""
+    import faiss
+
+    ids = np.ascontiguousarray(rows, np.int64)
+    cosines, squares = np.empty(len(ids), np.float32), np.empty(len(ids), np.float32)
+    base, origin = faiss.swig_ptr(np.asarray(vectors)), np.zeros_like(query)
+    d = len(query)
+    faiss.fvec_inner_products_by_idx(
+        faiss.swig_ptr(cosines), faiss.swig_ptr(query), base, faiss.swig_ptr(ids), d, 1, len(ids)
+    )
+    faiss.fvec_L2sqr_by_idx(faiss.swig_ptr(squares), faiss.swig_ptr(origin), base, faiss.swig_ptr(ids), d, 1, len(ids))
+    _check_norms(np.sqrt(squares), name)
+    return cosines
+
+
+def _scan(vectors: np.ndarray, query: np.ndarray, out: np.ndarray) -> None:
+    """out[i] = vectors[i] . query, by fvec_inner_products_ny (what IndexFlatIP's search runs), split
+    across the cores: FAISS scans for one query on one core, and FAISS releases the GIL, so the parts
+    run side by side. Not a numpy product: FAISS's 45-byte header leaves the mapped rows unaligned,
+    which sends numpy off BLAS (measured at 100,029 chunks: 56 ms against FAISS's 14 ms on one
+    core, 8 ms on two; docs/scale.md)."""
+    import faiss
+
+    def part(lo: int, hi: int) -> None:
+        rows = vectors[lo:hi]
+        faiss.fvec_inner_products_ny(
+            faiss.swig_ptr(out[lo:hi]), faiss.swig_ptr(query), faiss.swig_ptr(rows), len(query), hi - lo
+        )
+
+    n = len(vectors)
+    parts = min(_cores(), n // _PART_ROWS)
+    if parts <= 1:
+        if n:
+            part(0, n)
+        return
+    bounds = [n * i // parts for i in range(parts + 1)]
+    for done in [_scan_pool().submit(part, lo, hi) for lo, hi in zip(bounds, bounds[1:])]:
+        done.result()
+
+
+@functools.cache
+def _cores() -> int:
+    """The cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+@functools.cache
+def _scan_pool() -> ThreadPoolExecutor:
+    """One pool of scanning threads per process, made on first need."""
+    return ThreadPoolExecutor(_cores(), thread_name_prefix="dense-scan")
 
 
 def _check_unit(vectors: np.ndarray, name: str) -> None:
     with np.errstate(over="ignore", invalid="ignore"):  # a damaged vector may overflow: reported below
-        norms = np.linalg.norm(vectors, axis=1)
+        _check_norms(np.linalg.norm(vectors, axis=1), name)
+
+
+def _check_norms(norms: np.ndarray, name: str) -> None:
     if norms.size and not (np.isfinite(norms).all() and np.abs(norms - 1).max() <= _NORM_SLACK):
         raise DamagedFile(f"{name} holds vectors that are not unit length (bit rot?)")
 
 
 @dataclass
 class DenseSegment:
-    flat: object  # faiss IndexFlatIP, its vectors memory-mapped
-    vectors: np.ndarray  # the same vectors, memory-mapped by numpy, chunks x dim
+    vectors: np.ndarray  # the flat index's vectors, memory-mapped by numpy, chunks x dim
     keys: np.ndarray  # memory-mapped S16 per chunk
     ivf: object | None  # faiss IndexIVFScalarQuantizer, memory-mapped; None: scored exactly
     name: str  # the flat index's file name, for messages
@@ -162,16 +217,15 @@ class DenseSegment:
         if ivf is None:
             for lo in range(0, rows, _CHECK_BLOCK):
                 _check_unit(vectors[lo : lo + _CHECK_BLOCK], files.flat.name)
-        return cls(flat, vectors, keys, ivf, files.flat.name)
+        return cls(vectors, keys, ivf, files.flat.name)
 
     def all_cosines(self, query: np.ndarray) -> np.ndarray:
-        """Every row's inner product with the query, in row order, as the IndexFlatIP scores it (a
-        range search that keeps every row: no heap, no sort)."""
-        out = np.empty(self.flat.ntotal, np.float32)
-        _, scores, rows = self.flat.range_search(query.reshape(1, -1), float("-inf"))
-        if len(rows) != len(out):
+        """Every row's inner product with the query, in row order, by FAISS's own IndexFlatIP kernel
+        (the very sums its search makes, to the last bit), in one part per core (_scan)."""
+        out = np.empty(len(self.vectors), np.float32)
+        _scan(self.vectors, query, out)
+        if not np.isfinite(out).all():
             raise DamagedFile(f"{self.name} holds vectors FAISS cannot score (bit rot?)")
-        out[rows] = scores
         return out
 
     def similarities(
@@ -187,9 +241,7 @@ class DenseSegment:
             kept = np.zeros(live.size, bool)
             kept[live.rows[allowed]] = True
         rows = ann.search_ivf(self.ivf, query, DEPTH, kept)
-        found = np.asarray(self.vectors[rows]).reshape(len(rows), -1)
-        _check_unit(found, self.name)
-        exact = _cosines(found, query)
+        exact = _rescore(self.vectors, rows, query, self.name)
         fill = float(exact.min()) if len(exact) else -1.0
         if at_least is not None:
             fill = min(fill, float(np.nextafter(np.float32(at_least), np.float32(-1))))

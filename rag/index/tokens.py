@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rag.lexicon.terms import STOPWORDS, expand_words, raw_tokens
+from rag.lexicon.terms import STOPWORDS, expand_words, folded_words
 
 
 @dataclass
@@ -30,7 +30,7 @@ def tokenise(texts: list[str]) -> TokenBatch:
     words: list[int] = []
     term_counts, word_counts = [], []
     for text in texts:
-        chunk_words = [t.term for t in raw_tokens(text)]
+        chunk_words = folded_words(text)
         chunk_terms = expand_words(chunk_words)
         terms.extend(ids.setdefault(t, len(ids)) for t in chunk_terms)
         words.extend(-1 if w in STOPWORDS else ids.setdefault(w, len(ids)) for w in chunk_words)

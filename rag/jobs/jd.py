@@ -58,7 +58,7 @@ from rag.lexicon.job_words import (
 )
 from rag.lexicon.numbers import NUMBER_WORDS
 from rag.lexicon.role_words import ROLE_WORDS
-from rag.lexicon.terms import QUERY_FRAMING, STOPWORDS, fold, raw_tokens
+from rag.lexicon.terms import QUERY_FRAMING, STOPWORDS, fold, folded_words, raw_tokens
 from rag.lexicon.vocabulary import find_practices, find_skills
 from rag.profile.education import LEVELS as EDUCATION_LEVELS
 from rag.profile.education import levels_in
@@ -396,7 +396,7 @@ def _read_clause(clause: str, must: bool, sectioned: bool) -> list[Requirement]:
     elif years is not None:
         found.append(Requirement(YEARS, f"{years}+ years", must, clause, min_years=years))
     if not found and (sectioned or optional or MUST_MARKERS.search(folded)):
-        words = [t.term for t in raw_tokens(clause)]
+        words = folded_words(clause)
         content = [w for w in words if w not in STOPWORDS]
         if len(content) >= 2 and len(words) <= _MAX_PHRASE_WORDS and not _TO_APPLICANTS.search(folded):
             found.append(Requirement(PHRASE, clause.rstrip(" .;:!"), must, clause, phrase=_what_is_asked(clause)))
@@ -497,7 +497,7 @@ def _mentions(clause: str, sectioned: bool) -> list[_Mention]:
             _move(starts, after, known[after].start, a)
             known[after] = replace(known[after], start=a)
         else:
-            names.append(_Mention(a, b, None, tuple(t.term for t in raw_tokens(clause[a:b]))))
+            names.append(_Mention(a, b, None, tuple(folded_words(clause[a:b]))))
     return sorted(known + names, key=lambda m: m.start)
 
 
@@ -534,7 +534,7 @@ def _space_after(text: str, at: int) -> int:
 
 
 def _capitalises_nouns(clause: str) -> bool:
-    return any(t.term in GERMAN_WORDS for t in raw_tokens(clause))
+    return any(w in GERMAN_WORDS for w in folded_words(clause))
 
 
 _TITLE_CASE_WORDS = 3  # fewer ("Experience with Fooquux", "Google Analytics") may well be a name

@@ -30,7 +30,7 @@ from rag.lexicon import vocabulary
 from rag.lexicon.job_words import FILLER
 from rag.lexicon.role_words import ROLE_WORDS
 from rag.lexicon.skill_data import PRACTICES
-from rag.lexicon.terms import matching_spans, query_terms, raw_tokens
+from rag.lexicon.terms import folded_words, matching_spans, query_terms, raw_tokens
 from rag.profile.education import LEVELS as EDUCATION_LEVELS
 from rag.search import aggregation as agg
 from rag.search.evidence import Evidence, line_at
@@ -261,7 +261,7 @@ def _formed(searcher: Searcher, reqs: tuple[Requirement, ...], unjudged: dict[in
 
 def prose_words(text: str) -> tuple[str, ...]:
     """The words of a phrase that say what is asked: not its framing, filler or role words."""
-    return tuple(t.term for t in raw_tokens(text) if t.term not in FILLER and t.term not in ROLE_WORDS)
+    return tuple(w for w in folded_words(text) if w not in FILLER and w not in ROLE_WORDS)
 
 
 def formed_chunks(searcher: Searcher, words: tuple[str, ...]) -> np.ndarray:

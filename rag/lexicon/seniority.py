@@ -9,7 +9,7 @@ below, in en/es/de/fr. Where a title states no level, a CV's years of experience
 
 from __future__ import annotations
 
-from rag.lexicon.terms import raw_tokens
+from rag.lexicon.terms import folded_words
 
 LEVELS = (
     "junior",
@@ -179,7 +179,7 @@ def same_band(level: str) -> tuple[str, ...]:
 
 def title_level(title: str | None) -> str | None:
     """The level a title states: its highest level word, or None when it states none."""
-    words = [t.term for t in raw_tokens(title or "")]
+    words = folded_words(title or "")
     found: list[str] = []
     i = 0
     while i < len(words):

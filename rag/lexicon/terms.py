@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import hashlib
 import unicodedata
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import regex
 
@@ -72,8 +72,9 @@ QUERY_FRAMING = frozenset(
 )
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
+    """A term and where it is in the text it was cut from (a tuple: texts make thousands a query)."""
+
     term: str
     start: int
     end: int
@@ -144,11 +145,19 @@ def raw_tokens(text: str) -> list[Token]:
     """Every term-shaped run in text, folded, with its character span; no stopword removal."""
     tokens = []
     for m in _TOKEN.finditer(text):
+        start, end = m.span()
         term = fold(m.group(0))
-        if term == "ai" and _ELIDED_VERB.search(text, max(0, m.start() - 3), m.start()):
+        if term == "ai" and _ELIDED_VERB.search(text, max(0, start - 3), start):
             continue
-        tokens.append(Token(term, m.start(), m.end()))
+        tokens.append(Token(term, start, end))
     return tokens
+
+
+def folded_words(text: str) -> list[str]:
+    """raw_tokens' terms without their spans, found in one C loop: about twice as fast (evidence
+    lines and BM25 read every chunk's words; only marking them needs where they are)."""
+    found = [w.lower() if w.isascii() else fold(w) for w in _TOKEN.findall(text)]
+    return [t.term for t in raw_tokens(text)] if "ai" in found else found  # raw_tokens judges "j'ai"
 
 
 def expand_words(words: list[str]) -> list[str]:
@@ -197,14 +206,14 @@ def pieces(word: str) -> tuple[str, ...]:
 
 
 def tokenize(text: str) -> list[str]:
-    return expand_words([t.term for t in raw_tokens(text)])
+    return expand_words(folded_words(text))
 
 
 def query_terms(text: str) -> list[str]:
     """Terms of a query, in order, each once (repeating a word should not weigh it more), without
     the question's framing words when anything else remains, and with the one-way expansions of
     synonyms.QUERY_EXPANSIONS ("golang" also searches "go")."""
-    return query_terms_of([t.term for t in raw_tokens(text)])
+    return query_terms_of(folded_words(text))
 
 
 def query_terms_of(words: list[str]) -> list[str]:

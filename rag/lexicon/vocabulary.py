@@ -30,7 +30,7 @@ import regex
 from rag.lexicon.skill_data import COMMON_WORDS, PRACTICES, PROPER_NAMES, SKILLS
 from rag.lexicon.stems import same_word, stems
 from rag.lexicon.synonyms import ALIAS_GROUPS
-from rag.lexicon.terms import Token, fold, raw_tokens
+from rag.lexicon.terms import Token, fold, folded_words, raw_tokens
 
 
 @dataclass(frozen=True)
@@ -126,7 +126,7 @@ def _build() -> tuple[dict[tuple[str, ...], _Spelling], dict[str, str]]:
         for spelling in written:
             _add(table, spelling, name, explicit=True)
     for group in ALIAS_GROUPS:
-        keys = [tuple(t.term for t in raw_tokens(s)) for s in group]
+        keys = [tuple(folded_words(s)) for s in group]
         owner = next((table[k].canonical for k in keys if k in table), None)
         if owner is not None:
             for spelling in group:
@@ -173,7 +173,7 @@ def canonical(phrase: str) -> str | None:
 
     The whole phrase must be one spelling; case rules do not apply to a deliberate lookup.
     """
-    spelling = _TABLE.get(tuple(t.term for t in raw_tokens(phrase)))
+    spelling = _TABLE.get(tuple(folded_words(phrase)))
     return spelling.canonical if spelling else None
 
 
@@ -227,7 +227,7 @@ def _joined_parts(text: str, token: Token) -> Iterable[SkillMention]:
     else:
         return
     for piece in pieces:
-        spelling = _TABLE.get(tuple(t.term for t in raw_tokens(piece.group(0))))
+        spelling = _TABLE.get(tuple(folded_words(piece.group(0))))
         if spelling is None or spelling.gaps or (compound and spelling.rule in (_WORD, _LETTER)):
             continue  # "Go-Live" and "C-Level" are no skills
         start, end = token.start + piece.start(), token.start + piece.end()

@@ -26,7 +26,7 @@ from itertools import accumulate
 import regex
 
 from rag.lexicon.numbers import NUMBER_WORDS
-from rag.lexicon.terms import STOPWORDS, raw_tokens
+from rag.lexicon.terms import STOPWORDS, folded_words
 from rag.profile.dates import Period, find_periods, month_label, parse_month
 from rag.profile.education import highest_level
 from rag.profile.sections import HEADER, Section, of_kind
@@ -125,9 +125,7 @@ def _without_dates(line: str) -> str:
 
 
 def make_role(period: Period, entry: Entry) -> Role:
-    terms = sorted(
-        {t.term for t in raw_tokens("\n".join(entry.body)) if t.term not in STOPWORDS and not t.term.isdigit()}
-    )
+    terms = sorted({w for w in folded_words("\n".join(entry.body)) if w not in STOPWORDS and not w.isdigit()})
     return Role(month_label(period.start), month_label(period.end), period.ongoing, entry.title, tuple(terms))
 
 

@@ -15,7 +15,7 @@ from functools import lru_cache
 import regex
 from babel import Locale
 
-from rag.lexicon.terms import raw_tokens
+from rag.lexicon.terms import folded_words
 
 _ENDONYMS = {
     "Polish": "Polski",
@@ -67,15 +67,15 @@ def _names() -> tuple[dict[tuple[str, ...], str], int]:
     for language in ("en", "es", "de", "fr"):
         for code, name in Locale.parse(language).languages.items():
             if len(code) == 2 and code in english:
-                table.setdefault(tuple(t.term for t in raw_tokens(name)), english[code])
+                table.setdefault(tuple(folded_words(name)), english[code])
     for name, own in _ENDONYMS.items():
-        table.setdefault(tuple(t.term for t in raw_tokens(own)), name)
+        table.setdefault(tuple(folded_words(own)), name)
     return table, max(len(key) for key in table)
 
 
 def language_of(name: str) -> str | None:
     """English name of a language named in en/es/de/fr or in its own language, or None."""
-    return _names()[0].get(tuple(t.term for t in raw_tokens(name)))
+    return _names()[0].get(tuple(folded_words(name)))
 
 
 _COMPOUND = regex.compile(r"(\p{L}+?)(?:sprach)?kenntniss?e?n?")  # "Englischkenntnisse"
@@ -83,7 +83,7 @@ _COMPOUND = regex.compile(r"(\p{L}+?)(?:sprach)?kenntniss?e?n?")  # "Englischken
 
 def _languages_in(item: str) -> list[str]:
     table, longest = _names()
-    terms = [t.term for t in raw_tokens(item)]
+    terms = folded_words(item)
     found: list[str] = []
     i = 0
     while i < len(terms):

@@ -8,12 +8,11 @@ holds no concept is there for meaning alone: their closest passage stands as the
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from rag.lexicon.role_words import HEADING_NOUNS, ROLE_WORDS
-from rag.lexicon.terms import STOPWORDS, aliases, expand_words, lines_at, raw_tokens
+from rag.lexicon.terms import STOPWORDS, aliases, expand_words, folded_words, lines_at
 from rag.search.query import Concept
 from rag.store.rows import Candidate, Chunk
 
@@ -53,16 +52,13 @@ def best_lines(
     cues = {s[0] for c in concepts for s in c.spellings} | _alias_cues(concepts)
     scored: dict[tuple[str, int], tuple[float, Evidence]] = {}
     for candidate, chunk in read:
-        lines = lines_at(chunk.text)
-        starts = [start for start, _ in lines]
-        words_by_line: dict[int, list[str]] = {}
-        for token in raw_tokens(chunk.text):  # one pass over the chunk, then split by line
-            words_by_line.setdefault(bisect_right(starts, token.start) - 1, []).append(token.term)
-        for index, words in words_by_line.items():
-            start, line = lines[index]
+        for start, line in lines_at(chunk.text):
             offset = chunk.char_start + start
             key = (candidate.cv_id, offset)
-            if key in scored or cues.isdisjoint(words) or candidate.is_quiet(offset, offset + len(line)):
+            if key in scored:
+                continue
+            words = folded_words(line)
+            if cues.isdisjoint(words) or candidate.is_quiet(offset, offset + len(line)):
                 continue
             held = _held(words, concepts)
             if held and not _heading(line, words, concepts):
@@ -120,7 +116,7 @@ def closest_passage(
     best = None
     for closeness, (candidate, chunk) in enumerate(read):
         for start, line in lines_at(chunk.text):
-            words = [t.term for t in raw_tokens(line)]
+            words = folded_words(line)
             offset = chunk.char_start + start
             if len(words) < 3 or candidate.is_quiet(offset, offset + len(line)) or _heading(line, words, concepts):
                 continue

@@ -327,10 +327,10 @@ _ORDERED = ("years", "education", "years_in")
 
 
 def _years_in(op: str, value: str, concept: str) -> YearsIn:
-    from rag.lexicon.terms import raw_tokens
+    from rag.lexicon.terms import folded_words
 
     years = _years(op, value)
-    if not any(t.term for t in raw_tokens(concept)):
+    if not folded_words(concept):
         raise UsageError(f"years_in needs a concept with letters, e.g. years_in(backend)>=3; got {concept!r}")
     return YearsIn(concept_spellings(concept), op, years.value)
 
@@ -338,10 +338,10 @@ def _years_in(op: str, value: str, concept: str) -> YearsIn:
 def concept_spellings(concept: str) -> tuple[tuple[str, ...], ...]:
     """The concept's own terms, joined too ("back end" is "backend"), and every spelling of the
     skill it names ("k8s": Kubernetes, K8s, kube), dehyphenated, as months_in_roles takes them."""
-    from rag.lexicon.terms import raw_tokens
+    from rag.lexicon.terms import folded_words
     from rag.lexicon.vocabulary import canonical, spellings
 
-    own = tuple(t.term.replace("-", "") for t in raw_tokens(concept))
+    own = tuple(w.replace("-", "") for w in folded_words(concept))
     skill = canonical(concept)
     found = {own, ("".join(own),)} | {tuple(t.replace("-", "") for t in s) for s in (spellings(skill) if skill else ())}
     return tuple(sorted(found))

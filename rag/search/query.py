@@ -32,7 +32,7 @@ from rag.errors import UsageError
 from rag.lexicon.role_words import ROLE_WORDS
 from rag.lexicon.seniority import query_level
 from rag.lexicon.synonyms import QUERY_EXPANSIONS
-from rag.lexicon.terms import QUERY_FRAMING, STOPWORDS, Token, alias_at, fold, query_terms_of, raw_tokens
+from rag.lexicon.terms import QUERY_FRAMING, STOPWORDS, Token, alias_at, fold, folded_words, query_terms_of, raw_tokens
 from rag.lexicon.vocabulary import canonical, spellings
 
 # The longest query taken from the command line, the web page and MCP alike (docs/input.md): far
@@ -383,7 +383,7 @@ def _either(*concepts: Concept) -> Concept:
 
 def _natural_or(concepts: list[Concept], text: str) -> list[Concept]:
     """A lower-case "or" written between two concepts joins them, as OR would."""
-    or_between = _or_between([t.term for t in raw_tokens(text)])
+    or_between = _or_between(folded_words(text))
     groups: list[list[Concept]] = []
     for concept in concepts:  # a join's words are its first concept's
         if groups and not concept.role and not _role(groups[-1]) and or_between(groups[-1][0], concept):
