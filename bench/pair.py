@@ -12,7 +12,8 @@ ones), so that a change in the machine's load falls on both sides.
 
 Per size and side: the build (bench.scale_steps build), make bench's warm search per mode
 (bench.probe) and make bench-scale's open, hybrid search and rag match (bench.scale_steps search).
-Writes bench/report-pair.json and prints the comparison.
+Writes bench/report-pair.json (a size's row replaces that size's row of the same pair of commits;
+each row says when it ran and the load around it) and prints the comparison.
 """
 
 from __future__ import annotations
@@ -89,6 +90,7 @@ def median_of(rounds: list[dict], side: str, key: str) -> float:
 
 
 def pair_at(size: int, folders: dict[str, Path], bases: dict[str, Path], rounds: int, jds: int) -> dict:
+    started, load = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), os.getloadavg()[0]
     truth = WORK / "truth"
     cvs = PAIR / f"cvs-{size}"
     shutil.rmtree(cvs, ignore_errors=True)
@@ -109,6 +111,8 @@ def pair_at(size: int, folders: dict[str, Path], bases: dict[str, Path], rounds:
     medians = {key: {side: median_of(done, side, key) for side in SIDES} for key in keys}
     return {
         "size": size,
+        "started_at": started,
+        "load_average": [round(load, 1), round(os.getloadavg()[0], 1)],
         "builds": builds,
         "rounds": done,
         "medians": medians,
@@ -139,18 +143,14 @@ def main(baseline: Path, sizes: str, rounds: int, jds: int) -> None:
     os.environ.setdefault("EMBEDDING_MODEL", "sentence-transformers/all-MiniLM-L6-v2")
     folders = {"baseline": baseline.resolve(), "this": ROOT}
     bases = {side: base_store(folder) for side, folder in folders.items()}
-    started, load = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), os.getloadavg()[0]
+    commits = {side: commit_of(folder) for side, folder in folders.items()}
     rows = [pair_at(int(s), folders, bases, rounds, jds) for s in sizes.split(",")]
-    report = {
-        "machine": cpu(),
-        "commits": {side: commit_of(folder) for side, folder in folders.items()},
-        "started_at": started,
-        "finished_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "load_average": [round(load, 1), round(os.getloadavg()[0], 1)],
-        "sizes": rows,
-    }
+    earlier = orjson.loads(REPORT.read_bytes()) if REPORT.exists() else {}
+    if earlier.get("commits") == commits:  # the same pair: other sizes' rows stay
+        rows += [row for row in earlier["sizes"] if row["size"] not in {r["size"] for r in rows}]
+    report = {"machine": cpu(), "commits": commits, "sizes": sorted(rows, key=lambda r: r["size"])}
     REPORT.write_bytes(orjson.dumps(report, option=orjson.OPT_INDENT_2))
-    click.echo(table(rows))
+    click.echo(table(report["sizes"]))
     log(f"wrote {REPORT}")
 
 
