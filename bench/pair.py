@@ -67,13 +67,8 @@ def searches(side: Path, store: Path, truth: Path, jds: int) -> dict:
     """make bench's probe and make bench-scale's search step, each in a fresh process of the side."""
     load = os.getloadavg()[0]
     probe = json_line(wall([PY, "-m", "bench.probe", str(store), str(truth / "queries.jsonl")], side)[1])
-    step = json_line(
-        wall(
-            [PY, "-m", "bench.scale_steps", "search", str(store), str(truth / "queries.jsonl"), str(truth / "jobs")]
-            + [str(jds)],
-            side,
-        )[1]
-    )
+    args = [store, truth / "queries.jsonl", truth / "jobs", jds]
+    step = json_line(wall([PY, "-m", "bench.scale_steps", "search", *map(str, args)], side)[1])
     return {
         "load_before": round(load, 1),
         "probe_hybrid_p50_ms": probe["warm_ms"]["hybrid"]["p50"],

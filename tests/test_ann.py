@@ -117,7 +117,7 @@ def test_an_exact_scan_in_parts_gives_faiss_search_scores_to_the_last_bit(tmp_pa
     import faiss
 
     monkeypatch.setattr(dense, "_PART_ROWS", 100)
-    monkeypatch.setattr(dense, "_cores", lambda: cores)
+    monkeypatch.setattr(dense, "available_cores", lambda: cores)
     rng = np.random.default_rng(8)
     vectors = dense.normalised(rng.normal(size=(1001, DIM)))
     writer = DenseWriter(dense_files(tmp_path), DIM)

@@ -20,7 +20,6 @@ byte what faiss.write_index writes (tests/test_ann.py).
 from __future__ import annotations
 
 import functools
-import os
 import struct
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ import numpy as np
 
 from rag.errors import DamagedFile, short_reason
 from rag.index import ann
+from rag.index.encoder import available_cores
 from rag.index.live import LiveRows
 from rag.index.transpose import Spool
 
@@ -123,8 +123,8 @@ def flat_vectors(path: Path, rows: int, dim: int) -> np.ndarray:
 def _rescore(vectors: np.ndarray, rows: np.ndarray, query: np.ndarray, name: str) -> np.ndarray:
     """The query's inner product with each of these rows, by FAISS straight from the mapped rows
     (fvec_inner_products_by_idx), their lengths checked the same way (the squared distance from the
-    origin): no copy of the rows and no temporary of their size, whose fresh pages cost 1,500
-    page faults a query when the allocator hands memory back between queries (docs/scale.md)."""
+    origin): no copy of the rows and no temporary of their size, whose fresh pages cost about
+    1,600 page faults a query when the allocator hands memory back between queries (docs/scale.md)."""
     import faiss
 
     ids = np.ascontiguousarray(rows, np.int64)
@@ -154,7 +154,7 @@ def _scan(vectors: np.ndarray, query: np.ndarray, out: np.ndarray) -> None:
         )
 
     n = len(vectors)
-    parts = min(_cores(), n // _PART_ROWS)
+    parts = min(available_cores(), n // _PART_ROWS)
     if parts <= 1:
         if n:
             part(0, n)
@@ -165,15 +165,9 @@ def _scan(vectors: np.ndarray, query: np.ndarray, out: np.ndarray) -> None:
 
 
 @functools.cache
-def _cores() -> int:
-    """The cores this process may run on."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-
-
-@functools.cache
 def _scan_pool() -> ThreadPoolExecutor:
     """One pool of scanning threads per process, made on first need."""
-    return ThreadPoolExecutor(_cores(), thread_name_prefix="dense-scan")
+    return ThreadPoolExecutor(available_cores(), thread_name_prefix="dense-scan")
 
 
 def _check_unit(vectors: np.ndarray, name: str) -> None:

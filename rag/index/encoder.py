@@ -222,7 +222,7 @@ def _open_session(model: Path, encoder: Encoder, prepacked: bool):
 
     options = ort.SessionOptions()
     # Passages: each run on the thread that calls it, threads running batches side by side. A query
-    # is one short run that nothing else shares: it is split over every core (3.7 ms against 6.8 ms
+    # is one short run that nothing else shares: it is split over every core (4.5 ms warm against 7.3 ms
     # on one core of two; docs/performance.md), the idle threads sleeping, not spinning, between runs.
     options.intra_op_num_threads = 1 if prepacked else encoder.threads
     options.inter_op_num_threads = 1
