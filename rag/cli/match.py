@@ -7,17 +7,16 @@ from pathlib import Path
 
 import click
 
-from rag.cli.console import Command, open_searchable, option
+from rag.app.filters import Filters, checked
+from rag.app.match import jd_from_bytes, match_job, read_job
+from rag.app.settings import DEFAULT_PHRASE_THRESHOLD, DEFAULT_TOPK
+from rag.app.stores import opened
+from rag.cli.console import Command, expected_model, option
 from rag.cli.options import filter_options, store_option
 from rag.errors import UserError
 from rag.ingest.limits import JD_BYTES, MB, size_text
-from rag.jobs.jd import parse_jd
-from rag.jobs.jd_file import jd_from_bytes
-from rag.jobs.matching import DEFAULT_PHRASE_THRESHOLD, DEFAULT_TOPK, MatchSettings, match
-from rag.render.documents import match_document, to_json
+from rag.render.documents import to_json
 from rag.render.match import match_csv, match_text
-from rag.search.filters import Filters
-from rag.search.retrieval import Searcher
 
 STDIN_LABEL = "standard input"
 
@@ -94,16 +93,10 @@ def main(
     if as_json and as_csv:
         raise click.UsageError("give --json or --csv, not both")
     label = STDIN_LABEL if jd_path == "-" else jd_path
-    jd = parse_jd(read_jd(jd_path, round(max_jd_mb * MB)))
-    if not jd.requirements:
-        raise UserError(
-            f"{label}: no requirements found; name skills (Python, SQL), a minimum of years "
-            "(5+ years) or requirement lines under a heading such as Requirements"
-        )
-    compiled = filters.compile()
-    opened = open_searchable(store)
-    result = match(Searcher(opened), jd, MatchSettings(topk, phrase_threshold, min_score), compiled)
-    doc = match_document(result, opened.manifest, str(store), label)
+    jd = read_job(read_jd(jd_path, round(max_jd_mb * MB)), label)
+    checked(filters)
+    with opened(store, expected_model()) as loaded:
+        doc = match_job(loaded, jd, label, str(store), filters, topk, phrase_threshold, min_score)
     if as_json:
         click.echo(to_json(doc))
     elif as_csv:

@@ -9,8 +9,8 @@ from pathlib import Path
 import click
 
 from rag import __version__
-from rag.cli.console import Command, expected_model, option
-from rag.cli.options import store_option
+from rag.cli.console import Command, expected_model
+from rag.cli.options import db_option, store_option
 from rag.mcp.server import build_server
 from rag.text import display
 
@@ -27,12 +27,7 @@ claude_desktop_config.json (docs/mcp.md):
 """,
 )
 @store_option("Store folder written by `rag index`; a rebuild is picked up on the next call.")
-@option(
-    "--db",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="The workbench database the shortlist tools use  [default: beside the store].",
-)
+@db_option("the shortlist tools use")
 def main(store: Path, db: Path | None) -> None:
     """Serve the store to assistants over MCP (stdio): search_candidates, match_job, get_cv, store_status, and the shortlists."""
     handler = logging.StreamHandler(sys.stderr)

@@ -20,10 +20,18 @@ from pathlib import Path
 
 import click
 
+from rag.app.filters import typed_filters
+from rag.app.settings import (
+    DEFAULT_DESCRIBED,
+    DEFAULT_RRF_K,
+    DEFAULT_RULE,
+    DEFAULT_WEIGHTS,
+    DENSE,
+    KEYWORD,
+    RULES,
+    FusionSettings,
+)
 from rag.cli.console import option
-from rag.search.filters import Filters
-from rag.search.fusion import DEFAULT_DESCRIBED, DEFAULT_RRF_K, DEFAULT_RULE, DEFAULT_WEIGHTS, RULES, FusionSettings
-from rag.search.lists import DENSE, KEYWORD
 
 DEFAULT_STORE = Path("rag_store")
 DEFAULT_CV_DIR = Path("cv_generation/data/cvs")
@@ -59,6 +67,16 @@ def renamed_option(new: str, old: tuple[str, ...], default: Path, help: str):
 
 def store_option(help: str):
     return renamed_option("--store", ("--index-dir", "--out-dir"), DEFAULT_STORE, help)
+
+
+def db_option(used_for: str):
+    """--db: the workbench database, one definition for every command that reads or writes it."""
+    return option(
+        "--db",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        help=f"The workbench database {used_for}  [default: beside the store, STORE.workbench/workbench.sqlite3].",
+    )
 
 
 def cv_dir_option(help: str):
@@ -198,7 +216,7 @@ def filter_options(command):
 
     @functools.wraps(command)
     def wrapper(*args, min_years, max_years, locations, languages, skills, where, keep_unknown, **kwargs):
-        filters = Filters(min_years, max_years, tuple(locations), tuple(languages), tuple(skills), where, keep_unknown)
+        filters = typed_filters(min_years, max_years, locations, languages, skills, where, keep_unknown)
         return command(*args, filters=filters, **kwargs)
 
     for add in reversed(FILTER_OPTIONS):

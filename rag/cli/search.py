@@ -8,19 +8,17 @@ from pathlib import Path
 
 import click
 
-from rag.cli.console import Command, open_searchable, option
+from rag.app.filters import Filters, checked
+from rag.app.search import CANDIDATES, CHUNKS, Question, ask
+from rag.app.settings import MAX_QUERY_CHARS, MODES, FusionSettings, check_length
+from rag.app.stores import opened
+from rag.cli.console import Command, expected_model, option
 from rag.cli.fixes import via_make
 from rag.cli.options import filter_options, fusion_options, store_option
 from rag.errors import UsageError
-from rag.render.documents import search_document, to_json, with_question
+from rag.render.documents import to_json
 from rag.render.search import search_text
 from rag.render.terminal import plural
-from rag.search.did_you_mean import did_you_mean
-from rag.search.filters import Filters
-from rag.search.fusion import FusionSettings
-from rag.search.implicit import read_question, with_implicit
-from rag.search.query import MAX_QUERY_CHARS, check_length
-from rag.search.retrieval import MODES, Searcher
 from rag.text import display
 
 
@@ -91,15 +89,11 @@ def main(
 ) -> None:
     """Find the candidates in indexed CVs that match a question, with FAISS, BM25 and their fusion."""
     text = read_query(query, words)
-    filters.compile()  # the options' own mistakes are told before the store is opened
-    opened = open_searchable(store)
-    searcher = Searcher(opened)
-    read = None if literal else read_question(text, opened.profiles().columns.place_names)
-    filters, chips = with_implicit(filters, read) if read else (filters, ())
-    searched = read.searched if read else text
-    result = searcher.search(searched, mode, topk, "chunks" if chunk_view else "candidates", fusion, filters.compile())
-    suggestion = did_you_mean(searcher, text, result.query)
-    doc = with_question(search_document(result, opened.manifest, str(store), topk), text, chips, suggestion)
+    checked(filters)  # the options' own mistakes are told before the store is opened
+    unit = CHUNKS if chunk_view else CANDIDATES
+    with opened(store, expected_model()) as loaded:
+        asked = Question(text, topk, mode, unit, fusion, filters, implicit=not literal)
+        doc = ask(loaded, asked, str(store)).doc
     if as_json:
         click.echo(to_json(doc))
     else:

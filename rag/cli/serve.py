@@ -12,7 +12,7 @@ import click
 from rag import __version__
 from rag.cli.console import Command, expected_model, option
 from rag.cli.fixes import word
-from rag.cli.options import store_option
+from rag.cli.options import db_option, store_option
 from rag.errors import UserError
 
 log = logging.getLogger("rag.web")
@@ -43,13 +43,7 @@ Examples:
     default=None,
     help="The CV folder whose files the pages are drawn from  [default: the folder the store was built from].",
 )
-@option(
-    "--db",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="The workbench database (shortlists, saved searches)  [default: beside the store, "
-    "STORE.workbench/workbench.sqlite3].",
-)
+@db_option("of shortlists and saved searches")
 @option("--host", default=LOOPBACK, show_default=True, help="Address to listen on.")
 @option(
     "--port",

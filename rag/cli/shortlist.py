@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from rag.cli.console import Command, option
-from rag.cli.options import store_option
+from rag.cli.options import db_option, store_option
 from rag.errors import UserError
 from rag.render.documents import to_json
 from rag.render.terminal import bold
@@ -39,9 +39,7 @@ Examples:
 )
 @click.argument("name", required=False)
 @store_option("Store folder written by `rag index`, whose CVs the entries are looked up in.")
-@option(
-    "--db", type=click.Path(path_type=Path), default=None, help="The workbench database  [default: beside the store]."
-)
+@db_option("the shortlists are read from")
 @option("--csv", "as_csv", is_flag=True, help="The shortlist as CSV, one row per person (for a spreadsheet).")
 @option("--json", "as_json", is_flag=True, help="The shortlist as one JSON document (docs/json.md), for scripts.")
 def main(name: str | None, store: Path, db: Path | None, as_csv: bool, as_json: bool) -> None:

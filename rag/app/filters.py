@@ -1,0 +1,37 @@
+"""The filters a user types (the command line's options, a web form's fields, MCP's arguments),
+made into rag/search's Filters in this one place, each value by its name."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rag.search.filters import CompiledFilters, Filters
+
+__all__ = ["CompiledFilters", "Filters", "checked", "typed_filters"]
+
+
+def typed_filters(
+    min_years: int | None = None,
+    max_years: int | None = None,
+    locations: Iterable[str] = (),
+    languages: Iterable[str] = (),
+    skills: Iterable[str] = (),
+    where: str | None = None,
+    keep_unknown: bool = False,
+) -> Filters:
+    """The filters as typed, unchecked (checked() checks them)."""
+    return Filters(
+        min_years=min_years,
+        max_years=max_years,
+        locations=tuple(locations),
+        languages=tuple(languages),
+        skills=tuple(skills),
+        where=where or None,
+        keep_unknown=keep_unknown,
+    )
+
+
+def checked(filters: Filters) -> CompiledFilters | None:
+    """The filters checked and resolved (None: there are none); a UserError names what is wrong,
+    which a door words its own way, before any store is opened."""
+    return filters.compile()
