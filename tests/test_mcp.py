@@ -14,10 +14,11 @@ from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from pdfs import write_pdf
 
+from rag.app.search import Question, ask
+from rag.app.stores import opened
 from rag.cli import main as rag
 from rag.pipeline.builder import BuildSettings
-from rag.render.documents import search_document
-from rag.search.retrieval import MODES, Searcher
+from rag.search.retrieval import MODES
 from rag.search.warm import WarmStore
 from rag.store.cv_text import read_cv
 from rag.store.layout import DOCUMENTS
@@ -144,9 +145,9 @@ async def protocol_session(cv_dir: Path, out: Path, errlog) -> None:
 
         # The very document `rag search --json` prints for the same question.
         doc, text = call(await client.call_tool("search_candidates", {"query": JENKINS, "topk": 2}))
-        with open_store(out) as store:
-            expected = search_document(Searcher(store).search(JENKINS, "fused", 2), store.manifest, str(out), 2)
-        assert doc == expected
+        with opened(out) as loaded:
+            expected = ask(loaded, Question(JENKINS, 2, "fused"), str(out)).doc
+        assert doc == expected and doc["implicit_filters"] == [] and doc["did_you_mean"] is None
         assert set(doc) == set(tools["search_candidates"].output_schema["properties"])
         top = doc["lists"]["fused"][0]
         assert set(top) == set(tools["search_candidates"].output_schema["$defs"]["CandidateRecord"]["properties"])

@@ -5,9 +5,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from rag.errors import UsageError, UserError
 from rag.search.filters import CompiledFilters, Filters
 
-__all__ = ["CompiledFilters", "Filters", "checked", "typed_filters"]
+__all__ = ["CompiledFilters", "Filters", "InvalidFilters", "checked", "typed_filters"]
+
+
+class InvalidFilters(UsageError):
+    """Filters that cannot be applied, with rag/search's reason and exit status, so that a door can
+    word it as its own (the page's field names, a tool's "invalid filters: ...")."""
+
+    def __init__(self, cause: UserError):
+        super().__init__(cause.message, cause.fix)
+        self.exit_code = cause.exit_code
 
 
 def typed_filters(
@@ -33,5 +43,8 @@ def typed_filters(
 
 def checked(filters: Filters) -> CompiledFilters | None:
     """The filters checked and resolved (None: there are none); a UserError names what is wrong,
-    which a door words its own way, before any store is opened."""
-    return filters.compile()
+    which a door words its own way, before any store is opened: InvalidFilters."""
+    try:
+        return filters.compile()
+    except UserError as exc:
+        raise InvalidFilters(exc) from None

@@ -3,12 +3,12 @@ every candidate judged against them, and the match document."""
 
 from __future__ import annotations
 
+from rag.app.filters import Filters, checked
 from rag.errors import UserError
 from rag.jobs.jd import JobDescription, parse_jd
 from rag.jobs.jd_file import jd_from_bytes
 from rag.jobs.matching import DEFAULT_PHRASE_THRESHOLD, DEFAULT_TOPK, MatchSettings, match
 from rag.render.documents import match_document
-from rag.search.filters import Filters
 from rag.search.warm import Loaded
 
 __all__ = ["NO_REQUIREMENTS", "jd_from_bytes", "match_job", "read_job"]
@@ -39,5 +39,5 @@ def match_job(
 ) -> dict:
     """The match document of a job description (read_job) against one generation of the store."""
     settings = MatchSettings(topk, phrase_threshold, min_score)
-    result = match(loaded.searcher, jd, settings, (filters or Filters()).compile())
+    result = match(loaded.searcher, jd, settings, checked(filters or Filters()))
     return match_document(result, loaded.store.manifest, store_path, label)

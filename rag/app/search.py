@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rag.app.filters import Filters, checked
 from rag.render.documents import search_document, with_question
 from rag.search.did_you_mean import did_you_mean
-from rag.search.filters import Filters
 from rag.search.fusion import FusionSettings
 from rag.search.implicit import read_question, with_implicit
 from rag.search.warm import Loaded
@@ -38,8 +38,8 @@ class Answer:
 
 
 def ask(loaded: Loaded, question: Question, store_path: str) -> Answer:
-    """The answer to a question from one generation of the store; a UserError when the question or
-    its filters cannot be searched."""
+    """The answer to a question from one generation of the store; a UsageError when the question
+    cannot be searched, InvalidFilters when its filters (typed and read) cannot be applied."""
     read = None
     if question.implicit:
         read = read_question(question.text, loaded.store.profiles().columns.place_names, question.words)
@@ -50,7 +50,7 @@ def ask(loaded: Loaded, question: Question, store_path: str) -> Answer:
         question.topk,
         question.unit,
         question.fusion,
-        filters.compile(),
+        checked(filters),
         question.offset,
     )
     doc = search_document(result, loaded.store.manifest, store_path, question.topk)

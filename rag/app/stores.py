@@ -13,7 +13,13 @@ from rag.search.warm import Loaded, WarmStore
 from rag.store.open import open_store
 from rag.store.profiles import ProfileColumns
 
-__all__ = ["Loaded", "WarmStore", "columns", "opened"]
+__all__ = ["Loaded", "WarmStore", "columns", "opened", "reading"]
+
+
+def reading(root: Path):
+    """The live generation of the store in root, to read its tables only (no index, no encoder):
+    a context manager that closes it."""
+    return open_store(root)
 
 
 @contextmanager

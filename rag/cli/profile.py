@@ -7,17 +7,17 @@ unless --keep-unknown, so this is where to look when someone is missing from a f
 
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
 
 import click
 
+from rag.app import profile
+from rag.app.stores import reading
 from rag.cli.console import Command, option
 from rag.cli.options import store_option
 from rag.errors import UserError
 from rag.render.documents import to_json
-from rag.render.profile import profile_document, profile_text
-from rag.store.open import open_store
+from rag.render.profile import profile_text
 
 
 @click.command(
@@ -34,24 +34,14 @@ Examples:
 @option("--json", "as_json", is_flag=True, help="One JSON document: the candidate and every profile field.")
 def main(cv_id: str, store: Path, as_json: bool) -> None:
     """Show one CV's extracted profile: name, title, experience, location, skills, languages, ..."""
-    with open_store(store) as opened:
-        candidates = opened.candidates.all()
-        row = next((i for i, c in enumerate(candidates) if cv_id in (c.cv_id, c.source)), None)
+    with reading(store) as opened:
+        row = profile.find(opened, cv_id)
         if row is None:
-            close = closest(cv_id, [c.cv_id for c in candidates])
+            close = profile.closest(opened, cv_id)
             hint = f"; closest: {', '.join(close)}" if close else ""
             raise UserError(f"no CV {cv_id!r} in the store in {store}{hint}")
-        candidate = candidates[row]
-        profile = opened.profiles().table.get([row])[row].read()
-        as_of = opened.manifest.profiles["as_of"]
-    doc = profile_document(candidate, profile, as_of)
+        doc = profile.profile(opened, row)
     click.echo(to_json(doc) if as_json else profile_text(doc))
-
-
-def closest(wanted: str, ids: list[str], n: int = 3) -> list[str]:
-    """The ids most like wanted (difflib's ratio), the nearest in length first on a tie."""
-    scored = [(difflib.SequenceMatcher(None, wanted, i).ratio(), -abs(len(i) - len(wanted)), i) for i in ids]
-    return [i for ratio, _, i in sorted(scored, key=lambda s: (-s[0], -s[1], s[2]))[:n] if ratio >= 0.5]
 
 
 if __name__ == "__main__":

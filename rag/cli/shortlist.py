@@ -8,17 +8,14 @@ from pathlib import Path
 
 import click
 
+from rag.app import workbench
+from rag.app.stores import reading
 from rag.cli.console import Command, option
 from rag.cli.options import db_option, store_option
 from rag.errors import UserError
 from rag.render.documents import to_json
 from rag.render.terminal import bold
-from rag.store.open import open_store
 from rag.text import display
-from rag.workbench import shortlists
-from rag.workbench.database import Database, checked_path
-from rag.workbench.documents import shortlist_csv, shortlist_document
-from rag.workbench.identity import StorePeople
 
 
 @click.command(
@@ -46,37 +43,35 @@ def main(name: str | None, store: Path, db: Path | None, as_csv: bool, as_json: 
     """List the shortlists, or show or export one: its people, notes and statuses."""
     if as_csv and as_json:
         raise click.UsageError("choose one of --csv and --json")
-    database = Database(checked_path(db, store))
+    database = workbench.Database(workbench.checked_path(db, store))
     if name is None:
         if as_csv or as_json:
             raise click.UsageError("--csv and --json export one shortlist: name it, e.g. rag shortlist Backend --csv")
         click.echo(lists_text(database), nl=False)
         return
-    shortlist = shortlists.find(database, name)
-    entries = shortlists.entries(database, shortlist.id)
+    workbench.shortlist(database, name, None)  # an unknown name is told before the store is read
     try:
-        opened = open_store(store)
+        opened = reading(store)
     except UserError as exc:  # the entries are still there; say they could not be looked up
         click.echo(f"note: {exc}; the entries are shown as they were added", err=True)
-        doc = shortlist_document(shortlist, entries, None, str(database.path))
+        doc = workbench.shortlist(database, name, None)
     else:
         with opened:
-            rows = {c.cv_id: i for i, c in enumerate(opened.candidates.all())}
-            doc = shortlist_document(shortlist, entries, StorePeople(opened, rows), str(database.path))
+            doc = workbench.shortlist(database, name, workbench.people(opened))
     if as_json:
         click.echo(to_json(doc))
     elif as_csv:
-        sys.stdout.write(shortlist_csv(doc))
+        sys.stdout.write(workbench.shortlist_csv(doc))
     else:
         click.echo(shortlist_text(doc), nl=False)
 
 
-def lists_text(database: Database) -> str:
-    found = shortlists.shortlists(database)
+def lists_text(database: workbench.Database) -> str:
+    found = workbench.listing(database)["shortlists"]
     if not found:
         return display(f"No shortlist yet in {database.path}: make one on the web pages (rag serve).") + "\n"
     lines = [bold(display(f"Shortlists in {database.path}"))]
-    lines += [display(f"  {s.name}  ({_people(s.count)}, made {s.created_at})") for s in found]
+    lines += [display(f"  {s['name']}  ({_people(s['count'])}, made {s['created_at']})") for s in found]
     return "\n".join(lines) + "\n"
 
 

@@ -92,6 +92,25 @@ class StoreSummary(TypedDict):
     chunk_count: int
 
 
+class ReadFilter(TypedDict):
+    field: Annotated[str, Field(description="The filter's field: location, min_years, max_years, language, ...")]
+    value: Any
+    phrase: Annotated[str, Field(description="The words of the question it was read from.")]
+    label: str
+    applied: Annotated[bool, Field(description="false when a filter argument of the same field was given: it wins.")]
+
+
+class Replacement(TypedDict):
+    word: str
+    offered: str
+    cvs: Annotated[int, Field(description="How many CVs hold the word offered.")]
+
+
+class DidYouMean(TypedDict):
+    question: Annotated[str, Field(description="The question with every replacement made: ask it instead.")]
+    replacements: list[Replacement]
+
+
 class SearchOutput(TypedDict):
     """Ranked candidates (one per CV) for a query, from each list the mode asks for."""
 
@@ -110,6 +129,16 @@ class SearchOutput(TypedDict):
     lists: Annotated[
         dict[str, list[CandidateRecord]], Field(description="List name (faiss, bm25, fused) -> candidates, best first.")
     ]
+    question: Annotated[str, Field(description="The question as asked; query is what was searched for.")]
+    implicit_filters: Annotated[
+        list[ReadFilter],
+        Field(
+            description='Filters read from the question\'s words ("in Berlin", "at least 5 years"), applied as filters.'
+        ),
+    ]
+    did_you_mean: Annotated[
+        DidYouMean | None, Field(description="For a word no CV holds, the closest one some CV holds; null when none.")
+    ]
 
 
 class Page(TypedDict):
@@ -126,6 +155,8 @@ class CvOutput(TypedDict):
     source: str
     headline: str | None
     seniority: str | None
+    seniority_rule: Annotated[str | None, Field(description="What the seniority was read from (title, years).")]
+    as_of: Annotated[str | None, Field(description="The month the years of experience are counted to.")]
     page_count: int
     chunk_count: int
     profile: Annotated[

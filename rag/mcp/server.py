@@ -28,10 +28,16 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
 from rag import __version__
+from rag.app import profile, workbench
+from rag.app.filters import Filters, checked, typed_filters
+from rag.app.match import match_job as match_jd
+from rag.app.match import read_job
+from rag.app.search import CANDIDATES, Question, ask
+from rag.app.settings import FUSED, MAX_QUERY_CHARS, MODES, RULES, FusionSettings
+from rag.app.status import status
+from rag.app.stores import Loaded, WarmStore
 from rag.errors import UserError, short_reason
 from rag.files import json_safe
-from rag.jobs.jd import parse_jd
-from rag.jobs.matching import MatchSettings, match
 from rag.mcp.framing import Replies, checked_lines, protocol_input
 from rag.mcp.schema import (
     AddedOutput,
@@ -43,19 +49,7 @@ from rag.mcp.schema import (
     StatusOutput,
 )
 from rag.mcp.text import cv_text, match_text, search_text, status_text
-from rag.render.documents import match_document, search_document, status_document
 from rag.render.terminal import clip
-from rag.search.filters import Filters
-from rag.search.fusion import RULES, FusionSettings
-from rag.search.lists import FUSED
-from rag.search.query import MAX_QUERY_CHARS
-from rag.search.retrieval import MODES
-from rag.search.warm import Loaded, WarmStore
-from rag.store.cv_text import read_cv
-from rag.workbench import shortlists
-from rag.workbench.database import STATUSES, Database, checked_path
-from rag.workbench.documents import shortlist_document
-from rag.workbench.identity import store_people
 
 log = logging.getLogger("rag.mcp")
 
@@ -234,7 +228,7 @@ ShortlistName = Annotated[
 ]
 Note = Annotated[str, Field(strict=True, max_length=4000, description="Why this person: kept with the entry.")]
 Status = Annotated[
-    Literal[STATUSES] | None,
+    Literal[workbench.STATUSES] | None,
     Field(description="Where the person stands; leave out to keep theirs (a new entry starts as new)."),
 ]
 
@@ -243,7 +237,7 @@ def build_server(root: Path, expected_model: str | None = None, db: Path | None 
     """The server for the store in root; expected_model (EMBEDDING_MODEL) must be the store's; db
     the workbench database (None: the one beside the store)."""
     warm = WarmStore(root, expected_model)
-    database = Database(checked_path(db, root))
+    database = workbench.Database(workbench.checked_path(db, root))
 
     server = CvServer(
         "cv-rag",
@@ -269,10 +263,10 @@ def build_server(root: Path, expected_model: str | None = None, db: Path | None 
         """Find the people whose CVs match a question: candidates ranked best first, one per CV, each
         with the query skills their CV holds and the CV lines that show it. Filters (years, places,
         languages, skills) apply before ranking. Pass a candidate's cv_id to get_cv to read the CV."""
-        filters = compile_filters(min_years, max_years, locations, languages, skills, where, keep_unknown)
+        filters = checked_filters(min_years, max_years, locations, languages, skills, where, keep_unknown)
+        question = Question(query, topk, mode, CANDIDATES, FusionSettings(rule=fusion), filters)
         with serving(warm) as loaded:
-            result = loaded.searcher.search(query, mode, topk, "candidates", FusionSettings(rule=fusion), filters)
-            doc = search_document(result, loaded.store.manifest, str(root), topk)
+            doc = ask(loaded, question, str(root)).doc
         return answer(doc, search_text(doc))
 
     @server.tool(annotations=READ_ONLY)
@@ -290,16 +284,10 @@ def build_server(root: Path, expected_model: str | None = None, db: Path | None 
         """Rank the CVs against a job description: the requirements read from it (skills, a minimum of
         years, phrases), then for each candidate which requirements their CV meets, with the line that
         shows it. Candidates meeting every must-have come first. The same filters as search_candidates."""
-        jd = parse_jd(jd_text)
-        if not jd.requirements:
-            raise ToolError(
-                "no requirements found in the job description; name skills (Python, SQL), a minimum "
-                "of years (5+ years) or requirement lines under a heading such as Requirements"
-            )
-        filters = compile_filters(min_years, max_years, locations, languages, skills, where, keep_unknown)
+        jd = workbench_call(lambda: read_job(jd_text, "jd_text"))
+        filters = checked_filters(min_years, max_years, locations, languages, skills, where, keep_unknown)
         with serving(warm) as loaded:
-            result = match(loaded.searcher, jd, MatchSettings(topk), filters)
-            doc = match_document(result, loaded.store.manifest, str(root), "jd_text")
+            doc = match_jd(loaded, jd, "jd_text", str(root), filters, topk)
         return answer(doc, match_text(doc))
 
     @server.tool(annotations=READ_ONLY)
@@ -311,21 +299,7 @@ def build_server(root: Path, expected_model: str | None = None, db: Path | None 
             row = loaded.rows.get(cv_id)
             if row is None:
                 raise ToolError(unknown_cv(cv_id, loaded))
-            cv = read_cv(loaded.store, row)
-            profile = loaded.store.profiles().table.get([row])[row].read()
-        c = cv.candidate
-        doc = {
-            "cv_id": c.cv_id,
-            "name": c.name,
-            "name_source": c.name_source,
-            "source": c.source,
-            "headline": c.headline,
-            "seniority": c.seniority,
-            "page_count": len(cv.pages),
-            "chunk_count": c.chunk_count,
-            "profile": profile.to_dict(),
-            "pages": [{"page": i, "text": t} for i, t in enumerate(cv.pages, 1)],
-        }
+            doc = profile.cv(loaded.store, row)
         return answer(doc, cv_text(doc))
 
     @server.tool(annotations=READ_ONLY)
@@ -333,28 +307,23 @@ def build_server(root: Path, expected_model: str | None = None, db: Path | None 
         """What the store holds: how many CVs and chunks, which files were skipped and why, the
         embedding model, and when it was built. A rebuild shows here on the next call."""
         with serving(warm) as loaded:
-            doc = status_document(loaded.store, str(root), loaded.loaded_at)
+            doc = status(loaded, str(root))
         return answer(doc, status_text(doc))
 
     @server.tool(annotations=READ_ONLY)
     def list_shortlists() -> Annotated[CallToolResult, ShortlistsOutput]:
         """The recruiter's shortlists (one per role, usually), each with how many people are on it."""
-        found = workbench(lambda: shortlists.shortlists(database))
-        doc = {
-            "database": str(database.path),
-            "shortlists": [{"id": s.id, "name": s.name, "created_at": s.created_at, "count": s.count} for s in found],
-        }
-        text = "\n".join(f"{s.name}: {s.count} people" for s in found) or "no shortlist yet"
+        doc = workbench_call(lambda: workbench.listing(database))
+        text = "\n".join(f"{s['name']}: {s['count']} people" for s in doc["shortlists"]) or "no shortlist yet"
         return answer(doc, text)
 
     @server.tool(annotations=READ_ONLY)
     def get_shortlist(shortlist: ShortlistName) -> Annotated[CallToolResult, ShortlistOutput]:
         """One shortlist: its people in the recruiter's order, each with their note and status, looked
         up in the store of today (present: false when their CV has left the folder)."""
-        found = workbench(lambda: shortlists.find(database, shortlist))
-        entries = workbench(lambda: shortlists.entries(database, found.id))
         with serving(warm) as loaded:
-            doc = shortlist_document(found, entries, store_people(loaded.store, loaded.rows), str(database.path))
+            people = workbench.people(loaded.store, loaded.rows)
+            doc = workbench_call(lambda: workbench.shortlist(database, shortlist, people))
         return answer(doc, shortlist_summary(doc))
 
     @server.tool(annotations=ADDS)
@@ -365,28 +334,21 @@ def build_server(root: Path, expected_model: str | None = None, db: Path | None 
         note; the shortlist is made if it does not exist. A person already on it (any file of theirs)
         has their entry updated rather than added twice. Writes only the workbench database."""
         with serving(warm) as loaded:
-            people = store_people(loaded.store, loaded.rows)
-            identity = people.identity(cv_id)
-            if identity is None:
+            people = workbench.people(loaded.store, loaded.rows)
+            done = workbench_call(lambda: workbench.add(database, people, shortlist, cv_id, note, status, "mcp"))
+            if done is None:
                 raise ToolError(unknown_cv(cv_id, loaded))
-            candidate = loaded.store.candidates.get([loaded.rows[cv_id]])[loaded.rows[cv_id]]
-            added = workbench(
-                lambda: shortlists.add(
-                    database, shortlist, identity, candidate.name, candidate.source, note, status, "mcp"
-                )
-            )
-            listed = workbench(lambda: shortlists.find(database, added.entry.shortlist_id))
-            doc = shortlist_document(listed, [added.entry], people, str(database.path))
-        entry = doc["entries"][0]
-        text = f"{'added' if added.new else 'updated'}: {entry['name']} on {listed.name} [{entry['status']}]"
-        return answer({"shortlist": listed.name, "new": added.new, "entry": entry}, text)
+        added, doc = done
+        entry, listed = doc["entries"][0], doc["shortlist"]["name"]
+        text = f"{'added' if added.new else 'updated'}: {entry['name']} on {listed} [{entry['status']}]"
+        return answer({"shortlist": listed, "new": added.new, "entry": entry}, text)
 
     return server
 
 
-def workbench(call):
-    """A call on the workbench database; its failures (a bad name, a busy or unreadable file) are
-    tool errors of one line."""
+def workbench_call(call):
+    """A call on the workbench database (or a job description read); its failures (a bad name, a
+    busy or unreadable file, no requirements) are tool errors of one line."""
     try:
         return call()
     except UserError as exc:
@@ -404,14 +366,14 @@ def shortlist_summary(doc: dict) -> str:
     return "\n".join(lines)
 
 
-def compile_filters(min_years, max_years, locations, languages, skills, where, keep_unknown):
-    """The tools' filter arguments as rag search's compiled filters; a bad one is a tool error."""
+def checked_filters(min_years, max_years, locations, languages, skills, where, keep_unknown) -> Filters:
+    """The tools' filter arguments as the filters every door passes; a bad one is a tool error."""
+    filters = typed_filters(min_years, max_years, locations, languages, skills, where, keep_unknown)
     try:
-        return Filters(
-            min_years, max_years, tuple(locations), tuple(languages), tuple(skills), where, keep_unknown
-        ).compile()
+        checked(filters)
     except UserError as exc:
         raise ToolError(f"invalid filters: {exc}") from None
+    return filters
 
 
 def unknown_cv(cv_id: str, loaded: Loaded) -> str:

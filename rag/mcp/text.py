@@ -20,8 +20,10 @@ def search_text(doc: dict) -> str:
     store = doc["store"]
     lines = [
         f"Query: {doc['query']}",
+        *read_from_question(doc),
         f"Looking for: {held or 'nothing but framing words (a meaning search)'}",
         f"Store: {store['candidate_count']} CVs, {store['chunk_count']} chunks, model {store['embedding_model']}",
+        *([f"Filters: {doc['filters']['text']}"] if doc.get("filters") else []),
     ]
     for name, records in doc["lists"].items():
         lines += ["", f"{list_name(name, doc['fusion']['rule'])}:"]
@@ -43,6 +45,19 @@ def search_text(doc: dict) -> str:
                 text = display(ev["text"])
                 lines.append(f"   p.{ev['page']}: {clip(text, EVIDENCE_CHARS)}")
     return "\n".join(lines)
+
+
+def read_from_question(doc: dict) -> list[str]:
+    """The filters read from the question's words, and a did-you-mean: a line each, when there are."""
+    lines = []
+    chips = doc.get("implicit_filters") or []
+    if chips:
+        read = "; ".join(f'{c["label"]} ("{c["phrase"]}")' + ("" if c["applied"] else " [not applied]") for c in chips)
+        lines.append(display(f"Read from the question: {read}"))
+    offer = doc.get("did_you_mean")
+    if offer:
+        lines.append(display(f"Did you mean: {offer['question']}?"))
+    return lines
 
 
 def cv_text(doc: dict) -> str:

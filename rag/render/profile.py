@@ -91,6 +91,18 @@ def profile_document(candidate: Candidate, profile: Profile, as_of: str) -> dict
     }
 
 
+def cv_document(candidate: Candidate, profile: Profile, as_of: str, pages: Sequence[str]) -> dict:
+    """One CV as the store indexed it (MCP's get_cv): its profile document with the dated roles
+    the years were counted from, the text of each page, and how many chunks it was cut into."""
+    doc = profile_document(candidate, profile, as_of)
+    return doc | {
+        "profile": doc["profile"] | {"roles": field_json("roles", profile)},
+        "page_count": len(pages),
+        "chunk_count": candidate.chunk_count,
+        "pages": [{"page": n, "text": text} for n, text in enumerate(pages, 1)],
+    }
+
+
 def years_note(fields: dict, months: int | None) -> str:
     """Where the years came from: the dated roles up to the CV's present (and what that present
     is), and what the CV states when the two differ by more than a year."""

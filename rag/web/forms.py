@@ -12,11 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from urllib.parse import urlencode
 
+from rag.app.filters import CompiledFilters, Filters, checked, typed_filters
+from rag.app.match import jd_from_bytes
+from rag.app.settings import DEFAULT_RULE, RULES, FusionSettings, check_length
 from rag.errors import UserError
-from rag.jobs.jd_file import jd_from_bytes
-from rag.search.filters import CompiledFilters, Filters
-from rag.search.fusion import DEFAULT_RULE, RULES, FusionSettings
-from rag.search.query import check_length
 
 MAX_TOPK = 50
 SEARCH_TOPK = 10  # rows per list on a page: "next 10" shows the next page of all three
@@ -60,19 +59,19 @@ class FilterForm:
         are none); FormError when one is wrong."""
         filters = self.filters() if filters is None else filters
         try:
-            return filters.compile()
+            return checked(filters)
         except UserError as exc:
             raise FormError(f"invalid filters: {in_words(str(exc))}") from None
 
     def filters(self) -> Filters:
         """The filters as typed, unchecked (compile() checks them)."""
-        return Filters(
+        return typed_filters(
             _years(self.min_years, "min years"),
             _years(self.max_years, "max years"),
             _items(self.location),
             _items(self.language),
             _items(self.skill),
-            self.where or None,
+            self.where,
             self.keep_unknown,
         )
 

@@ -23,20 +23,17 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, RedirectResponse, Response
 from starlette.templating import Jinja2Templates
 
+from rag.app import profile
+from rag.app.filters import InvalidFilters
+from rag.app.match import match_job, read_job
+from rag.app.search import Question, ask
+from rag.app.status import status
+from rag.app.stores import Loaded, WarmStore, columns
 from rag.errors import Fix, UsageError, UserError, short_reason
 from rag.ingest.limits import JD_BYTES, size_text
-from rag.jobs.jd import parse_jd
-from rag.jobs.matching import MatchSettings, match
-from rag.render.documents import match_document, search_document, status_document, with_question
 from rag.render.match import judged, match_csv
-from rag.render.profile import profile_document
-from rag.search.did_you_mean import did_you_mean
-from rag.search.implicit import read_question, with_implicit
-from rag.search.warm import Loaded, WarmStore
-from rag.store.cv_text import read_cv
-from rag.store.rows import Candidate
 from rag.web.filter_words import dropped_in_words
-from rag.web.forms import FormError, MatchForm, SearchForm, jd_text
+from rag.web.forms import FormError, MatchForm, SearchForm, in_words, jd_text
 from rag.web.highlight import Highlight, mark_lines, merge
 from rag.web.memory import HeldJd, JdMemory
 from rag.web.pages import CvFiles
@@ -133,12 +130,8 @@ class Site:
                 form = MatchForm.checked(data)
                 form.filters.compile()
                 text, label = jd_text(pasted, uploaded, name)
-                if not parse_jd(text).requirements:
-                    raise FormError(
-                        f"{label}: no requirements found; name skills (Python, SQL), a minimum of years "
-                        "(5+ years) or requirement lines under a heading such as Requirements"
-                    )
-            except FormError as exc:
+                read_job(text, label)
+            except (FormError, UserError) as exc:
                 return self.page(request, "match.html", 400, form=form, pasted=pasted, error=str(exc))
         key = self.jds.keep(text, label)
         return RedirectResponse(f"/match?{replace(form, jd=key).query_string()}", status_code=303)
@@ -220,25 +213,17 @@ class Site:
     def _search_in(self, loaded: Loaded, form: SearchForm) -> dict:
         """The search document of a form's page, with the filters its question carries (chips), a
         did-you-mean, and what each filter left out, in words."""
-        columns = loaded.store.profiles().columns
-        read = None if form.literal else read_question(form.q, columns.place_names, form.words)
-        filters, chips = with_implicit(form.filters.filters(), read) if read else (form.filters.filters(), ())
-        compiled = form.filters.compile(filters)
+        typed = form.filters.filters()
+        form.filters.compile()  # the typed filters' mistakes, worded as the page's fields
+        question = Question(form.q, form.topk, fusion=form.settings(), filters=typed, implicit=not form.literal)
         try:
-            result = loaded.searcher.search(
-                read.searched if read else form.q,
-                "hybrid",
-                form.topk,
-                "candidates",
-                form.settings(),
-                compiled,
-                form.offset,
-            )
+            answer = ask(loaded, replace(question, words=form.words, offset=form.offset), str(self.root))
+        except InvalidFilters as exc:  # those read from the question, with the typed ones
+            raise FormError(f"invalid filters: {in_words(str(exc))}") from None
         except UsageError as exc:
             raise FormError(str(exc)) from None
-        doc = search_document(result, loaded.store.manifest, str(self.root), form.topk)
-        doc = with_question(doc, form.q, chips, did_you_mean(loaded.searcher, form.q, result.query))
-        return doc | {"dropped": dropped_in_words(filters, columns) if compiled else []}
+        doc = answer.doc
+        return doc | {"dropped": dropped_in_words(answer.filters, columns(loaded)) if doc["filters"] else []}
 
     def _match(self, form: MatchForm, text: str, label: str) -> dict:
         with self.serving() as loaded:
@@ -250,16 +235,15 @@ class Site:
             return doc, self.bench.beside(loaded, [c["cv_id"] for c in doc["candidates"]])
 
     def _match_in(self, loaded: Loaded, form: MatchForm, text: str, label: str) -> dict:
-        filters = form.filters.compile()
-        result = match(loaded.searcher, parse_jd(text), MatchSettings(form.topk), filters)
-        doc = match_document(result, loaded.store.manifest, str(self.root), label)
-        columns = loaded.store.profiles().columns
-        return doc | {"dropped": dropped_in_words(form.filters.filters(), columns) if filters else []}
+        typed = form.filters.filters()
+        form.filters.compile()
+        doc = match_job(loaded, read_job(text, label), label, str(self.root), typed, form.topk)
+        return doc | {"dropped": dropped_in_words(typed, columns(loaded)) if doc["filters"] else []}
 
     def _status(self) -> dict:
         with self.serving() as loaded:
             m = loaded.store.manifest
-            return status_document(loaded.store, str(self.root), loaded.loaded_at) | {
+            return status(loaded, str(self.root)) | {
                 "cv_dir": str(self._folder(loaded)),
                 "cv_dir_given": self.cv_dir is not None,
                 "cv_dir_found": bool(self._folder(loaded) and self._folder(loaded).is_dir()),
@@ -283,13 +267,12 @@ class Site:
             raise HTTPException(
                 404, f"no CV with cv_id {cv_id[:60]!r} in the store ({loaded.store.manifest.candidate_count} CVs){hint}"
             )
-        return row, loaded.store.candidates.get([row])[row]
+        return row, profile.candidate(loaded.store, row)
 
     def _candidate(self, cv_id: str, search: SearchForm, matching: MatchForm, held: HeldJd | None) -> dict:
         with self.serving() as loaded:
             row, candidate = self._candidate_row(loaded, cv_id)
-            profile = loaded.store.profiles().table.get([row])[row].read()
-            doc = profile_document(candidate, profile, loaded.store.manifest.profiles["as_of"])
+            doc = profile.profile(loaded.store, row)
             why = self._why(loaded, candidate, search, matching, held)
             source = candidate.source
             ocr = frozenset(next((o["pages"] for o in loaded.store.manifest.ocr_pages if o["source"] == source), ()))
@@ -297,7 +280,7 @@ class Site:
             views = self.files.views(folder, source, why["highlights"], ocr) if self.files.drawn(source) else None
             text = None
             if views is None:  # a Word CV, or a file that is gone: the indexed text, marked
-                pages = read_cv(loaded.store, row).pages
+                pages = profile.pages(loaded.store, row)
                 text = [
                     mark_lines(page, [h for h in why["highlights"] if h.page == n]) for n, page in enumerate(pages, 1)
                 ]
@@ -312,9 +295,7 @@ class Site:
             "cv_dir": str(folder),
         }
 
-    def _why(
-        self, loaded: Loaded, candidate: Candidate, search: SearchForm, matching: MatchForm, held: HeldJd | None
-    ) -> dict:
+    def _why(self, loaded: Loaded, candidate, search: SearchForm, matching: MatchForm, held: HeldJd | None) -> dict:
         """Why the candidate is on the list the page was opened from: their record in the search
         document (a person's record lists every file of theirs), or their row of the match document;
         and the lines to highlight, those of this file's chunks."""

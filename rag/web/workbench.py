@@ -19,15 +19,14 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
+from rag.app import workbench
+from rag.app.stores import Loaded
+from rag.app.workbench import Database, shortlist_csv
 from rag.errors import UserError
 from rag.files import json_bytes
-from rag.search.warm import Loaded
 from rag.web.forms import FormError, SearchForm
 from rag.web.guard import TOKEN_FIELD, WriteGuard, WriteRefused
 from rag.workbench import saved, shortlists
-from rag.workbench.database import Database
-from rag.workbench.documents import shortlist_csv, shortlist_document
-from rag.workbench.identity import store_people
 
 MAX_BODY = 64 * 1024  # bytes of a posted form: a note of 4,000 characters, escaped, and a link
 MAX_FIELDS = 40
@@ -53,7 +52,7 @@ class Workbench:
     def _on_lists(loaded: Loaded, lists, entries, cv_ids: Iterable[str]) -> dict[str, list[str]]:
         """cv_id -> the shortlists its person is on (any file of theirs); a person is known by the
         first row of their files (store.people), so no candidate is read."""
-        people = store_people(loaded.store, loaded.rows)
+        people = workbench.people(loaded.store, loaded.rows)
         names = {s.id: s.name for s in lists}
         persons: dict[int, set[str]] = {}
         for e in entries:
@@ -96,12 +95,11 @@ class Workbench:
         if not raw_id.isdigit():
             raise HTTPException(400, f"id must be a shortlist's number, got {raw_id[:20]!r}")
         try:
-            shortlist = shortlists.find(self.db, int(raw_id))
+            shortlists.find(self.db, int(raw_id))
         except UserError as exc:
             raise HTTPException(404, str(exc)) from None
-        entries = shortlists.entries(self.db, shortlist.id)
         with self.serving() as loaded:
-            return shortlist_document(shortlist, entries, store_people(loaded.store, loaded.rows), str(self.db.path))
+            return workbench.shortlist(self.db, int(raw_id), workbench.people(loaded.store, loaded.rows))
 
     # ---- writes -------------------------------------------------------------------------------------
 
@@ -135,22 +133,12 @@ class Workbench:
 
     def _add(self, f: dict[str, str]) -> None:
         cv_id = f.get("cv_id", "")
-        with self.serving() as loaded:
-            identity = store_people(loaded.store, loaded.rows).identity(cv_id)
-            if identity is None:
-                raise FormError(f"no CV with cv_id {cv_id[:60]!r} in the store: a rebuild removed it; search again")
-            candidate = loaded.store.candidates.get([loaded.rows[cv_id]])[loaded.rows[cv_id]]
         name = (f.get("new_shortlist") or "").strip() or f.get("shortlist", "")
-        shortlists.add(
-            self.db,
-            name,
-            identity,
-            candidate.name,
-            candidate.source,
-            f.get("note", ""),
-            f.get("status") or None,
-            f.get("added_from") or "search",
-        )
+        note, status, added_from = f.get("note", ""), f.get("status") or None, f.get("added_from") or "search"
+        with self.serving() as loaded:
+            people = workbench.people(loaded.store, loaded.rows)
+            if workbench.add(self.db, people, name, cv_id, note, status, added_from) is None:
+                raise FormError(f"no CV with cv_id {cv_id[:60]!r} in the store: a rebuild removed it; search again")
 
     def _new(self, f: dict[str, str]) -> None:
         shortlists.create(self.db, f.get("name", ""))

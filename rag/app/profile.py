@@ -1,0 +1,50 @@
+"""Read one CV: what the store knows about its owner (the profile document), or the CV itself,
+page by page, with that profile (the CV document). A CV is found by its cv_id, or by its file."""
+
+from __future__ import annotations
+
+import difflib
+
+from rag.render.profile import cv_document, profile_document
+from rag.store.cv_text import read_cv
+from rag.store.open import OpenStore
+from rag.store.rows import Candidate
+
+__all__ = ["OpenStore", "candidate", "closest", "cv", "find", "pages", "profile"]
+
+
+def find(store: OpenStore, wanted: str, rows: dict[str, int] | None = None) -> int | None:
+    """The row of the CV whose cv_id is wanted (rows: cv_id -> row, when the caller holds them),
+    or else whose file is; None when there is none."""
+    if rows is not None and wanted in rows:
+        return rows[wanted]
+    return next((i for i, c in enumerate(store.candidates.all()) if wanted in (c.cv_id, c.source)), None)
+
+
+def closest(store: OpenStore, wanted: str, n: int = 3) -> list[str]:
+    """The cv_ids most like wanted (difflib's ratio), the nearest in length first on a tie."""
+    ids = [c.cv_id for c in store.candidates.all()]
+    scored = [(difflib.SequenceMatcher(None, wanted, i).ratio(), -abs(len(i) - len(wanted)), i) for i in ids]
+    return [i for ratio, _, i in sorted(scored, key=lambda s: (-s[0], -s[1], s[2]))[:n] if ratio >= 0.5]
+
+
+def candidate(store: OpenStore, row: int) -> Candidate:
+    return store.candidates.get([row])[row]
+
+
+def profile(store: OpenStore, row: int) -> dict:
+    """The profile document of the CV on row (`rag profile --json`, a candidate's web page)."""
+    read = store.profiles().table.get([row])[row].read()
+    return profile_document(candidate(store, row), read, store.manifest.profiles["as_of"])
+
+
+def pages(store: OpenStore, row: int) -> list[str]:
+    """The text of each page of the CV on row, as indexed, page 1 first."""
+    return read_cv(store, row).pages
+
+
+def cv(store: OpenStore, row: int) -> dict:
+    """The CV document of the CV on row (MCP's get_cv): its profile and its text page by page."""
+    text = read_cv(store, row)
+    read = store.profiles().table.get([row])[row].read()
+    return cv_document(text.candidate, read, store.manifest.profiles["as_of"], text.pages)
