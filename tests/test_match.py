@@ -252,6 +252,12 @@ def test_json_has_every_requirement_and_its_evidence(store, hash_model, jd_file)
     assert set(top["scores"]) == {"faiss", "bm25", "fused"}
 
 
+def output_text_relevance(store, jd_file) -> str:
+    """The text's first candidate's line of score parts ("... · relevance 93%)")."""
+    _, text = run("--jd", jd_file, "--store", store, "--topk", "8")
+    return next(line for line in text.splitlines() if "relevance " in line and "must-haves" in line)
+
+
 def test_csv_is_a_shortlist_with_a_column_per_requirement(store, hash_model, jd_file):
     code, output = run("--jd", jd_file, "--store", store, "--csv", "--topk", "8")
     rows = list(csv.reader(io.StringIO(output)))
@@ -270,6 +276,7 @@ def test_csv_is_a_shortlist_with_a_column_per_requirement(store, hash_model, jd_
         "nice: Java",
         "nice: Kubernetes",
     ]
+    assert f"relevance {rows[1][8]})" in output_text_relevance(store, jd_file)  # as the text shows it
     assert rows[1][:4] + rows[1][5:8] + rows[1][9:] == [
         "1",
         "Jana Novak",

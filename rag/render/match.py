@@ -28,6 +28,13 @@ _PART_NAMES = {
 }
 
 
+def relevance_text(candidate: dict) -> str:
+    """A candidate's relevance as every output shows it: its score part "relevance" (the fused
+    score against the whole JD, min-max over the candidates considered), in percent: "93%". The raw
+    fused score (candidate["scores"]["fused"]) is shown only under that name."""
+    return f"{candidate['score_parts']['relevance']:.0%}"
+
+
 def match_text(doc: dict) -> str:
     width = terminal_width()
     jd, store, filters = doc["jd"], doc["store"], doc["filters"]
@@ -188,7 +195,7 @@ def match_csv(doc: dict) -> str:
                 "yes" if c["meets_all_must"] else "no",
                 c["must_met"],
                 c["nice_met"],
-                f"{c['scores']['fused']:.4f}",
+                relevance_text(c),
             ]
             + [CSV_CELLS[o["state"]] for _, o in judged(reqs, c)]
         )

@@ -33,7 +33,7 @@ from starlette.templating import Jinja2Templates
 
 from rag.errors import Fix, rag_words
 from rag.profile.read import SHOWN_FIELDS
-from rag.render.match import MARKS, held_by, judged, outcome_text
+from rag.render.match import MARKS, held_by, judged, outcome_text, relevance_text
 from rag.render.profile import LABELS, field_text, row_text, years_note
 from rag.render.search import list_name
 from rag.search.fusion import RULES
@@ -151,6 +151,7 @@ def templates(token: str = "") -> Jinja2Templates:
         "marks": MARKS,
         "held_by": held_by,
         "outcome_text": outcome_text,
+        "relevance_text": relevance_text,
         "csrf_field": TOKEN_FIELD,
         "csrf_token": token,
         "statuses": STATUSES,
