@@ -50,6 +50,15 @@ def test_the_contract_fails_on_an_upward_import(tmp_path):
     assert "rag.index.keyword -> rag.search.retrieval" in done.stdout
 
 
+def test_the_doors_reach_the_library_through_the_use_cases(tmp_path):
+    """rag/cli, rag/web and rag/mcp call rag/app (and render its documents); a door assembling a
+    search from rag/search itself breaks the contract."""
+    assert "The doors go through rag/app KEPT" in lint(ROOT).stdout
+    done = lint_with(tmp_path, "rag/mcp/server.py", "from rag.search.implicit import read_question  # a door by hand")
+    assert done.returncode != 0 and "The doors go through rag/app BROKEN" in done.stdout
+    assert "rag.mcp.server -> rag.search.implicit" in done.stdout
+
+
 def _python_files():
     return sorted(p for p in (ROOT / "rag").rglob("*.py") if "__pycache__" not in p.parts)
 

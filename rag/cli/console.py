@@ -12,11 +12,10 @@ from pathlib import Path
 
 import click
 
+from rag.app.stores import OpenStore, open_checked
 from rag.cli.fixes import via_make, word
 from rag.errors import UserError
 from rag.files import use_user_cache
-from rag.search.retrieval import check_model
-from rag.store.open import OpenStore, open_store
 from rag.text import display
 
 
@@ -61,13 +60,7 @@ def expected_model() -> str | None:
 
 def open_searchable(root: Path) -> OpenStore:
     """The store in root, opened and checked, and built with EMBEDDING_MODEL when that is set."""
-    store = open_store(root)
-    try:
-        check_model(store, expected_model())
-    except UserError:
-        store.close()
-        raise
-    return store
+    return open_checked(root, expected_model())
 
 
 class OneLineErrors:

@@ -6,10 +6,10 @@ no layout for a terminal: a few lines an assistant can quote.
 
 from __future__ import annotations
 
+from rag.app.settings import KEYWORD
 from rag.render.match import MARKS, held_by, judged, outcome_text
 from rag.render.search import list_name
 from rag.render.terminal import clip, display
-from rag.search.lists import KEYWORD
 
 EVIDENCE_CHARS = 160
 SHOWN_PROBLEMS = 10  # skipped files and warnings listed in full beyond this are only counted

@@ -31,14 +31,13 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
+from rag.app.settings import KEYWORD, RULES
+from rag.app.stores import WarmStore
 from rag.errors import Fix, rag_words
 from rag.profile.read import SHOWN_FIELDS
 from rag.render.match import MARKS, held_by, judged, outcome_text, relevance_text
 from rag.render.profile import LABELS, field_text, row_text, years_note
 from rag.render.search import list_name
-from rag.search.fusion import RULES
-from rag.search.lists import KEYWORD
-from rag.search.warm import WarmStore
 from rag.web.forms import MAX_TOPK, MatchForm, SearchForm
 from rag.web.guard import TOKEN_FIELD, WriteGuard
 from rag.web.memory import JdMemory

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rag.search.filters import Filters
-from rag.store.profiles import ProfileColumns
+from rag.app.filters import Filters
+from rag.app.stores import ProfileColumns
 
 # Why a CV cannot be judged, by the field a filter reads.
 _UNKNOWN = {
