@@ -268,6 +268,7 @@ def test_spreadsheet_formulas_hidden_behind_blanks_or_lookalikes_are_quoted_or_s
                 "nice_met": 0,
                 "score": 50.0,
                 "scores": {"fused": 0.5},
+                "score_parts": {"relevance": 0.5},
                 "requirements": [],
             }
             for i, name in enumerate(names, 1)

@@ -11,7 +11,7 @@ from rag.jobs.matching import DEFAULT_PHRASE_THRESHOLD, DEFAULT_TOPK, MatchSetti
 from rag.render.documents import match_document
 from rag.search.warm import Loaded
 
-__all__ = ["NO_REQUIREMENTS", "jd_from_bytes", "match_job", "read_job"]
+__all__ = ["DEFAULT_PHRASE_THRESHOLD", "DEFAULT_TOPK", "NO_REQUIREMENTS", "jd_from_bytes", "match_job", "read_job"]
 
 NO_REQUIREMENTS = (
     "no requirements found; name skills (Python, SQL), a minimum of years (5+ years) "

@@ -1,7 +1,7 @@
 """What a door's options, forms and tool arguments may say, named once for all of them: the modes
-and list names, the fusion rules and their defaults, a match's defaults, the limit on a question."""
+and list names, the fusion rules and their defaults, the limit on a question (a match's defaults
+are rag/app/match.py's: a search never imports the job description's reader)."""
 
-from rag.jobs.matching import DEFAULT_PHRASE_THRESHOLD, DEFAULT_TOPK
 from rag.search.fusion import DEFAULT_DESCRIBED, DEFAULT_RRF_K, DEFAULT_RULE, DEFAULT_WEIGHTS, RULES, FusionSettings
 from rag.search.lists import DENSE, FUSED, KEYWORD, LISTS
 from rag.search.query import MAX_QUERY_CHARS, check_length
@@ -9,10 +9,8 @@ from rag.search.retrieval import MODES
 
 __all__ = [
     "DEFAULT_DESCRIBED",
-    "DEFAULT_PHRASE_THRESHOLD",
     "DEFAULT_RRF_K",
     "DEFAULT_RULE",
-    "DEFAULT_TOPK",
     "DEFAULT_WEIGHTS",
     "DENSE",
     "FUSED",

@@ -8,8 +8,7 @@ from pathlib import Path
 import click
 
 from rag.app.filters import Filters, checked
-from rag.app.match import jd_from_bytes, match_job, read_job
-from rag.app.settings import DEFAULT_PHRASE_THRESHOLD, DEFAULT_TOPK
+from rag.app.match import DEFAULT_PHRASE_THRESHOLD, DEFAULT_TOPK, jd_from_bytes, match_job, read_job
 from rag.app.stores import opened
 from rag.cli.console import Command, expected_model, option
 from rag.cli.options import filter_options, store_option
