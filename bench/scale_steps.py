@@ -61,13 +61,14 @@ def search(store: Path, queries_file: Path, jobs: Path, jds: int) -> dict:
     started = time.perf_counter()
     from rag.jobs.jd import parse_jd
     from rag.jobs.matching import MatchSettings, match
+    from rag.search.lists import DENSE
     from rag.search.retrieval import Searcher
     from rag.store.open import open_store
 
     imported = time.perf_counter()
     searcher = Searcher(open_store(store))
     searcher.keyword  # noqa: B018 (loads it)
-    searcher._dense = searcher.store.dense_index()
+    searcher.retrievers[DENSE].index  # noqa: B018 (loads it)
     opened = time.perf_counter()
     queries = queries_of(queries_file)
     searcher.search(queries[0], "hybrid", 5)  # loads the encoder

@@ -125,41 +125,21 @@ class Searcher:
 
     def __init__(self, store: OpenStore):
         self.store = store
-        self._keyword = None
-        self._dense = None
-        self._encoder = None
-        self.retrievers: dict[str, Retriever] = {
-            r.name: r for r in (DenseRetriever(self.dense_scores), KeywordRetriever())
-        }
+        self.retrievers: dict[str, Retriever] = {r.name: r for r in (DenseRetriever(store), KeywordRetriever(store))}
 
     @property
     def keyword(self):
-        if self._keyword is None:
-            self._keyword = self.store.keyword_index()
-        return self._keyword
+        """The keyword retriever's index (postings, BM25), which concepts and evidence read too."""
+        return self.retrievers[KEYWORD].index
 
     @property
     def encoder(self):
-        """The store's encoder (queries and passages as the store embedded them)."""
-        if self._encoder is None:
-            from rag.index.encoder import load_encoder
-
-            self._encoder = self.store.checked(
-                lambda: load_encoder(self.store.encoder_dir, self.store.manifest.encoder["variant"])
-            )
-        return self._encoder
+        """The dense retriever's encoder (queries and passages as the store embedded them)."""
+        return self.retrievers[DENSE].encoder
 
     def dense_scores(self, text: str, keep: np.ndarray | None = None, at_least: float | None = None) -> np.ndarray:
-        """Cosine of the query with every chunk. Exact in a store scored exactly (every segment up
-        to ann.FLAT_MAX chunks); in a larger one exact for the closest chunks among those of the
-        candidates kept (keep: bool per candidate) and for every chunk at or above at_least, the
-        lowest of those elsewhere (dense.py, docs/scale.md)."""
-        if self._dense is None:
-            self._dense = self.store.dense_index()
-        allowed = None if keep is None else np.repeat(keep, np.diff(self.store.starts))
-        return self.store.checked(
-            lambda: self._dense.similarities(self.encoder.embed_queries([text])[0], allowed, at_least)
-        )
+        """Cosine of the query with every chunk, from the dense retriever (DenseRetriever.chunk_scores)."""
+        return self.retrievers[DENSE].chunk_scores(text, keep, at_least)
 
     def rank(
         self,

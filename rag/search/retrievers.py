@@ -1,14 +1,14 @@
 """Retrievers behind one call: a request in (the analysed query, the units a list ranks, the
 candidates kept), scored units out, and each retriever's own rule for which units its list holds.
-The dense retriever scores every chunk through the store's FAISS indexes; the keyword retriever
-scores the chunks holding a query term with BM25. Fusion (fusion.py) composes their lists, as
+Each owns its index, loaded when first asked: the dense retriever scores every chunk through the
+segments' FAISS indexes and the store's encoder; the keyword retriever scores the chunks holding a
+query term with BM25 over the store's postings. Fusion (fusion.py) composes their lists, as
 pyserini's hybrid searcher composes a dense and a sparse one; a further retriever is one more class
 here and one more name in lists.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -18,6 +18,7 @@ from rag.search import aggregation as agg
 from rag.search.fusion import ranked
 from rag.search.lists import DENSE, KEYWORD
 from rag.search.query import Query
+from rag.store.open import OpenStore
 
 
 @dataclass(frozen=True)
@@ -51,8 +52,37 @@ class DenseRetriever:
 
     name = DENSE
 
-    def __init__(self, chunk_scores: Callable[[str, np.ndarray | None], np.ndarray]):
-        self.chunk_scores = chunk_scores  # (text, keep) -> cosine of every chunk (Searcher.dense_scores)
+    def __init__(self, store: OpenStore):
+        self.store = store
+        self._index = None
+        self._encoder = None
+
+    @property
+    def index(self):
+        """The segments' FAISS indexes, as one (index/dense.py)."""
+        if self._index is None:
+            self._index = self.store.dense_index()
+        return self._index
+
+    @property
+    def encoder(self):
+        """The store's encoder (queries and passages as the store embedded them)."""
+        if self._encoder is None:
+            from rag.index.encoder import load_encoder
+
+            self._encoder = self.store.checked(
+                lambda: load_encoder(self.store.encoder_dir, self.store.manifest.encoder["variant"])
+            )
+        return self._encoder
+
+    def chunk_scores(self, text: str, keep: np.ndarray | None = None, at_least: float | None = None) -> np.ndarray:
+        """Cosine of the query with every chunk. Exact in a store scored exactly (every segment up
+        to ann.FLAT_MAX chunks); in a larger one exact for the closest chunks among those of the
+        candidates kept (keep: bool per candidate) and for every chunk at or above at_least, the
+        lowest of those elsewhere (dense.py, docs/scale.md)."""
+        index = self.index
+        allowed = None if keep is None else np.repeat(keep, np.diff(self.store.starts))
+        return self.store.checked(lambda: index.similarities(self.encoder.embed_queries([text])[0], allowed, at_least))
 
     def retrieve(self, request: Request) -> Retrieved:
         chunks = self.chunk_scores(request.query.dense_text, request.keep)
@@ -66,6 +96,17 @@ class KeywordRetriever:
     """BM25, each query term from the unit's chunk where it weighs most: units holding a term."""
 
     name = KEYWORD
+
+    def __init__(self, store: OpenStore):
+        self.store = store
+        self._index = None
+
+    @property
+    def index(self):
+        """The store's keyword index: postings and BM25 statistics (index/keyword.py)."""
+        if self._index is None:
+            self._index = self.store.keyword_index()
+        return self._index
 
     def retrieve(self, request: Request) -> Retrieved:
         units = len(request.starts) - 1
