@@ -215,9 +215,11 @@ class Site:
         did-you-mean, and what each filter left out, in words."""
         typed = form.filters.filters()
         form.filters.compile()  # the typed filters' mistakes, worded as the page's fields
-        question = Question(form.q, form.topk, fusion=form.settings(), filters=typed, implicit=not form.literal)
+        question = Question(
+            form.q, form.topk, "hybrid", "candidates", form.settings(), typed, not form.literal, form.words, form.offset
+        )
         try:
-            answer = ask(loaded, replace(question, words=form.words, offset=form.offset), str(self.root))
+            answer = ask(loaded, question, str(self.root))
         except InvalidFilters as exc:  # those read from the question, with the typed ones
             raise FormError(f"invalid filters: {in_words(str(exc))}") from None
         except UsageError as exc:
