@@ -84,14 +84,21 @@ def served_site(root: Path) -> Iterator[SimpleNamespace]:
 
 @contextmanager
 def serving(
-    store: Path, cv_dir: Path | None = None, loopback_only: bool = True, db: Path | None = None
+    store: Path,
+    cv_dir: Path | None = None,
+    loopback_only: bool = True,
+    db: Path | None = None,
+    key: str | None = None,
 ) -> Iterator[str]:
-    """`rag serve`'s application on a free loopback port, until the block ends; yields its URL."""
+    """`rag serve`'s application on a free loopback port, until the block ends; yields its URL.
+    key: serve it as off loopback, asking every request for that access key."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     server = uvicorn.Server(
-        uvicorn.Config(build_app(store, cv_dir, loopback_only=loopback_only, db=db), log_config=None, access_log=False)
+        uvicorn.Config(
+            build_app(store, cv_dir, loopback_only=loopback_only, db=db, key=key), log_config=None, access_log=False
+        )
     )
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
