@@ -10,7 +10,6 @@ import signal
 import stat
 import subprocess
 import sys
-import time
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -18,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import FAKES
 from pdfs import write_pdf
-from web_site import FRANK, MODEL, build, fetch, serving
+from web_site import FRANK, MODEL, build, fetch, first_answer, serving
 
 from rag.cli import main as rag
 from rag.web.guard import KEY_COOKIE, KEY_REFUSED
@@ -127,14 +126,7 @@ def test_rag_serve_on_every_address_makes_a_key_prints_it_once_and_refuses_reque
         assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
         assert f":{port}/?key={key} once in a browser" in second and key not in first
         url = f"http://127.0.0.1:{port}"  # loopback traffic only, to a server listening on every address
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                refused = fetch(f"{url}/cv/file?id=frank")
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "rag serve did not answer"
-                time.sleep(0.05)
+        refused = first_answer(f"{url}/cv/file?id=frank")
         assert refused.status == 401 and refused.body == KEY_REFUSED.encode()
         assert fetch(f"{url}/status").status == 401
         assert fetch(f"{url}/cv/file?id=frank", headers=bearer(key)).body.startswith(b"%PDF")

@@ -7,6 +7,7 @@ Builds use the hashing encoder; the disk and the read-only folder are real mount
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import signal
@@ -15,6 +16,7 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from builds import build_store
@@ -57,6 +59,19 @@ def temporaries(store: Path) -> list[str]:
     return found
 
 
+@contextlib.contextmanager
+def grown(tmp_path: Path, size: str, count: int):
+    """A store of 4 CVs on a tmpfs of size, whole (before: its generation and CV count), and its CV
+    folder grown to count CVs for the next build."""
+    cvs = many_cvs(tmp_path / "cvs", 4)
+    with tmpfs(tmp_path / "disk", size) as disk:
+        store = disk / "store"
+        build_store(cvs, store, BuildSettings())
+        before = whole(store)
+        many_cvs(cvs, count, first=4)
+        yield SimpleNamespace(cvs=cvs, disk=disk, store=store, before=before)
+
+
 def fill(disk: Path, leave: int) -> Path:
     """A file that takes all of disk's free space but `leave` bytes."""
     stats = os.statvfs(disk)
@@ -72,12 +87,8 @@ def fill(disk: Path, leave: int) -> Path:
 
 @pytest.mark.slow
 def test_a_disk_that_fills_up_during_a_build_leaves_the_store_whole(tmp_path, hash_model):
-    big = many_cvs(tmp_path / "cvs", 4)
-    with tmpfs(tmp_path / "small", "1m") as disk:
-        store = disk / "store"
-        build_store(big, store, BuildSettings())
-        before = whole(store)
-        many_cvs(big, 20, first=4)
+    with grown(tmp_path, "1m", 20) as g:
+        disk, store, big, before = g.disk, g.store, g.cvs, g.before
         with serving(store, big) as url:
             failed = 0
             for leave in (16_000, 200_000, 450_000):  # runs out at different steps of the build
@@ -106,12 +117,8 @@ TURNS = ["StoreDir.adopt_segment", "StoreDir.commit", "_replace_symlink"]
 def test_a_store_folder_that_turns_read_only_during_a_build_leaves_it_whole(tmp_path, hash_model, where, monkeypatch):
     import rag.store.folder as folder
 
-    big = many_cvs(tmp_path / "cvs", 4)
-    with tmpfs(tmp_path / "disk", "8m") as disk:
-        store = disk / "store"
-        build_store(big, store, BuildSettings())
-        before = whole(store)
-        many_cvs(big, 8, first=4)
+    with grown(tmp_path, "8m", 8) as g:
+        store, big, before = g.store, g.cvs, g.before
         owner, _, name = where.rpartition(".")
         holder = getattr(folder, owner) if owner else folder
         original = getattr(holder, name)

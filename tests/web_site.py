@@ -146,6 +146,17 @@ def fetch(
         return Answer(exc.code, {k.lower(): v for k, v in exc.headers.items()}, exc.read())
 
 
+def first_answer(url: str, headers: dict[str, str] | None = None, seconds: float = 60) -> Answer:
+    """The first answer of a server still starting (a `rag serve` process): asked until it answers."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            return fetch(url, headers=headers)
+        except OSError:
+            assert time.monotonic() < deadline, "rag serve did not answer"
+            time.sleep(0.05)
+
+
 def multipart(fields: dict[str, str], files: dict[str, tuple[str, bytes]] | None = None) -> tuple[bytes, dict]:
     """A multipart/form-data body, as a browser posts the match form."""
     boundary = "----cv-rag-test-boundary"
