@@ -68,7 +68,7 @@ CV_DIR_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_CV_DIR),$(CV_DIR))
 STORE_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_STORE),$(STORE))
 TRUTH_DIR_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_TRUTH_DIR),$(TRUTH_DIR))
 
-.PHONY: help index rebuild search match profile ls clean test test-ray cvs eval eval-corpora eval-external third-party-tools bench bench-scale docs venv runner-ready mcp serve
+.PHONY: help index rebuild search match profile ls clean test test-ray cvs eval eval-corpora eval-external third-party-tools bench bench-scale soak docs venv runner-ready mcp serve
 
 help: ## Show this help.
 	@echo "CV retrieval pipeline: index CVs, find the people in them with FAISS, BM25 and their fusion side by side."
@@ -263,6 +263,9 @@ docs: venv ## Regenerate the CLI reference in docs/cli.md from every command's -
 
 bench: venv $(VENV_RAY_STAMP) ## Measure speed against the straightforward baseline; writes bench/report.{json,md}.
 	HF_HUB_OFFLINE=1 $(VENV_PY) -m bench.run
+
+soak: venv ## Load run: rag serve (16 clients) and rag mcp (8 calls) for 60 s each over 1,950 CVs, a rebuild adding 50 halfway; writes bench/report-soak.{json,md}.
+	HF_HUB_OFFLINE=1 $(VENV_PY) -m bench.soak $(or $(SOAK_DIR),/tmp/cv-rag-soak)
 
 bench-scale: venv ## Build, search and grow stores of 1M, 2M and 4.3M chunks (hours); writes bench/report-scale.json.
 	HF_HUB_OFFLINE=1 $(VENV_PY) -m bench.scale

@@ -8,7 +8,6 @@ import socket
 import struct
 import subprocess
 import sys
-import time
 from pathlib import Path
 from types import SimpleNamespace
 from urllib.parse import quote, urlencode
@@ -18,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import FAKES
 from pdfs import CVS, write_pdf
-from web_site import FRANK, JD, JENKINS, MODEL, build, fetch, multipart, parse, served_site, serving
+from web_site import FRANK, JD, JENKINS, MODEL, build, fetch, first_answer, multipart, parse, served_site, serving
 
 from rag.cli import main as rag
 from rag.jobs.jd import parse_jd
@@ -379,14 +378,7 @@ def test_rag_serve_serves_until_stopped_and_a_busy_port_is_one_line(tmp_path, ha
         assert line.startswith("rag serve: rag ") and f"for the store in {store}" in line, line
         url = line.split(": http://")[1].split(" ")[0]
         assert url.startswith("127.0.0.1:")
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                status = fetch(f"http://{url}/status")
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "rag serve did not answer"
-                time.sleep(0.05)
+        status = first_answer(f"http://{url}/status")
         assert status.status == 200 and "1 CVs indexed" in status.text
     finally:
         server.send_signal(signal.SIGINT)  # Ctrl-C

@@ -84,14 +84,21 @@ def served_site(root: Path) -> Iterator[SimpleNamespace]:
 
 @contextmanager
 def serving(
-    store: Path, cv_dir: Path | None = None, loopback_only: bool = True, db: Path | None = None
+    store: Path,
+    cv_dir: Path | None = None,
+    loopback_only: bool = True,
+    db: Path | None = None,
+    key: str | None = None,
 ) -> Iterator[str]:
-    """`rag serve`'s application on a free loopback port, until the block ends; yields its URL."""
+    """`rag serve`'s application on a free loopback port, until the block ends; yields its URL.
+    key: serve it as off loopback, asking every request for that access key."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     server = uvicorn.Server(
-        uvicorn.Config(build_app(store, cv_dir, loopback_only=loopback_only, db=db), log_config=None, access_log=False)
+        uvicorn.Config(
+            build_app(store, cv_dir, loopback_only=loopback_only, db=db, key=key), log_config=None, access_log=False
+        )
     )
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
@@ -137,6 +144,17 @@ def fetch(
             return Answer(response.status, {k.lower(): v for k, v in response.headers.items()}, response.read())
     except urllib.error.HTTPError as exc:
         return Answer(exc.code, {k.lower(): v for k, v in exc.headers.items()}, exc.read())
+
+
+def first_answer(url: str, headers: dict[str, str] | None = None, seconds: float = 60) -> Answer:
+    """The first answer of a server still starting (a `rag serve` process): asked until it answers."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            return fetch(url, headers=headers)
+        except OSError:
+            assert time.monotonic() < deadline, "rag serve did not answer"
+            time.sleep(0.05)
 
 
 def multipart(fields: dict[str, str], files: dict[str, tuple[str, bytes]] | None = None) -> tuple[bytes, dict]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import socket
 import sys
@@ -33,7 +34,7 @@ store. It binds 127.0.0.1 unless --host says otherwise.
 Examples:
   rag serve                      # http://127.0.0.1:8000
   rag serve --port 8080 --store ~/cv-store --cv-dir ~/cvs
-  rag serve --host 0.0.0.0       # reachable from other machines: anyone there can read every CV
+  rag serve --host 0.0.0.0       # reachable from other machines, with the printed key only
 """,
 )
 @store_option("Store folder written by `rag index`; a rebuild is served from the next request on.")
@@ -52,21 +53,39 @@ Examples:
     show_default=True,
     help="Port to listen on (0: any free one; the address is printed).",
 )
-def main(store: Path, cv_dir: Path | None, db: Path | None, host: str, port: int) -> None:
+@option(
+    "--token-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Off loopback: the file holding the access key (one line, mode 0600)  [default: made once, "
+    "beside the workbench database, STORE.workbench/access-key].",
+)
+def main(store: Path, cv_dir: Path | None, db: Path | None, host: str, port: int, token_file: Path | None) -> None:
     """Serve web pages over the store: search, candidates' CVs with the evidence highlighted, match, status."""
     import uvicorn
 
     from rag.web.app import build_app
+    from rag.web.guard import KEY_FILE, KEY_PARAM, read_key
+    from rag.workbench.database import checked_path
 
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="rag serve: %(message)s")
     for name in ("rag", "uvicorn.error", "uvicorn.access"):
         logging.getLogger(name).setLevel(logging.INFO)
     folder = cv_dir.absolute() if cv_dir else None
-    app = build_app(
-        store.absolute(), folder, expected_model(), loopback_only=host in (LOOPBACK, "localhost"), word=word, db=db
-    )
     sock = listen(host, port)
     bound = sock.getsockname()
+    key = None
+    if not ipaddress.ip_address(bound[0]).is_loopback:
+        key = read_key(token_file or checked_path(db, store).parent / KEY_FILE, make=token_file is None)
+    app = build_app(
+        store.absolute(),
+        folder,
+        expected_model(),
+        loopback_only=host in (LOOPBACK, "localhost"),
+        word=word,
+        db=db,
+        key=key,
+    )
     shown = f"[{bound[0]}]" if sock.family == socket.AF_INET6 else bound[0]
     log.info(
         "rag %s: http://%s:%d for the store in %s (CV files in %s); Ctrl-C stops it",
@@ -76,6 +95,16 @@ def main(store: Path, cv_dir: Path | None, db: Path | None, host: str, port: int
         store.absolute(),
         folder or "the folder it was built from",
     )
+    if key is not None:
+        name = socket.gethostname() if ipaddress.ip_address(bound[0]).is_unspecified else shown
+        log.info(
+            "every request needs the access key: open http://%s:%d/?%s=%s once in a browser (it keeps the key "
+            "in a cookie), or send 'Authorization: Bearer KEY' from a script",
+            name,
+            bound[1],
+            KEY_PARAM,
+            key,
+        )
     server = uvicorn.Server(uvicorn.Config(app, log_config=None, access_log=True, timeout_graceful_shutdown=2))
     try:
         server.run(sockets=[sock])

@@ -5,11 +5,15 @@ to flat files on disk; an inverted index wants the same entries grouped by term,
 order within a term. This is a stable counting sort over those files: one pass counts entries
 per term, a second places each block of entries where it belongs in the output files. Memory is
 one block plus the output. Inputs are read with plain reads, not memory maps, so the page
-cache holds them and the process does not; the output is written through memory maps.
+cache holds them and the process does not; the output is written through memory maps, whose
+disk space is reserved first: a store on a full disk fails with ENOSPC (one line) rather than
+with a SIGBUS when a page of the map finds no block to land in.
 """
 
 from __future__ import annotations
 
+import errno
+import os
 from pathlib import Path
 
 import numpy as np
@@ -55,7 +59,7 @@ def group_by_key(
     row_of[present] = np.arange(len(present))
     indptr = np.zeros(len(present) + 1, np.int64)
     np.cumsum(counts[present], out=indptr[1:])
-    out = [np.lib.format.open_memmap(path, mode="w+", dtype=dtype, shape=(keys.count,)) for path, dtype in outputs]
+    out = [_reserved_memmap(path, dtype, keys.count) for path, dtype in outputs]
     fill = indptr[:-1].copy()
     for lo in range(0, keys.count, BLOCK):
         rows = row_of[keys.read(lo, BLOCK)]
@@ -69,3 +73,16 @@ def group_by_key(
     for target in out:
         target.flush()
     return present, indptr, out
+
+
+def _reserved_memmap(path: Path, dtype, count: int) -> np.memmap:
+    """A new .npy file of count numbers, mapped for writing, with its blocks allocated."""
+    mapped = np.lib.format.open_memmap(path, mode="w+", dtype=dtype, shape=(count,))
+    with path.open("r+b") as f:
+        try:
+            os.posix_fallocate(f.fileno(), 0, os.fstat(f.fileno()).st_size)
+        except OSError as exc:
+            if exc.errno not in (errno.EOPNOTSUPP, errno.EINVAL):  # a file system that cannot reserve
+                del mapped
+                raise
+    return mapped

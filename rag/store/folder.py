@@ -29,6 +29,7 @@ as it starts (claim), matching each by the exact name and type a build gives it.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import re
@@ -300,6 +301,11 @@ def _exclusive(generation: Path) -> tuple[bool, int | None]:
     return True, fd
 
 
+# numpy's np.save to a file reports a short write with no errno ("8132 requested and 4080 written"):
+# on a store's disk that is a full disk (or quota), and is reported as one.
+_SHORT_WRITE = re.compile(r"\d+ requested and \d+ written")
+
+
 @contextmanager
 def _private(parent: Path) -> Iterator[Path]:
     parent.mkdir(parents=True, exist_ok=True)
@@ -307,6 +313,10 @@ def _private(parent: Path) -> Iterator[Path]:
     tmp.mkdir()
     try:
         yield tmp
+    except OSError as exc:
+        if exc.errno is None and _SHORT_WRITE.fullmatch(str(exc)):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)) from exc
+        raise
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

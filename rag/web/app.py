@@ -1,7 +1,8 @@
 """`rag serve`: the web pages as one Starlette application over a warm store.
 
 Safe by default: the command binds loopback unless told otherwise, and then only answers to the
-loopback host names (a DNS-rebinding page cannot reach it); the only writes are the workbench's
+loopback host names (a DNS-rebinding page cannot reach it); anywhere else every request must carry
+the access key (guard.py), so no other machine reads a CV without it; the only writes are the workbench's
 (shortlists, saved searches), into its own database and never into the store, each a POST that
 must come from this server's page with its form token (guard.py); a file is found by cv_id,
 never by a path from the request; every text from a CV or a job description is
@@ -39,7 +40,7 @@ from rag.render.match import MARKS, held_by, judged, outcome_text, relevance_tex
 from rag.render.profile import LABELS, field_text, row_text, years_note
 from rag.render.search import list_name
 from rag.web.forms import MAX_TOPK, MatchForm, SearchForm
-from rag.web.guard import TOKEN_FIELD, WriteGuard
+from rag.web.guard import TOKEN_FIELD, AccessKey, WriteGuard
 from rag.web.memory import JdMemory
 from rag.web.pages import CvFiles
 from rag.web.views import MEANING, Site
@@ -187,10 +188,12 @@ def build_app(
     loopback_only: bool = True,
     word: Callable[[Fix], str] = rag_words,
     db: Path | None = None,
+    key: str | None = None,
 ) -> Starlette:
     """The application for the store in root, whose CV files are in cv_dir (None: the folder the
     store was built from). expected_model (EMBEDDING_MODEL) must be the store's; word words a fix
-    as a command (make or rag); db is the workbench database (None: the one beside the store)."""
+    as a command (make or rag); db is the workbench database (None: the one beside the store);
+    key: the access key every request must carry (None: none asked, for loopback)."""
     warm = WarmStore(root, expected_model)
     guard = WriteGuard()
     env = templates(guard.token)
@@ -239,6 +242,8 @@ def build_app(
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     middleware = [Middleware(SecurityHeaders)]
+    if key is not None:
+        middleware.append(Middleware(AccessKey, key=key))
     if loopback_only:
         middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=LOOPBACK_NAMES))
     return Starlette(

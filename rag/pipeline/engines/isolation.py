@@ -3,7 +3,10 @@
 A CV folder holds whatever came by mail: a file may send the PDF reader round a page tree for
 ever, allocate without end, or crash it outright. Each file is read by a forked worker whose
 address space is capped (RLIMIT_AS, on top of what it holds when it starts) and whose file has a
-deadline that the parent watches. A file that runs out of time or memory, or whose worker dies
+deadline that the parent watches. Every file gets the same room under the cap: a worker that has
+grown by more than an eighth of it on earlier files (a heap neither Python nor MuPDF gives back)
+says so with its Document and is replaced, so a bomb is refused the same way whichever worker,
+and whatever that worker held, reads it (once it read as "out of memory", or ran into the timeout). A file that runs out of time or memory, or whose worker dies
 (killed by the kernel's out-of-memory killer, a crash in C), comes back as a skipped Document that
 says why; a dead or stopped worker is replaced and the build goes on. Only Documents, plain data,
 cross the pipe, never a reader's objects. A worker dies with the build: the kernel kills it when
@@ -179,6 +182,7 @@ class _Worker:
         self.file: CvFile | None = None
         self.seconds = self.deadline = 0.0
         self.extractor = extractor
+        self.retiring = False  # the worker has grown on its files: replaced after this one
 
     def send(self, slot: int, f: CvFile, limits: FileLimits, seconds: float) -> None:
         self.slot, self.file, self.seconds, self.deadline = slot, f, seconds, time.monotonic() + seconds
@@ -193,7 +197,8 @@ class _Worker:
             return None
         if self.conn in ready:
             try:
-                return self._done(self.conn.recv())
+                doc, self.retiring = self.conn.recv()
+                return self._done(doc)
             except (EOFError, OSError):
                 return self._done(self._death())
         if self.process.sentinel in ready:
@@ -210,7 +215,7 @@ class _Worker:
 
     def usable(self, doc: Document) -> bool:
         """Whether this worker may read another file: alive, and not left short of memory."""
-        return self.process.is_alive() and doc.skip_kind != "out of memory"
+        return self.process.is_alive() and not self.retiring and doc.skip_kind != "out of memory"
 
     def stop(self) -> None:
         """Kill the worker and wait for it: it holds copies of the parent's open files (a store's
@@ -259,7 +264,7 @@ def _serve(conn: Connection, extractor: str, memory_bytes: int, threads: int, pa
     _die_with(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     share_cores(threads)
-    _cap_memory(memory_bytes)
+    start = _cap_memory(memory_bytes)
     while True:
         try:
             job = conn.recv()
@@ -267,12 +272,19 @@ def _serve(conn: Connection, extractor: str, memory_bytes: int, threads: int, pa
             return
         f, limits = job
         doc = extract_document(f, extractor, limits)
+        grown = start is not None and _held() - start > memory_bytes // 8
         try:
-            conn.send(doc)
+            conn.send((doc, grown))
         except MemoryError:  # read, but no memory left to send it
             conn.send(
-                skipped_document(
-                    f, extractor, "out of memory", "out of memory sending its text (--file-memory-mb raises the limit)"
+                (
+                    skipped_document(
+                        f,
+                        extractor,
+                        "out of memory",
+                        "out of memory sending its text (--file-memory-mb raises the limit)",
+                    ),
+                    True,
                 )
             )
 
@@ -293,15 +305,22 @@ def _die_with(parent: int) -> None:
         os._exit(1)
 
 
-def _cap_memory(extra: int) -> None:
-    """Cap this process's address space at what it holds now plus extra (Linux; elsewhere no cap)."""
+def _held() -> int:
+    """This process's address space, in bytes."""
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def _cap_memory(extra: int) -> int | None:
+    """Cap this process's address space at what it holds now plus extra (Linux; elsewhere no cap);
+    what it held, or None when there is no cap."""
     try:
         import resource
 
-        with open("/proc/self/statm") as statm:
-            held = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        held = _held()
         _, hard = resource.getrlimit(resource.RLIMIT_AS)
         cap = held + extra if hard == resource.RLIM_INFINITY else min(held + extra, hard)
         resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
     except (ImportError, OSError, ValueError):
-        pass
+        return None
+    return held
