@@ -9,6 +9,8 @@ import struct
 import subprocess
 import sys
 import time
+from csv import DictReader
+from io import StringIO
 from pathlib import Path
 from types import SimpleNamespace
 from urllib.parse import quote, urlencode
@@ -24,7 +26,7 @@ from rag.cli import main as rag
 from rag.jobs.jd import parse_jd
 from rag.jobs.jd_file import jd_from_bytes
 from rag.jobs.matching import MatchSettings, match
-from rag.render.documents import match_document, search_document
+from rag.render.documents import contacts, match_document, search_document
 from rag.render.match import match_csv
 from rag.render.profile import profile_document, profile_text
 from rag.search.retrieval import Searcher
@@ -248,6 +250,7 @@ def test_a_pasted_job_description_is_matched_into_the_table_and_the_csv(site):
         doc = match_document(
             match(Searcher(store), parse_jd(JD), MatchSettings(3)), store.manifest, str(site.store), "pasted text"
         )
+        reach = contacts(store, [c["cv_id"] for c in doc["candidates"]])
     dom = parse(page.text)
     assert [li.find("b").text for li in dom.find("ol", "requirements-read").find_all("li")] == [
         r["label"] for r in doc["jd"]["requirements"]
@@ -267,7 +270,10 @@ def test_a_pasted_job_description_is_matched_into_the_table_and_the_csv(site):
     csv_link = dom.find("a", "csv").attrs["href"]
     csv = fetch(site.url + csv_link)
     assert csv.status == 200 and csv.headers["content-type"].startswith("text/csv")
-    assert "attachment" in csv.headers["content-disposition"] and csv.text == match_csv(doc)
+    assert "attachment" in csv.headers["content-disposition"] and csv.text == match_csv(doc, reach, site.url + "/")
+    exported = list(DictReader(StringIO(csv.text)))
+    assert [r["link"] for r in exported] == [f"{site.url}/cv?id={c['cv_id']}" for c in doc["candidates"]]
+    assert {"email", "phone"} <= set(exported[0]) and exported[0]["file"] == doc["candidates"][0]["source"]
     # The candidate's page from the table: its met requirements, each line boxed on its page.
     link = rows[0].find("a").attrs["href"]
     candidate = parse(fetch(site.url + link).text)
@@ -387,7 +393,7 @@ def test_rag_serve_serves_until_stopped_and_a_busy_port_is_one_line(tmp_path, ha
             except OSError:
                 assert time.monotonic() < deadline, "rag serve did not answer"
                 time.sleep(0.05)
-        assert status.status == 200 and "1 CVs indexed" in status.text
+        assert status.status == 200 and "1 CV indexed" in status.text
     finally:
         server.send_signal(signal.SIGINT)  # Ctrl-C
         assert server.wait(10) == 0

@@ -14,7 +14,7 @@ from rag.ingest.limits import JD_BYTES, MB, size_text
 from rag.jobs.jd import parse_jd
 from rag.jobs.jd_file import jd_from_bytes
 from rag.jobs.matching import DEFAULT_PHRASE_THRESHOLD, DEFAULT_TOPK, MatchSettings, match
-from rag.render.documents import match_document, to_json
+from rag.render.documents import contacts, match_document, to_json
 from rag.render.match import match_csv, match_text
 from rag.search.filters import Filters
 from rag.search.retrieval import Searcher
@@ -107,7 +107,7 @@ def main(
     if as_json:
         click.echo(to_json(doc))
     elif as_csv:
-        click.echo(match_csv(doc), nl=False)
+        click.echo(match_csv(doc, contacts(opened, [c["cv_id"] for c in doc["candidates"]])), nl=False)
     else:
         click.echo(match_text(doc), nl=False)
 

@@ -49,9 +49,14 @@ def main(cv_id: str, store: Path, as_json: bool) -> None:
 
 
 def closest(wanted: str, ids: list[str], n: int = 3) -> list[str]:
-    """The ids most like wanted (difflib's ratio), the nearest in length first on a tie."""
-    scored = [(difflib.SequenceMatcher(None, wanted, i).ratio(), -abs(len(i) - len(wanted)), i) for i in ids]
-    return [i for ratio, _, i in sorted(scored, key=lambda s: (-s[0], -s[1], s[2]))[:n] if ratio >= 0.5]
+    """The ids most like wanted: those holding it whole, whatever the case (a partial id: "jane"
+    for "inbox_jane_doe"), the shortest first; then the most alike by difflib's ratio (a misspelt
+    one), the nearest in length first on a tie."""
+    folded = wanted.casefold()
+    holding = sorted((i for i in ids if folded and folded in i.casefold()), key=lambda i: (len(i), i))
+    scored = [(difflib.SequenceMatcher(None, folded, i.casefold()).ratio(), -abs(len(i) - len(wanted)), i) for i in ids]
+    alike = [i for ratio, _, i in sorted(scored, key=lambda s: (-s[0], -s[1], s[2])) if ratio >= 0.5]
+    return list(dict.fromkeys(holding + alike))[:n]
 
 
 if __name__ == "__main__":

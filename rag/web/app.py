@@ -16,6 +16,7 @@ import functools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -39,6 +40,7 @@ from rag.render.search import list_name
 from rag.search.fusion import RULES
 from rag.search.lists import KEYWORD
 from rag.search.warm import WarmStore
+from rag.text import plural, when_text
 from rag.web.forms import MAX_TOPK, MatchForm, SearchForm
 from rag.web.guard import TOKEN_FIELD, WriteGuard
 from rag.web.memory import JdMemory
@@ -95,6 +97,13 @@ def here(request: Request) -> str:
 
 def years_text(years: int | None) -> str:
     return "years unknown" if years is None else field_text("years_experience", years)
+
+
+def when(stamp: str) -> Markup:
+    """A stored timestamp in the reader's words ("today 14:05"), the exact one on hover."""
+    return Markup('<time datetime="{0}" title="{0}">{1}</time>').format(
+        stamp, when_text(stamp, datetime.now().astimezone())
+    )
 
 
 @dataclass(frozen=True)
@@ -157,6 +166,8 @@ def templates(token: str = "") -> Jinja2Templates:
         "here": here,
         "add_parts": functools.partial(add_parts, token),
         "years_text": years_text,
+        "plural": plural,
+        "when": when,
     }
     return Jinja2Templates(env=env)
 

@@ -27,7 +27,7 @@ from rag.errors import Fix, UsageError, UserError, short_reason
 from rag.ingest.limits import JD_BYTES, size_text
 from rag.jobs.jd import parse_jd
 from rag.jobs.matching import MatchSettings, match
-from rag.render.documents import match_document, search_document, status_document, with_question
+from rag.render.documents import contacts, match_document, search_document, status_document, with_question
 from rag.render.match import judged, match_csv
 from rag.render.profile import profile_document
 from rag.search.did_you_mean import did_you_mean
@@ -152,11 +152,11 @@ class Site:
         if held is None:
             raise HTTPException(404, _FORGOTTEN if form.jd else "no job description: match one first")
         try:
-            doc = await to_thread.run_sync(self._match, form, held.text, held.label)
+            doc, reach = await to_thread.run_sync(self._match, form, held.text, held.label)
         except FormError as exc:
             raise HTTPException(400, str(exc)) from None
         return Response(
-            match_csv(doc),
+            match_csv(doc, reach, str(request.base_url)),
             media_type="text/csv; charset=utf-8",
             headers={"Content-Disposition": 'attachment; filename="match.csv"'},
         )
@@ -240,9 +240,11 @@ class Site:
         doc = with_question(doc, form.q, chips, did_you_mean(loaded.searcher, form.q, result.query))
         return doc | {"dropped": dropped_in_words(filters, columns) if compiled else []}
 
-    def _match(self, form: MatchForm, text: str, label: str) -> dict:
+    def _match(self, form: MatchForm, text: str, label: str) -> tuple[dict, dict]:
+        """The match document, and its candidates' contacts for the CSV."""
         with self.serving() as loaded:
-            return self._match_in(loaded, form, text, label)
+            doc = self._match_in(loaded, form, text, label)
+            return doc, contacts(loaded.store, [c["cv_id"] for c in doc["candidates"]])
 
     def _match_beside(self, form: MatchForm, held: HeldJd) -> tuple[dict, dict]:
         with self.serving() as loaded:
