@@ -116,7 +116,7 @@ def _web_cells(url: str, jd: str) -> list[list[tuple[str, str]]]:
     assert posted.status == 303, posted.text
     table = parse(fetch(url + posted.headers["location"]).text).find("table", "match")
     return [
-        [(td.attrs["data-req"], td.text) for td in row.find_all("td") if "data-req" in td.attrs]
+        [(td.attrs["data-req"], td.find("summary").text) for td in row.find_all("td") if "data-req" in td.attrs]
         for row in table.find("tbody").find_all("tr")
     ]
 

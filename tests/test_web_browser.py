@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import shutil
 import sqlite3
 from pathlib import Path
@@ -54,6 +55,7 @@ FLAGS = (
     "--window-size=1280,1000",
 )
 AXE = Path(__file__).resolve().parent / "a11y" / "node_modules" / "axe-core" / "axe.min.js"
+DOCS = Path(__file__).resolve().parent.parent / "docs"
 PHONE = (390, 844)  # an iPhone 12-14's viewport in CSS pixels
 
 
@@ -74,6 +76,18 @@ def browser(tmp_path_factory):
     driver.set_page_load_timeout(30)
     yield driver
     driver.quit()
+
+
+def shoot(browser, page: str, width: int, at=None) -> None:
+    """A screenshot of the page as shown (scrolled to the element at, if given), for docs/web.md:
+    written there when RAG_SCREENSHOTS=docs (the pictures change only when the pages do), else
+    only checked to be a picture of the window's width."""
+    if at is not None:
+        browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", at)
+    png = browser.get_screenshot_as_png()
+    assert pymupdf.Pixmap(png).width == browser.execute_script("return window.innerWidth")
+    if os.environ.get("RAG_SCREENSHOTS") == "docs":
+        (DOCS / f"web-{page}-{width}.png").write_bytes(png)
 
 
 def wait_for(browser, css: str):
@@ -253,18 +267,76 @@ def test_at_a_phones_width_the_fused_list_comes_first_and_the_rest_folds(browser
         sections["faiss"].find_element(By.TAG_NAME, "summary").send_keys(Keys.ENTER)  # unfolds from the keyboard
         assert sections["faiss"].find_element(By.CSS_SELECTOR, "li.row").is_displayed()
         assert browser.execute_script("return document.documentElement.scrollWidth") <= PHONE[0]
+    finally:
+        browser.set_window_size(1280, 1000)
 
-        browser.get(site.url + "/match")
-        browser.find_element(By.NAME, "jd_text").send_keys(JD)
-        browser.find_element(By.CSS_SELECTOR, "form.jd button[type=submit]").click()
-        table = wait_for(browser, "table.match")
-        shown = [th.text for th in table.find_elements(By.CSS_SELECTOR, "thead th") if th.is_displayed()]
-        assert shown == ["Candidate", "Score", "Must"]
-        first = table.find_element(By.CSS_SELECTOR, "tbody tr")
-        more = first.find_element(By.CSS_SELECTOR, "details.more")
-        more.find_element(By.TAG_NAME, "summary").click()
-        assert "must: Jenkins" in more.text and "nice: Python" in more.text
-        assert table.rect["width"] <= PHONE[0]
+
+# Enough requirements that the table is wider than a laptop's screen, as a real posting's is.
+WIDE_JD = (
+    "Platform Engineer\n\nRequirements:\n- Jenkins\n- Kubernetes\n- Terraform\n- Python\n- Docker\n- Kafka\n"
+    "- SQL\n- Java\n- Groovy\n- Selenium\n\nNice to have:\n- Tableau\n- COBOL\n- Bash\n- AWS\n- IFRS\n- SAP\n"
+)
+
+
+def matched(browser, url: str, jd: str, topk: int = 5):
+    browser.get(url + "/match")
+    browser.find_element(By.NAME, "jd_text").send_keys(jd)
+    field = browser.find_element(By.NAME, "topk")
+    field.clear()
+    field.send_keys(str(topk))
+    browser.find_element(By.CSS_SELECTOR, "form.jd button[type=submit]").click()
+    return wait_for(browser, "table.match")
+
+
+@pytest.mark.parametrize("width", [1400, 400])
+def test_the_match_table_scrolls_in_its_box_with_the_candidate_fixed_and_opens_evidence_by_keyboard(
+    browser, site, width
+):
+    browser.set_window_size(width, 1000)
+    try:
+        table = matched(browser, site.url, WIDE_JD)
+        box = browser.find_element(By.CSS_SELECTOR, ".table-scroll")
+        sizes = browser.execute_script(
+            "const b = arguments[0]; return [b.scrollWidth, b.clientWidth, document.documentElement.scrollWidth,"
+            " window.innerWidth]",
+            box,
+        )
+        assert sizes[0] > sizes[1]  # the table is wider than its box: the box scrolls, ...
+        assert sizes[2] <= sizes[3]  # ... the page never does
+        relevance = table.find_element(By.XPATH, ".//th[button='Relevance']")
+        assert relevance.rect["x"] > box.rect["x"] + box.rect["width"]  # off to the right, for now
+        who = table.find_element(By.CSS_SELECTOR, "tbody tr td.who")
+        rank = table.find_element(By.CSS_SELECTOR, "tbody tr td.rank")
+        before = (rank.rect["x"], who.rect["x"])
+        browser.execute_script("arguments[0].scrollLeft = arguments[0].scrollWidth", box)
+        WebDriverWait(browser, 5).until(lambda b: relevance.rect["x"] < box.rect["x"] + box.rect["width"])
+        after = (rank.rect["x"], who.rect["x"])  # the rank and the candidate stay where they were (the
+        assert all(abs(a - b) <= 1 for a, b in zip(after, before))  # collapsed border: half a pixel)
+        assert who.find_element(By.TAG_NAME, "a").is_displayed()
+        shoot(browser, "match", width, box)
+
+        # The keyboard alone: from the first row's "Add to a shortlist", Tab reaches its first
+        # requirement's mark, and the focus opens its evidence; the next Tab moves it on.
+        browser.execute_script("arguments[0].scrollLeft = 0", box)
+        row = table.find_element(By.CSS_SELECTOR, "tbody tr")
+        browser.execute_script("arguments[0].focus()", row.find_element(By.CSS_SELECTOR, "details.add summary"))
+        browser.switch_to.active_element.send_keys(Keys.TAB)
+        cells = row.find_elements(By.CSS_SELECTOR, "td[data-req]")
+        first, second = (c.find_element(By.CSS_SELECTOR, "details.why") for c in cells[:2])
+        assert browser.switch_to.active_element == first.find_element(By.TAG_NAME, "summary")
+        assert first.get_attribute("open") == "true"
+        evidence = first.find_element(By.TAG_NAME, "p")
+        assert evidence.is_displayed() and evidence.text.startswith("Jenkins: p.1") and "Jenkins" in evidence.text[8:]
+        browser.switch_to.active_element.send_keys(Keys.TAB)
+        assert first.get_attribute("open") is None and second.get_attribute("open") == "true"
+        shoot(browser, "match-evidence", width, box)
+        # A tap (a click) opens one too, the focus not drawn; a second closes it.
+        last = cells[-1].find_element(By.CSS_SELECTOR, "details.why")
+        browser.execute_script("arguments[0].scrollIntoView({inline: 'center', block: 'center'})", last)
+        last.find_element(By.TAG_NAME, "summary").click()
+        assert last.get_attribute("open") == "true" and last.find_element(By.TAG_NAME, "p").is_displayed()
+        last.find_element(By.TAG_NAME, "summary").click()
+        assert last.get_attribute("open") is None
     finally:
         browser.set_window_size(1280, 1000)
 

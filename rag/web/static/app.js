@@ -37,6 +37,19 @@ document.querySelectorAll("table.sortable").forEach((table) => {
   });
 });
 
+// Match: a requirement's mark opens its evidence when the keyboard brings the focus to it (a tap
+// or Enter opens it without this script: it is a <details>).
+// A focus that comes with a press of the mouse or a finger is left to the click's own toggle.
+let pressing = false;
+document.addEventListener("pointerdown", () => { pressing = true; }, true);
+document.addEventListener("keydown", () => { pressing = false; }, true);
+document.querySelectorAll("details.why").forEach((why) => {
+  const mark = why.querySelector("summary");
+  mark.addEventListener("focus", () => { if (!pressing) why.open = true; });
+  // Closed again when the keyboard moves on; a tap elsewhere leaves it (no cell jumps under a finger).
+  why.addEventListener("focusout", (event) => { if (!pressing && !why.contains(event.relatedTarget)) why.open = false; });
+});
+
 // Candidate: open at the first highlighted line.
 const first = document.querySelector("svg.sheet rect.hit, .text-page mark");
 if (first && !location.hash) first.scrollIntoView({ block: "center" });
