@@ -79,9 +79,22 @@ def test_the_search_page_shows_the_lists_of_the_search_document_side_by_side(sit
         for name, records in doc["lists"].items()
     }
     dom = parse(page.text)
-    # The fused list first in the page (first on a phone and for a screen reader); the browser test
-    # checks that a wide screen still shows FAISS, BM25 and the fused list from left to right.
-    assert [h.text for h in dom.find_all("h2")] == ["RRF", "FAISS (dense)", "BM25 (keywords)"]
+    # The page leads with one list of people, the fused one, each with the best line that shows
+    # them; then, folded, the three lists, the fused first in the page (first on a phone and for a
+    # screen reader); the browser test checks that a wide screen still shows FAISS, BM25 and the
+    # fused list from left to right.
+    heads = ["People, best first (the lists fused: RRF)", "RRF", "FAISS (dense)", "BM25 (keywords)"]
+    assert [h.text for h in dom.find_all("h2")] == heads
+    people = [
+        (li.attrs["data-cv"], li.find("a", "name").text, [e.text for e in li.find_all("p", "evidence")])
+        for li in dom.find("ol", "people").find_all("li", "person")
+    ]
+    assert people == [
+        (r["cv_id"], r["name"], [f"p.{e['page']} {e['text']}" for e in r["evidence"][:1]])
+        for r in doc["lists"]["fused"]
+    ]
+    folded = dom.find("details", "retrievers")
+    assert "open" not in folded.attrs and len(folded.find_all("section", "list")) == 3
     assert {r[0] for r in shown_lists(page.text)["bm25"]} == {"alice", "frank"}  # K8s and Kubernetes alike
     first = dom.find("section", data_list="fused").find("li", "row")
     # The name opens the candidate's page with the same question; the file is served by cv_id only.

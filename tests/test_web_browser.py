@@ -102,11 +102,63 @@ def yellow_share(png: bytes) -> float:
     return sum(1 for i in pixels if samples[i] > 200 and samples[i + 1] > 170 and samples[i + 2] < 190) / len(pixels)
 
 
+def unfold_retrievers(browser):
+    """Open "How each retriever ranked them" unless this browser left it open."""
+    folded = wait_for(browser, "details.retrievers")
+    if not folded.get_attribute("open"):
+        folded.find_element(By.TAG_NAME, "summary").click()
+    return folded
+
+
+@pytest.mark.parametrize("width", [1400, 400])
+def test_the_search_page_leads_with_one_list_and_the_three_are_one_click_away(browser, site, width):
+    browser.set_window_size(width, 1000)
+    try:
+        browser.get(site.url + "/?" + urlencode({"q": JENKINS}))
+        people = wait_for(browser, "section.people")
+        folded = browser.find_element(By.CSS_SELECTOR, "details.retrievers")
+        assert folded.get_attribute("open") is None  # closed the first time
+        persons = people.find_elements(By.CSS_SELECTOR, "li.person")
+        first = persons[0]
+        assert first.find_element(By.CSS_SELECTOR, "a.name").is_displayed()
+        assert "Jenkins" in first.find_element(By.CSS_SELECTOR, "p.evidence").text
+        assert first.find_element(By.CSS_SELECTOR, ".facts").text  # where they live, their years
+        assert first.find_element(By.CSS_SELECTOR, ".holds").text.startswith("holds ")
+        assert people.rect["y"] < folded.rect["y"]  # the one list first
+        assert not browser.find_element(By.CSS_SELECTOR, 'section.list[data-list="faiss"]').is_displayed()
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= width
+        shoot(browser, "search", width)
+
+        folded.find_element(By.TAG_NAME, "summary").click()  # one click: the three lists
+        fused = browser.find_element(By.CSS_SELECTOR, 'section.list[data-list="fused"]')
+        assert fused.is_displayed()
+        names = [a.text for a in fused.find_elements(By.CSS_SELECTOR, "li.row a.name")]
+        assert names == [p.find_element(By.CSS_SELECTOR, "a.name").text for p in persons]  # the same list
+        if width >= 768:
+            heads = browser.find_elements(By.CSS_SELECTOR, "section.list h2")
+            assert [h.text for h in sorted(heads, key=lambda h: h.rect["x"])] == [
+                "FAISS (dense)",
+                "BM25 (keywords)",
+                "RRF",
+            ]
+        browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", folded)
+        shoot(browser, "search-retrievers", width)
+        # This browser remembers: the next search opens with the three lists shown, until closed.
+        browser.get(site.url + "/?" + urlencode({"q": "Kubernetes"}))
+        assert wait_for(browser, "details.retrievers").get_attribute("open") == "true"
+        browser.find_element(By.CSS_SELECTOR, "details.retrievers > summary").click()
+        browser.get(site.url + "/?" + urlencode({"q": "Kubernetes"}))
+        assert wait_for(browser, "details.retrievers").get_attribute("open") is None
+    finally:
+        browser.set_window_size(1280, 1000)
+
+
 def test_a_search_then_a_candidate_shows_the_evidence_boxed_on_the_drawn_page(browser, site):
     browser.get(site.url + "/")
     query = browser.find_element(By.NAME, "q")
     query.send_keys(JENKINS)
     query.submit()
+    unfold_retrievers(browser)
     fused = wait_for(browser, 'section.list[data-list="fused"]')
     heads = browser.find_elements(By.CSS_SELECTOR, "section.list h2")  # side by side, left to right
     assert [h.text for h in sorted(heads, key=lambda h: h.rect["x"])] == ["FAISS (dense)", "BM25 (keywords)", "RRF"]
@@ -257,6 +309,7 @@ def test_at_a_phones_width_the_fused_list_comes_first_and_the_rest_folds(browser
     try:
         assert browser.execute_script("return window.innerWidth") <= 767
         browser.get(site.url + "/?" + urlencode({"q": JENKINS}))
+        unfold_retrievers(browser)
         sections = {s.get_attribute("data-list"): s for s in browser.find_elements(By.CSS_SELECTOR, "section.list")}
         tops = {name: s.rect["y"] for name, s in sections.items()}
         assert tops["fused"] < tops["faiss"] < tops["bm25"]
@@ -368,9 +421,9 @@ def test_a_shortlist_made_in_the_browser_outlasts_a_restart_and_a_rebuild(browse
         assert wait_for(browser, "table.shortlists a").text == "DevOps, Lyon or Berlin"
         for cv_id, query in (("alice", JENKINS), ("bob", "Tableau")):  # two from the search page's fused list
             browser.get(url + "/?" + urlencode({"q": query}))
-            row = browser.find_element(By.CSS_SELECTOR, f'section.list[data-list="fused"] li.row[data-cv="{cv_id}"]')
+            row = browser.find_element(By.CSS_SELECTOR, f'ol.people li.person[data-cv="{cv_id}"]')
             add_from(browser, row, "DevOps, Lyon or Berlin", notes[cv_id])
-            row = wait_for(browser, f'section.list[data-list="fused"] li.row[data-cv="{cv_id}"]')
+            row = wait_for(browser, f'ol.people li.person[data-cv="{cv_id}"]')
             assert row.find_element(By.CSS_SELECTOR, "details.add summary").text == "On DevOps, Lyon or Berlin"
         browser.get(url + "/match")  # and one from the match table
         browser.find_element(By.NAME, "jd_text").send_keys(JD)

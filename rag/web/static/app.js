@@ -8,6 +8,16 @@ document.querySelectorAll(".lists .row").forEach((row) => {
   row.addEventListener("mouseleave", () => same().forEach((r) => r.classList.remove("same")));
 });
 
+// Search: "How each retriever ranked them" stays as this browser last left it, open or closed.
+const retrievers = document.querySelector("details.retrievers");
+if (retrievers) {
+  const key = "cv-rag.retrievers-open";
+  try {
+    if (localStorage.getItem(key) === "1") retrievers.open = true;
+    retrievers.addEventListener("toggle", () => localStorage.setItem(key, retrievers.open ? "1" : "0"));
+  } catch (e) { /* storage refused (private mode): the lists simply start folded */ }
+}
+
 // Search, below tablet width: the fused list comes first (it is first in the page) and the other
 // two fold, a tap (or Enter on their heading) away.
 if (window.matchMedia("(max-width: 767px)").matches) {
