@@ -270,7 +270,10 @@ def test_a_pasted_job_description_is_matched_into_the_table_and_the_csv(site):
     ]
     rows = dom.find("table", "match").find("tbody").find_all("tr")
     assert [
-        (row.attrs["data-cv"], [td.find("summary").text for td in row.find_all("td", "met") + row.find_all("td", "unmet")])
+        (
+            row.attrs["data-cv"],
+            [td.find("summary").text for td in row.find_all("td", "met") + row.find_all("td", "unmet")],
+        )
         for row in rows
     ] == [
         (
