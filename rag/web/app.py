@@ -45,6 +45,7 @@ from rag.web.forms import MAX_TOPK, MatchForm, SearchForm
 from rag.web.guard import TOKEN_FIELD, WriteGuard
 from rag.web.memory import JdMemory
 from rag.web.pages import CvFiles
+from rag.web.upload import Uploads
 from rag.web.views import MEANING, Site
 from rag.web.workbench import Workbench
 from rag.workbench.database import STATUSES, Database, checked_path
@@ -247,14 +248,17 @@ def build_app(
         Route("/shortlist.csv", bench.shortlist_csv, name="shortlist_csv"),
         Route("/shortlist.json", bench.shortlist_json, name="shortlist_json"),
         *(Route(path, write, methods=["POST"]) for path, write in bench.routes()),
+        *(Route(path, call, methods=methods) for path, call, methods in Uploads(site, guard).routes()),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     middleware = [Middleware(SecurityHeaders)]
     if loopback_only:
         middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=LOOPBACK_NAMES))
-    return Starlette(
+    app = Starlette(
         routes=routes,
         middleware=middleware,
         lifespan=lambda _app: warm.serving(log, "every page will say so until it is fixed"),
         exception_handlers={HTTPException: http_error, Exception: server_error},
     )
+    app.state.loopback_only = loopback_only  # adding CVs from the page: on loopback, or keyed (upload.py)
+    return app

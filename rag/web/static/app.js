@@ -60,6 +60,41 @@ document.querySelectorAll("details.why").forEach((why) => {
   why.addEventListener("focusout", (event) => { if (!pressing && !why.contains(event.relatedTarget)) why.open = false; });
 });
 
+// Add CVs: files dropped on the box are the form's, sent at once; while a build runs, its
+// progress is asked every half second and the bar moves; once it ends the page shows the outcome.
+const upload = document.querySelector("form.upload");
+if (upload) {
+  const drop = upload.querySelector(".drop");
+  const input = upload.querySelector("input[type=file]");
+  ["dragenter", "dragover"].forEach((kind) => drop.addEventListener(kind, (event) => {
+    event.preventDefault();
+    drop.classList.add("over");
+  }));
+  drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+  drop.addEventListener("drop", (event) => {
+    event.preventDefault();
+    drop.classList.remove("over");
+    input.files = event.dataTransfer.files;
+    upload.requestSubmit();
+  });
+}
+const job = document.querySelector("section.job[data-finished=no]");
+if (job) {
+  const bar = job.querySelector("progress.build");
+  const stage = job.querySelector(".stage");
+  const ask = () => fetch(`/upload/progress?job=${encodeURIComponent(job.dataset.job)}`, { cache: "no-store" })
+    .then((answer) => answer.json())
+    .then((state) => {
+      bar.value = state.percent;
+      bar.textContent = `${state.percent}%`;
+      stage.textContent = state.stage_text;
+      if (state.finished) location.reload();
+      else setTimeout(ask, 500);
+    })
+    .catch(() => setTimeout(ask, 2000));
+  ask();
+}
+
 // Candidate: open at the first highlighted line.
 const first = document.querySelector("svg.sheet rect.hit, .text-page mark");
 if (first && !location.hash) first.scrollIntoView({ block: "center" });
