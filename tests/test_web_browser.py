@@ -18,6 +18,7 @@ import io
 import os
 import shutil
 import sqlite3
+import time
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -37,8 +38,13 @@ if not (CHROMIUM and CHROMEDRIVER):
         "no browser: chromium and chromedriver not found (as root: apt-get install -y chromium chromium-driver)",
         allow_module_level=True,
     )
+pytestmark = pytest.mark.slow  # a real browser: a minute or two in all (make test-slow)
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (requirements-dev.txt)")
-from selenium.common.exceptions import NoAlertPresentException  # noqa: E402
+from selenium.common.exceptions import (  # noqa: E402
+    NoAlertPresentException,
+    NoSuchElementException,
+    StaleElementReferenceException,
+)
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support import expected_conditions as shown  # noqa: E402
@@ -481,3 +487,77 @@ def test_a_shortlist_made_in_the_browser_outlasts_a_restart_and_a_rebuild(browse
         assert refused.status == 403 and "did not come from this server" in refused.text
         with sqlite3.connect(database) as db:
             assert db.execute("SELECT COUNT(*) FROM entries").fetchone()[0] == 3
+
+
+def test_cvs_added_from_the_page_are_indexed_with_a_bar_and_found_by_the_next_search(browser, tmp_path, hash_model):
+    cv_dir, store = write_corpus(tmp_path / "cvs"), tmp_path / "store"
+    build_store(cv_dir, store, BuildSettings(model=MODEL, ocr=False), force=True)
+    made = tmp_path / "upload"
+    chosen = [
+        write_pdf(made / "Nils Berg.pdf", ["Nils Berg — Erlang engineer, Oslo\nSkills: Erlang, OTP, Elixir"]),
+        write_pdf(made / "Ada Quist.pdf", ["Ada Quist — Haskell developer, Uppsala\nSkills: Haskell, Erlang"]),
+        made / "scrambled.pdf",
+    ]
+    chosen[2].write_bytes(b"%PDF-1.4\n" + bytes(range(256)) * 8)  # a PDF in name only
+    with serving(store, cv_dir) as url:
+        browser.get(url + "/add")
+        form = wait_for(browser, "form.upload")
+        form.find_element(By.CSS_SELECTOR, "input[type=file]").send_keys("\n".join(str(p) for p in chosen))
+        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        job = wait_for(browser, "section.job")
+        values = []
+        deadline = time.monotonic() + 30
+        while not browser.find_elements(By.CSS_SELECTOR, "section.job[data-finished=yes]"):
+            try:
+                values.append(int(browser.find_element(By.CSS_SELECTOR, "progress.build").get_attribute("value")))
+            except (StaleElementReferenceException, NoSuchElementException):
+                pass  # the page reloading with the outcome
+            if time.monotonic() > deadline:
+                job_id = browser.find_element(By.CSS_SELECTOR, "section.job").get_attribute("data-job")
+                raise AssertionError(
+                    (values[-5:], fetch(f"{url}/upload/progress?job={job_id}").text, browser.get_log("browser"))
+                )
+            time.sleep(0.05)
+        job = browser.find_element(By.CSS_SELECTOR, "section.job")
+        assert int(job.find_element(By.CSS_SELECTOR, "progress.build").get_attribute("value")) == 100
+        assert values == sorted(values)  # the bar only moves forward
+        assert job.find_element(By.CSS_SELECTOR, ".stage").text.startswith("done")
+        added = [li.text for li in job.find_elements(By.CSS_SELECTOR, "ul.added li")]
+        assert sorted(added) == ["Ada Quist Ada Quist.pdf", "Nils Berg Nils Berg.pdf"]
+        skipped = [li.text for li in job.find_elements(By.CSS_SELECTOR, "ul.skipped li")]
+        assert len(skipped) == 1 and skipped[0].startswith("scrambled.pdf: ") and len(skipped[0]) > 20
+        if AXE.is_file():
+            assert axe_violations(browser) == []
+        for width in (1400, 400):
+            browser.set_window_size(width, 1000)
+            browser.refresh()
+            wait_for(browser, "section.job")
+            shoot(browser, "add", width)
+        browser.set_window_size(1280, 1000)
+
+        browser.get(url + "/?" + urlencode({"q": "Erlang"}))
+        found = [a.text for a in wait_for(browser, "ol.people").find_elements(By.CSS_SELECTOR, "a.name")]
+        assert found[:2] == ["Nils Berg", "Ada Quist"] or found[:2] == ["Ada Quist", "Nils Berg"]
+    assert (cv_dir / "Nils Berg.pdf").read_bytes() == chosen[0].read_bytes()
+
+
+def test_screenshots_of_the_other_pages_at_a_laptops_and_a_phones_width(browser, site):
+    browser.get(site.url + "/shortlists")
+    browser.find_element(By.NAME, "name").send_keys("Backend, Berlin")
+    browser.find_element(By.CSS_SELECTOR, "form.new-list button").click()
+    shortlist = wait_for(browser, "table.shortlists a").get_attribute("href")
+    try:
+        for width in (1400, 400):
+            browser.set_window_size(width, 1000)
+            for name, page, ready in (
+                ("candidate", "/cv?" + urlencode({"id": "frank", "q": "Kubernetes"}), "svg.sheet"),
+                ("shortlists", "/shortlists", "table.shortlists"),
+                ("shortlist", shortlist, "main"),
+                ("status", "/status", "main table"),
+            ):
+                browser.get(page if page.startswith("http") else site.url + page)
+                wait_for(browser, ready)
+                assert browser.execute_script("return document.documentElement.scrollWidth") <= width, (name, width)
+                shoot(browser, name, width, browser.find_element(By.TAG_NAME, "main"))  # from the top
+    finally:
+        browser.set_window_size(1280, 1000)

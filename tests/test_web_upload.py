@@ -89,6 +89,7 @@ def wait_until_finished(url: str, job: str) -> tuple[dict, list[int]]:
         time.sleep(0.1)
 
 
+@pytest.mark.slow
 def test_uploaded_cvs_are_stored_indexed_in_the_background_and_found(tmp_path, hash_model):
     cv_dir, store = write_corpus(tmp_path / "cvs"), tmp_path / "store"
     build(cv_dir, store)

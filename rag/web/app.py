@@ -1,9 +1,10 @@
 """`rag serve`: the web pages as one Starlette application over a warm store.
 
 Safe by default: the command binds loopback unless told otherwise, and then only answers to the
-loopback host names (a DNS-rebinding page cannot reach it); the only writes are the workbench's
-(shortlists, saved searches), into its own database and never into the store, each a POST that
-must come from this server's page with its form token (guard.py); a file is found by cv_id,
+loopback host names (a DNS-rebinding page cannot reach it); the writes are the workbench's
+(shortlists, saved searches), into its own database and never into the store, and CVs added from
+the page (upload.py: new files in the CV folder, then a build), each a POST that must come from
+this server's page with its form token (guard.py); a file is found by cv_id,
 never by a path from the request; every text from a CV or a job description is
 escaped by Jinja2's autoescape; and every response carries a Content-Security-Policy that lets
 only this server's own script, styles and images run (no inline script, no inline style, no
@@ -55,7 +56,7 @@ log = logging.getLogger("rag.web")
 HERE = Path(__file__).parent
 LOOPBACK_NAMES = ["127.0.0.1", "localhost"]
 CSP = (
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; "
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; "
     "base-uri 'none'; frame-ancestors 'none'"
 )
 SECURITY_HEADERS = [
