@@ -16,7 +16,7 @@ from pdfs import write_pdf
 from web_site import build, fetch, serving, write_corpus
 
 from rag.store.open import open_store
-from rag.web.upload import MAX_FILES, free_name, safe_name, store_file
+from rag.web.upload import MAX_FILES, Job, free_name, safe_name, store_file
 
 BOUNDARY = "----cv-rag-upload-boundary"
 
@@ -153,3 +153,22 @@ def test_an_upload_off_loopback_without_a_key_is_refused_and_limits_hold(tmp_pat
         empty, _ = multipart(token, [])
         assert fetch(url + "/upload", empty, headers | {"Origin": url}, "POST").status == 400
     assert sorted(p.name for p in cv_dir.iterdir() if p.is_file()) == []
+
+
+def test_the_bar_never_moves_back_as_the_builds_stages_follow_each_other():
+    job = Job("j", ["a.pdf"], [])
+    seen = [job.percent]
+    for changes in (
+        {"stage": "indexing", "total": 2, "done": 0},
+        {"done": 1},
+        {"done": 2},
+        {"stage": "committing"},
+        {"stage": "merging", "total": 4, "done": 0},  # merging after the first segment is written
+        {"done": 4},
+        {"stage": "committing"},
+        {"stage": "done"},
+    ):
+        job.moved(**changes)
+        seen.append(job.percent)
+    assert seen == sorted(seen) and seen[0] == 0 and seen[-1] == 100
+    assert job.to_json()["stage_text"] == "done: the new CVs are found by the next search"

@@ -76,6 +76,7 @@ class Job:
     added: list[dict] = field(default_factory=list)  # {"file", "name", "cv_id"}
     skipped: list[dict] = field(default_factory=list)  # {"file", "reason"}: stored, not indexed
     error: str | None = None
+    reached: int = 0  # the furthest the bar has been: it never moves back (merging may follow committing)
 
     @property
     def finished(self) -> bool:
@@ -88,7 +89,13 @@ class Job:
         start, span = {"waiting": (0, 0), "indexing": (5, 85), "merging": (90, 8), "committing": (98, 0)}.get(
             self.stage, (100, 0)
         )
-        return round(start + span * share)
+        return max(self.reached, round(start + span * share))
+
+    def moved(self, **changes) -> None:
+        """The job's fields changed as the build goes, the bar kept where it had reached."""
+        self.reached = self.percent
+        for name, value in changes.items():
+            setattr(self, name, value)
 
     def to_json(self) -> dict:
         return asdict(self) | {
@@ -196,15 +203,15 @@ class JobReporter:
     @contextmanager
     def progress(self, total: int, desc: str):
         with self.lock:
-            self.job.stage, self.job.total, self.job.done = desc, total, 0
+            self.job.moved(stage=desc, total=total, done=0)
 
         def advance(n: int) -> None:
             with self.lock:
-                self.job.done += n
+                self.job.moved(done=self.job.done + n)
 
         yield advance
         with self.lock:
-            self.job.stage = "committing"
+            self.job.moved(stage="committing")
 
 
 @dataclass
@@ -309,7 +316,7 @@ class Uploads:
                 else:
                     left_out.append({"file": name, "reason": skipped.get(name, "not in the new generation")})
             with self.lock:
-                job.added, job.skipped, job.stage = added, left_out, "done"
+                job.moved(added=added, skipped=left_out, stage="done")
         except (UserError, HTTPException) as exc:
             message = exc.worded(self.site.word) if isinstance(exc, UserError) else exc.detail
             self._failed(job, f"{message}; the files are in the CV folder: the next build indexes them")
@@ -319,7 +326,7 @@ class Uploads:
 
     def _failed(self, job: Job, message: str) -> None:
         with self.lock:
-            job.error, job.stage = message, "failed"
+            job.moved(error=message, stage="failed")
 
     def _job(self, job_id: str) -> Job:
         with self.lock:
