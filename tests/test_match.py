@@ -264,8 +264,11 @@ def test_csv_is_a_shortlist_with_a_column_per_requirement(store, hash_model, jd_
     assert rows[0] == [
         "rank",
         "name",
+        "email",
+        "phone",
         "cv_id",
         "file",
+        "link",
         "score",
         "meets_all_must",
         "must_met",
@@ -276,8 +279,9 @@ def test_csv_is_a_shortlist_with_a_column_per_requirement(store, hash_model, jd_
         "nice: Java",
         "nice: Kubernetes",
     ]
-    assert f"relevance {rows[1][8]})" in output_text_relevance(store, jd_file)  # as the text shows it
-    assert rows[1][:4] + rows[1][5:8] + rows[1][9:] == [
+    first = dict(zip(rows[0], rows[1]))
+    assert f"relevance {first['relevance']})" in output_text_relevance(store, jd_file)  # as the text shows it
+    assert [first[k] for k in ("rank", "name", "cv_id", "file", "meets_all_must", "must_met", "nice_met")] == [
         "1",
         "Jana Novak",
         "java",
@@ -285,14 +289,12 @@ def test_csv_is_a_shortlist_with_a_column_per_requirement(store, hash_model, jd_
         "yes",
         "2",
         "1",
-        "yes",
-        "yes",
-        "yes",
-        "no",
     ]
+    assert rows[1][-4:] == ["yes", "yes", "yes", "no"]
+    assert first["link"].startswith("file://") and first["link"].endswith("/java/cv.pdf")  # the file, from a terminal
     assert len(rows) == 9  # the header and eight of nine candidates
-    evil = next(row for row in rows if "HYPERLINK" in row[2])
-    assert evil[2] == "'=HYPERLINK" and evil[3] == "'=HYPERLINK.pdf"  # never run as a formula
+    evil = next(dict(zip(rows[0], row)) for row in rows if "HYPERLINK" in row[4])
+    assert evil["cv_id"] == "'=HYPERLINK" and evil["file"] == "'=HYPERLINK.pdf"  # never run as a formula
 
 
 def test_the_jd_can_come_from_standard_input_as_text_or_pdf(store, hash_model, tmp_path):

@@ -21,7 +21,7 @@ from rag.jobs.jd import parse_jd
 from rag.jobs.matching import NOT_JUDGED, PARTLY, MatchSettings, match, rank_against
 from rag.mcp.text import match_text as mcp_text
 from rag.render.documents import match_document, to_json
-from rag.render.match import CSV_CELLS, MARKS, match_csv, match_text
+from rag.render.match import CSV_CELLS, CSV_COLUMNS, MARKS, match_csv, match_text
 from rag.search.retrieval import Searcher
 from rag.store.open import open_store
 
@@ -116,7 +116,7 @@ def _web_cells(url: str, jd: str) -> list[list[tuple[str, str]]]:
     assert posted.status == 303, posted.text
     table = parse(fetch(url + posted.headers["location"]).text).find("table", "match")
     return [
-        [(td.attrs["data-req"], td.text) for td in row.find_all("td") if "data-req" in td.attrs]
+        [(td.attrs["data-req"], td.find("summary").text) for td in row.find_all("td") if "data-req" in td.attrs]
         for row in table.find("tbody").find_all("tr")
     ]
 
@@ -157,8 +157,9 @@ def test_every_output_shows_each_judgement_under_its_own_requirement(store, site
     assert _mcp_marks(mcp_text(doc)) == [[MARKS[s] for s in expected[cv]] for cv in order]
 
     table = list(csv.reader(io.StringIO(match_csv(doc))))
-    assert table[0][9:] == [f"{'must' if r['must'] else 'nice'}: {r['phrase'] or r['label']}" for r in reqs]
-    assert {row[2]: row[9:] for row in table[1:]} == {cv: [CSV_CELLS[s] for s in expected[cv]] for cv in order}
+    fixed, cv = len(CSV_COLUMNS), CSV_COLUMNS.index("cv_id")
+    assert table[0][fixed:] == [f"{'must' if r['must'] else 'nice'}: {r['phrase'] or r['label']}" for r in reqs]
+    assert {row[cv]: row[fixed:] for row in table[1:]} == {cv: [CSV_CELLS[s] for s in expected[cv]] for cv in order}
 
     web = _web_cells(site, jd_text)
     assert web == [[(str(i + 1), MARKS[s]) for i, s in enumerate(expected[cv])] for cv in order]

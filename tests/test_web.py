@@ -8,6 +8,8 @@ import socket
 import struct
 import subprocess
 import sys
+from csv import DictReader
+from io import StringIO
 from pathlib import Path
 from types import SimpleNamespace
 from urllib.parse import quote, urlencode
@@ -23,7 +25,7 @@ from rag.cli import main as rag
 from rag.jobs.jd import parse_jd
 from rag.jobs.jd_file import jd_from_bytes
 from rag.jobs.matching import MatchSettings, match
-from rag.render.documents import match_document, search_document
+from rag.render.documents import contacts, match_document, search_document
 from rag.render.match import match_csv
 from rag.render.profile import profile_document, profile_text
 from rag.search.retrieval import Searcher
@@ -76,9 +78,22 @@ def test_the_search_page_shows_the_lists_of_the_search_document_side_by_side(sit
         for name, records in doc["lists"].items()
     }
     dom = parse(page.text)
-    # The fused list first in the page (first on a phone and for a screen reader); the browser test
-    # checks that a wide screen still shows FAISS, BM25 and the fused list from left to right.
-    assert [h.text for h in dom.find_all("h2")] == ["RRF", "FAISS (dense)", "BM25 (keywords)"]
+    # The page leads with one list of people, the fused one, each with the best line that shows
+    # them; then, folded, the three lists, the fused first in the page (first on a phone and for a
+    # screen reader); the browser test checks that a wide screen still shows FAISS, BM25 and the
+    # fused list from left to right.
+    heads = ["People, best first (the lists fused: RRF)", "RRF", "FAISS (dense)", "BM25 (keywords)"]
+    assert [h.text for h in dom.find_all("h2")] == heads
+    people = [
+        (li.attrs["data-cv"], li.find("a", "name").text, [e.text for e in li.find_all("p", "evidence")])
+        for li in dom.find("ol", "people").find_all("li", "person")
+    ]
+    assert people == [
+        (r["cv_id"], r["name"], [f"p.{e['page']} {e['text']}" for e in r["evidence"][:1]])
+        for r in doc["lists"]["fused"]
+    ]
+    folded = dom.find("details", "retrievers")
+    assert "open" not in folded.attrs and len(folded.find_all("section", "list")) == 3
     assert {r[0] for r in shown_lists(page.text)["bm25"]} == {"alice", "frank"}  # K8s and Kubernetes alike
     first = dom.find("section", data_list="fused").find("li", "row")
     # The name opens the candidate's page with the same question; the file is served by cv_id only.
@@ -247,13 +262,17 @@ def test_a_pasted_job_description_is_matched_into_the_table_and_the_csv(site):
         doc = match_document(
             match(Searcher(store), parse_jd(JD), MatchSettings(3)), store.manifest, str(site.store), "pasted text"
         )
+        reach = contacts(store, [c["cv_id"] for c in doc["candidates"]])
     dom = parse(page.text)
     assert [li.find("b").text for li in dom.find("ol", "requirements-read").find_all("li")] == [
         r["label"] for r in doc["jd"]["requirements"]
     ]
     rows = dom.find("table", "match").find("tbody").find_all("tr")
     assert [
-        (row.attrs["data-cv"], [td.text for td in row.find_all("td", "met") + row.find_all("td", "unmet")])
+        (
+            row.attrs["data-cv"],
+            [td.find("summary").text for td in row.find_all("td", "met") + row.find_all("td", "unmet")],
+        )
         for row in rows
     ] == [
         (
@@ -266,7 +285,10 @@ def test_a_pasted_job_description_is_matched_into_the_table_and_the_csv(site):
     csv_link = dom.find("a", "csv").attrs["href"]
     csv = fetch(site.url + csv_link)
     assert csv.status == 200 and csv.headers["content-type"].startswith("text/csv")
-    assert "attachment" in csv.headers["content-disposition"] and csv.text == match_csv(doc)
+    assert "attachment" in csv.headers["content-disposition"] and csv.text == match_csv(doc, reach, site.url + "/")
+    exported = list(DictReader(StringIO(csv.text)))
+    assert [r["link"] for r in exported] == [f"{site.url}/cv?id={c['cv_id']}" for c in doc["candidates"]]
+    assert {"email", "phone"} <= set(exported[0]) and exported[0]["file"] == doc["candidates"][0]["source"]
     # The candidate's page from the table: its met requirements, each line boxed on its page.
     link = rows[0].find("a").attrs["href"]
     candidate = parse(fetch(site.url + link).text)
@@ -379,7 +401,7 @@ def test_rag_serve_serves_until_stopped_and_a_busy_port_is_one_line(tmp_path, ha
         url = line.split(": http://")[1].split(" ")[0]
         assert url.startswith("127.0.0.1:")
         status = first_answer(f"http://{url}/status")
-        assert status.status == 200 and "1 CVs indexed" in status.text
+        assert status.status == 200 and "1 CV indexed" in status.text
     finally:
         server.send_signal(signal.SIGINT)  # Ctrl-C
         assert server.wait(10) == 0

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import shutil
 import sqlite3
+import time
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -36,8 +38,13 @@ if not (CHROMIUM and CHROMEDRIVER):
         "no browser: chromium and chromedriver not found (as root: apt-get install -y chromium chromium-driver)",
         allow_module_level=True,
     )
+pytestmark = pytest.mark.slow  # a real browser: a minute or two in all (make test-slow)
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (requirements-dev.txt)")
-from selenium.common.exceptions import NoAlertPresentException  # noqa: E402
+from selenium.common.exceptions import (  # noqa: E402
+    NoAlertPresentException,
+    NoSuchElementException,
+    StaleElementReferenceException,
+)
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support import expected_conditions as shown  # noqa: E402
@@ -54,6 +61,7 @@ FLAGS = (
     "--window-size=1280,1000",
 )
 AXE = Path(__file__).resolve().parent / "a11y" / "node_modules" / "axe-core" / "axe.min.js"
+DOCS = Path(__file__).resolve().parent.parent / "docs"
 PHONE = (390, 844)  # an iPhone 12-14's viewport in CSS pixels
 
 
@@ -76,6 +84,18 @@ def browser(tmp_path_factory):
     driver.quit()
 
 
+def shoot(browser, page: str, width: int, at=None) -> None:
+    """A screenshot of the page as shown (scrolled to the element at, if given), for docs/web.md:
+    written there when RAG_SCREENSHOTS=docs (the pictures change only when the pages do), else
+    only checked to be a picture of the window's width."""
+    if at is not None:
+        browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", at)
+    png = browser.get_screenshot_as_png()
+    assert pymupdf.Pixmap(png).width == browser.execute_script("return window.innerWidth")
+    if os.environ.get("RAG_SCREENSHOTS") == "docs":
+        (DOCS / f"web-{page}-{width}.png").write_bytes(png)
+
+
 def wait_for(browser, css: str):
     return WebDriverWait(browser, 15).until(shown.presence_of_element_located((By.CSS_SELECTOR, css)))
 
@@ -88,11 +108,63 @@ def yellow_share(png: bytes) -> float:
     return sum(1 for i in pixels if samples[i] > 200 and samples[i + 1] > 170 and samples[i + 2] < 190) / len(pixels)
 
 
+def unfold_retrievers(browser):
+    """Open "How each retriever ranked them" unless this browser left it open."""
+    folded = wait_for(browser, "details.retrievers")
+    if not folded.get_attribute("open"):
+        folded.find_element(By.TAG_NAME, "summary").click()
+    return folded
+
+
+@pytest.mark.parametrize("width", [1400, 400])
+def test_the_search_page_leads_with_one_list_and_the_three_are_one_click_away(browser, site, width):
+    browser.set_window_size(width, 1000)
+    try:
+        browser.get(site.url + "/?" + urlencode({"q": JENKINS}))
+        people = wait_for(browser, "section.people")
+        folded = browser.find_element(By.CSS_SELECTOR, "details.retrievers")
+        assert folded.get_attribute("open") is None  # closed the first time
+        persons = people.find_elements(By.CSS_SELECTOR, "li.person")
+        first = persons[0]
+        assert first.find_element(By.CSS_SELECTOR, "a.name").is_displayed()
+        assert "Jenkins" in first.find_element(By.CSS_SELECTOR, "p.evidence").text
+        assert first.find_element(By.CSS_SELECTOR, ".facts").text  # where they live, their years
+        assert first.find_element(By.CSS_SELECTOR, ".holds").text.startswith("holds ")
+        assert people.rect["y"] < folded.rect["y"]  # the one list first
+        assert not browser.find_element(By.CSS_SELECTOR, 'section.list[data-list="faiss"]').is_displayed()
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= width
+        shoot(browser, "search", width)
+
+        folded.find_element(By.TAG_NAME, "summary").click()  # one click: the three lists
+        fused = browser.find_element(By.CSS_SELECTOR, 'section.list[data-list="fused"]')
+        assert fused.is_displayed()
+        names = [a.text for a in fused.find_elements(By.CSS_SELECTOR, "li.row a.name")]
+        assert names == [p.find_element(By.CSS_SELECTOR, "a.name").text for p in persons]  # the same list
+        if width >= 768:
+            heads = browser.find_elements(By.CSS_SELECTOR, "section.list h2")
+            assert [h.text for h in sorted(heads, key=lambda h: h.rect["x"])] == [
+                "FAISS (dense)",
+                "BM25 (keywords)",
+                "RRF",
+            ]
+        browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", folded)
+        shoot(browser, "search-retrievers", width)
+        # This browser remembers: the next search opens with the three lists shown, until closed.
+        browser.get(site.url + "/?" + urlencode({"q": "Kubernetes"}))
+        assert wait_for(browser, "details.retrievers").get_attribute("open") == "true"
+        browser.find_element(By.CSS_SELECTOR, "details.retrievers > summary").click()
+        browser.get(site.url + "/?" + urlencode({"q": "Kubernetes"}))
+        assert wait_for(browser, "details.retrievers").get_attribute("open") is None
+    finally:
+        browser.set_window_size(1280, 1000)
+
+
 def test_a_search_then_a_candidate_shows_the_evidence_boxed_on_the_drawn_page(browser, site):
     browser.get(site.url + "/")
     query = browser.find_element(By.NAME, "q")
     query.send_keys(JENKINS)
     query.submit()
+    unfold_retrievers(browser)
     fused = wait_for(browser, 'section.list[data-list="fused"]')
     heads = browser.find_elements(By.CSS_SELECTOR, "section.list h2")  # side by side, left to right
     assert [h.text for h in sorted(heads, key=lambda h: h.rect["x"])] == ["FAISS (dense)", "BM25 (keywords)", "RRF"]
@@ -243,6 +315,7 @@ def test_at_a_phones_width_the_fused_list_comes_first_and_the_rest_folds(browser
     try:
         assert browser.execute_script("return window.innerWidth") <= 767
         browser.get(site.url + "/?" + urlencode({"q": JENKINS}))
+        unfold_retrievers(browser)
         sections = {s.get_attribute("data-list"): s for s in browser.find_elements(By.CSS_SELECTOR, "section.list")}
         tops = {name: s.rect["y"] for name, s in sections.items()}
         assert tops["fused"] < tops["faiss"] < tops["bm25"]
@@ -253,18 +326,76 @@ def test_at_a_phones_width_the_fused_list_comes_first_and_the_rest_folds(browser
         sections["faiss"].find_element(By.TAG_NAME, "summary").send_keys(Keys.ENTER)  # unfolds from the keyboard
         assert sections["faiss"].find_element(By.CSS_SELECTOR, "li.row").is_displayed()
         assert browser.execute_script("return document.documentElement.scrollWidth") <= PHONE[0]
+    finally:
+        browser.set_window_size(1280, 1000)
 
-        browser.get(site.url + "/match")
-        browser.find_element(By.NAME, "jd_text").send_keys(JD)
-        browser.find_element(By.CSS_SELECTOR, "form.jd button[type=submit]").click()
-        table = wait_for(browser, "table.match")
-        shown = [th.text for th in table.find_elements(By.CSS_SELECTOR, "thead th") if th.is_displayed()]
-        assert shown == ["Candidate", "Score", "Must"]
-        first = table.find_element(By.CSS_SELECTOR, "tbody tr")
-        more = first.find_element(By.CSS_SELECTOR, "details.more")
-        more.find_element(By.TAG_NAME, "summary").click()
-        assert "must: Jenkins" in more.text and "nice: Python" in more.text
-        assert table.rect["width"] <= PHONE[0]
+
+# Enough requirements that the table is wider than a laptop's screen, as a real posting's is.
+WIDE_JD = (
+    "Platform Engineer\n\nRequirements:\n- Jenkins\n- Kubernetes\n- Terraform\n- Python\n- Docker\n- Kafka\n"
+    "- SQL\n- Java\n- Groovy\n- Selenium\n\nNice to have:\n- Tableau\n- COBOL\n- Bash\n- AWS\n- IFRS\n- SAP\n"
+)
+
+
+def matched(browser, url: str, jd: str, topk: int = 5):
+    browser.get(url + "/match")
+    browser.find_element(By.NAME, "jd_text").send_keys(jd)
+    field = browser.find_element(By.NAME, "topk")
+    field.clear()
+    field.send_keys(str(topk))
+    browser.find_element(By.CSS_SELECTOR, "form.jd button[type=submit]").click()
+    return wait_for(browser, "table.match")
+
+
+@pytest.mark.parametrize("width", [1400, 400])
+def test_the_match_table_scrolls_in_its_box_with_the_candidate_fixed_and_opens_evidence_by_keyboard(
+    browser, site, width
+):
+    browser.set_window_size(width, 1000)
+    try:
+        table = matched(browser, site.url, WIDE_JD)
+        box = browser.find_element(By.CSS_SELECTOR, ".table-scroll")
+        sizes = browser.execute_script(
+            "const b = arguments[0]; return [b.scrollWidth, b.clientWidth, document.documentElement.scrollWidth,"
+            " window.innerWidth]",
+            box,
+        )
+        assert sizes[0] > sizes[1]  # the table is wider than its box: the box scrolls, ...
+        assert sizes[2] <= sizes[3]  # ... the page never does
+        relevance = table.find_element(By.XPATH, ".//th[button='Relevance']")
+        assert relevance.rect["x"] > box.rect["x"] + box.rect["width"]  # off to the right, for now
+        who = table.find_element(By.CSS_SELECTOR, "tbody tr td.who")
+        rank = table.find_element(By.CSS_SELECTOR, "tbody tr td.rank")
+        before = (rank.rect["x"], who.rect["x"])
+        browser.execute_script("arguments[0].scrollLeft = arguments[0].scrollWidth", box)
+        WebDriverWait(browser, 5).until(lambda b: relevance.rect["x"] < box.rect["x"] + box.rect["width"])
+        after = (rank.rect["x"], who.rect["x"])  # the rank and the candidate stay where they were (the
+        assert all(abs(a - b) <= 1 for a, b in zip(after, before))  # collapsed border: half a pixel)
+        assert who.find_element(By.TAG_NAME, "a").is_displayed()
+        shoot(browser, "match", width, box)
+
+        # The keyboard alone: from the first row's "Add to a shortlist", Tab reaches its first
+        # requirement's mark, and the focus opens its evidence; the next Tab moves it on.
+        browser.execute_script("arguments[0].scrollLeft = 0", box)
+        row = table.find_element(By.CSS_SELECTOR, "tbody tr")
+        browser.execute_script("arguments[0].focus()", row.find_element(By.CSS_SELECTOR, "details.add summary"))
+        browser.switch_to.active_element.send_keys(Keys.TAB)
+        cells = row.find_elements(By.CSS_SELECTOR, "td[data-req]")
+        first, second = (c.find_element(By.CSS_SELECTOR, "details.why") for c in cells[:2])
+        assert browser.switch_to.active_element == first.find_element(By.TAG_NAME, "summary")
+        assert first.get_attribute("open") == "true"
+        evidence = first.find_element(By.TAG_NAME, "p")
+        assert evidence.is_displayed() and evidence.text.startswith("Jenkins: p.1") and "Jenkins" in evidence.text[8:]
+        browser.switch_to.active_element.send_keys(Keys.TAB)
+        assert first.get_attribute("open") is None and second.get_attribute("open") == "true"
+        shoot(browser, "match-evidence", width, box)
+        # A tap (a click) opens one too, the focus not drawn; a second closes it.
+        last = cells[-1].find_element(By.CSS_SELECTOR, "details.why")
+        browser.execute_script("arguments[0].scrollIntoView({inline: 'center', block: 'center'})", last)
+        last.find_element(By.TAG_NAME, "summary").click()
+        assert last.get_attribute("open") == "true" and last.find_element(By.TAG_NAME, "p").is_displayed()
+        last.find_element(By.TAG_NAME, "summary").click()
+        assert last.get_attribute("open") is None
     finally:
         browser.set_window_size(1280, 1000)
 
@@ -296,9 +427,9 @@ def test_a_shortlist_made_in_the_browser_outlasts_a_restart_and_a_rebuild(browse
         assert wait_for(browser, "table.shortlists a").text == "DevOps, Lyon or Berlin"
         for cv_id, query in (("alice", JENKINS), ("bob", "Tableau")):  # two from the search page's fused list
             browser.get(url + "/?" + urlencode({"q": query}))
-            row = browser.find_element(By.CSS_SELECTOR, f'section.list[data-list="fused"] li.row[data-cv="{cv_id}"]')
+            row = browser.find_element(By.CSS_SELECTOR, f'ol.people li.person[data-cv="{cv_id}"]')
             add_from(browser, row, "DevOps, Lyon or Berlin", notes[cv_id])
-            row = wait_for(browser, f'section.list[data-list="fused"] li.row[data-cv="{cv_id}"]')
+            row = wait_for(browser, f'ol.people li.person[data-cv="{cv_id}"]')
             assert row.find_element(By.CSS_SELECTOR, "details.add summary").text == "On DevOps, Lyon or Berlin"
         browser.get(url + "/match")  # and one from the match table
         browser.find_element(By.NAME, "jd_text").send_keys(JD)
@@ -356,3 +487,77 @@ def test_a_shortlist_made_in_the_browser_outlasts_a_restart_and_a_rebuild(browse
         assert refused.status == 403 and "did not come from this server" in refused.text
         with sqlite3.connect(database) as db:
             assert db.execute("SELECT COUNT(*) FROM entries").fetchone()[0] == 3
+
+
+def test_cvs_added_from_the_page_are_indexed_with_a_bar_and_found_by_the_next_search(browser, tmp_path, hash_model):
+    cv_dir, store = write_corpus(tmp_path / "cvs"), tmp_path / "store"
+    build_store(cv_dir, store, BuildSettings(model=MODEL, ocr=False), force=True)
+    made = tmp_path / "upload"
+    chosen = [
+        write_pdf(made / "Nils Berg.pdf", ["Nils Berg — Erlang engineer, Oslo\nSkills: Erlang, OTP, Elixir"]),
+        write_pdf(made / "Ada Quist.pdf", ["Ada Quist — Haskell developer, Uppsala\nSkills: Haskell, Erlang"]),
+        made / "scrambled.pdf",
+    ]
+    chosen[2].write_bytes(b"%PDF-1.4\n" + bytes(range(256)) * 8)  # a PDF in name only
+    with serving(store, cv_dir) as url:
+        browser.get(url + "/add")
+        form = wait_for(browser, "form.upload")
+        form.find_element(By.CSS_SELECTOR, "input[type=file]").send_keys("\n".join(str(p) for p in chosen))
+        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        job = wait_for(browser, "section.job")
+        values = []
+        deadline = time.monotonic() + 30
+        while not browser.find_elements(By.CSS_SELECTOR, "section.job[data-finished=yes]"):
+            try:
+                values.append(int(browser.find_element(By.CSS_SELECTOR, "progress.build").get_attribute("value")))
+            except (StaleElementReferenceException, NoSuchElementException):
+                pass  # the page reloading with the outcome
+            if time.monotonic() > deadline:
+                job_id = browser.find_element(By.CSS_SELECTOR, "section.job").get_attribute("data-job")
+                raise AssertionError(
+                    (values[-5:], fetch(f"{url}/upload/progress?job={job_id}").text, browser.get_log("browser"))
+                )
+            time.sleep(0.05)
+        job = browser.find_element(By.CSS_SELECTOR, "section.job")
+        assert int(job.find_element(By.CSS_SELECTOR, "progress.build").get_attribute("value")) == 100
+        assert values == sorted(values)  # the bar only moves forward
+        assert job.find_element(By.CSS_SELECTOR, ".stage").text.startswith("done")
+        added = [li.text for li in job.find_elements(By.CSS_SELECTOR, "ul.added li")]
+        assert sorted(added) == ["Ada Quist Ada Quist.pdf", "Nils Berg Nils Berg.pdf"]
+        skipped = [li.text for li in job.find_elements(By.CSS_SELECTOR, "ul.skipped li")]
+        assert len(skipped) == 1 and skipped[0].startswith("scrambled.pdf: ") and len(skipped[0]) > 20
+        if AXE.is_file():
+            assert axe_violations(browser) == []
+        for width in (1400, 400):
+            browser.set_window_size(width, 1000)
+            browser.refresh()
+            wait_for(browser, "section.job")
+            shoot(browser, "add", width)
+        browser.set_window_size(1280, 1000)
+
+        browser.get(url + "/?" + urlencode({"q": "Erlang"}))
+        found = [a.text for a in wait_for(browser, "ol.people").find_elements(By.CSS_SELECTOR, "a.name")]
+        assert found[:2] == ["Nils Berg", "Ada Quist"] or found[:2] == ["Ada Quist", "Nils Berg"]
+    assert (cv_dir / "Nils Berg.pdf").read_bytes() == chosen[0].read_bytes()
+
+
+def test_screenshots_of_the_other_pages_at_a_laptops_and_a_phones_width(browser, site):
+    browser.get(site.url + "/shortlists")
+    browser.find_element(By.NAME, "name").send_keys("Backend, Berlin")
+    browser.find_element(By.CSS_SELECTOR, "form.new-list button").click()
+    shortlist = wait_for(browser, "table.shortlists a").get_attribute("href")
+    try:
+        for width in (1400, 400):
+            browser.set_window_size(width, 1000)
+            for name, page, ready in (
+                ("candidate", "/cv?" + urlencode({"id": "frank", "q": "Kubernetes"}), "svg.sheet"),
+                ("shortlists", "/shortlists", "table.shortlists"),
+                ("shortlist", shortlist, "main"),
+                ("status", "/status", "main table"),
+            ):
+                browser.get(page if page.startswith("http") else site.url + page)
+                wait_for(browser, ready)
+                assert browser.execute_script("return document.documentElement.scrollWidth") <= width, (name, width)
+                shoot(browser, name, width, browser.find_element(By.TAG_NAME, "main"))  # from the top
+    finally:
+        browser.set_window_size(1280, 1000)

@@ -265,3 +265,25 @@ def test_a_different_database_is_chosen_with_db(tmp_path, hash_model):
     assert (
         refused.exit_code == 1 and "is inside the store folder" in refused.output and "Traceback" not in refused.output
     )
+
+
+def test_the_shortlist_csv_has_email_and_phone_columns_and_the_cvs_link(tmp_path, hash_model):
+    cv_dir, store = tmp_path / "cvs", tmp_path / "store"
+    write_pdf(cv_dir / "pia" / "cv.pdf", ["Pia Kern\npia.kern@mail.org · +49 30 1234 5678\nQA Engineer, Berlin"])
+    write_pdf(cv_dir / "ole" / "cv.pdf", ["Ole Brandt\nBackend developer, Hamburg\nPython, SQL"])
+    build(cv_dir, store)
+    db = Database(default_path(store))
+    people = people_of(store)
+    add(db, people, "QA", "pia", "call first")
+    add(db, people, "QA", "ole")
+    listed = shortlists.find(db, "QA")
+    doc = shortlist_document(listed, shortlists.entries(db, listed.id), people, str(db.path))
+    people.store.close()
+    rows = list(csv.DictReader(io.StringIO(shortlist_csv(doc))))
+    assert [(r["name"], r["email"], r["phone"]) for r in rows] == [
+        ("Pia Kern", "pia.kern@mail.org", "'+49 30 1234 5678"),  # quoted: a spreadsheet runs "+..." as a formula
+        ("Ole Brandt", "", ""),  # no contact in the CV: the cells are empty, the columns are there
+    ]
+    assert rows[0]["file"] == "pia/cv.pdf" and rows[0]["link"] == (cv_dir / "pia" / "cv.pdf").resolve().as_uri()
+    served = list(csv.DictReader(io.StringIO(shortlist_csv(doc, "http://127.0.0.1:8000/"))))
+    assert [r["link"] for r in served] == ["http://127.0.0.1:8000/cv?id=pia", "http://127.0.0.1:8000/cv?id=ole"]

@@ -8,10 +8,18 @@ from rag.errors import UserError
 from rag.jobs.jd import JobDescription, parse_jd
 from rag.jobs.jd_file import jd_from_bytes
 from rag.jobs.matching import DEFAULT_PHRASE_THRESHOLD, DEFAULT_TOPK, MatchSettings, match
-from rag.render.documents import match_document
+from rag.render.documents import contacts, match_document
 from rag.search.warm import Loaded
 
-__all__ = ["DEFAULT_PHRASE_THRESHOLD", "DEFAULT_TOPK", "NO_REQUIREMENTS", "jd_from_bytes", "match_job", "read_job"]
+__all__ = [
+    "DEFAULT_PHRASE_THRESHOLD",
+    "DEFAULT_TOPK",
+    "NO_REQUIREMENTS",
+    "jd_from_bytes",
+    "match_contacts",
+    "match_job",
+    "read_job",
+]
 
 NO_REQUIREMENTS = (
     "no requirements found; name skills (Python, SQL), a minimum of years (5+ years) "
@@ -41,3 +49,8 @@ def match_job(
     settings = MatchSettings(topk, phrase_threshold, min_score)
     result = match(loaded.searcher, jd, settings, checked(filters or Filters()))
     return match_document(result, loaded.store.manifest, store_path, label)
+
+
+def match_contacts(loaded: Loaded, doc: dict) -> dict[str, dict]:
+    """The e-mail, phone and file of each candidate of a match document: what its CSV adds."""
+    return contacts(loaded.store, [c["cv_id"] for c in doc["candidates"]])

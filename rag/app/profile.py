@@ -22,10 +22,19 @@ def find(store: OpenStore, wanted: str, rows: dict[str, int] | None = None) -> i
 
 
 def closest(store: OpenStore, wanted: str, n: int = 3) -> list[str]:
-    """The cv_ids most like wanted (difflib's ratio), the nearest in length first on a tie."""
-    ids = [c.cv_id for c in store.candidates.all()]
-    scored = [(difflib.SequenceMatcher(None, wanted, i).ratio(), -abs(len(i) - len(wanted)), i) for i in ids]
-    return [i for ratio, _, i in sorted(scored, key=lambda s: (-s[0], -s[1], s[2]))[:n] if ratio >= 0.5]
+    """The store's cv_ids most like wanted (nearest_ids)."""
+    return nearest_ids(wanted, [c.cv_id for c in store.candidates.all()], n)
+
+
+def nearest_ids(wanted: str, ids: list[str], n: int = 3) -> list[str]:
+    """The ids most like wanted: those holding it whole, whatever the case (a partial id: "jane"
+    for "inbox_jane_doe"), the shortest first; then the most alike by difflib's ratio (a misspelt
+    one), the nearest in length first on a tie."""
+    folded = wanted.casefold()
+    holding = sorted((i for i in ids if folded and folded in i.casefold()), key=lambda i: (len(i), i))
+    scored = [(difflib.SequenceMatcher(None, folded, i.casefold()).ratio(), -abs(len(i) - len(wanted)), i) for i in ids]
+    alike = [i for ratio, _, i in sorted(scored, key=lambda s: (-s[0], -s[1], s[2])) if ratio >= 0.5]
+    return list(dict.fromkeys(holding + alike))[:n]
 
 
 def candidate(store: OpenStore, row: int) -> Candidate:

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from rag.app.filters import Filters, checked
-from rag.app.match import DEFAULT_PHRASE_THRESHOLD, DEFAULT_TOPK, jd_from_bytes, match_job, read_job
+from rag.app.match import DEFAULT_PHRASE_THRESHOLD, DEFAULT_TOPK, jd_from_bytes, match_contacts, match_job, read_job
 from rag.app.stores import opened
 from rag.cli.console import Command, expected_model, option
 from rag.cli.options import filter_options, store_option
@@ -96,10 +96,11 @@ def main(
     checked(filters)
     with opened(store, expected_model()) as loaded:
         doc = match_job(loaded, jd, label, str(store), filters, topk, phrase_threshold, min_score)
+        people = match_contacts(loaded, doc) if as_csv else {}
     if as_json:
         click.echo(to_json(doc))
     elif as_csv:
-        click.echo(match_csv(doc), nl=False)
+        click.echo(match_csv(doc, people), nl=False)
     else:
         click.echo(match_text(doc), nl=False)
 

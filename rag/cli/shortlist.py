@@ -15,7 +15,7 @@ from rag.cli.options import db_option, store_option
 from rag.errors import UserError
 from rag.render.documents import to_json
 from rag.render.terminal import bold
-from rag.text import display
+from rag.text import display, plural
 
 
 @click.command(
@@ -82,7 +82,7 @@ def shortlist_text(doc: dict) -> str:
         head = f"  {e['position']:>2}. {e['name']}  [{e['status']}]  "
         if e["present"]:
             facts = [e["source"], e["location"] or "location unknown"]
-            facts += [f"{e['years']} years" if e["years"] is not None else "years unknown"]
+            facts += [plural(e["years"], "year") if e["years"] is not None else "years unknown"]
             facts += [e["seniority"]] if e["seniority"] else []
             head += " · ".join(facts)
         else:
@@ -94,7 +94,7 @@ def shortlist_text(doc: dict) -> str:
 
 
 def _people(n: int) -> str:
-    return f"{n} {'person' if n == 1 else 'people'}"
+    return plural(n, "person", "people")
 
 
 if __name__ == "__main__":

@@ -41,6 +41,7 @@ from rag.search.query import Query
 from rag.search.retrieval import Searcher
 from rag.store.profiles import language_rank
 from rag.store.rows import Candidate, Chunk
+from rag.text import plural
 
 DEFAULT_PHRASE_THRESHOLD = 0.31  # best F1 on the dev corpus (SEED=7), docs/matching.md
 DEFAULT_TOPK = 10
@@ -523,8 +524,8 @@ def _years_detail(req: Requirement, years: int, in_roles: bool, met: bool) -> st
     if years < 0:
         return "no dated role found"
     if in_roles:
-        return f"{years} years in roles naming {names}"
-    counted = f"{years} years of dated roles"
+        return f"{plural(years, 'year')} in roles naming {names}"
+    counted = f"{plural(years, 'year')} of dated roles"
     if not names:
         return counted
     unstated = not met and years >= req.min_years  # enough years: only the skill can be missing

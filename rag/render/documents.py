@@ -8,7 +8,10 @@ meaning; keys may be added without a change.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import quote
 
 import orjson
 
@@ -119,6 +122,32 @@ def _hit_json(hit: Hit, fields: tuple[str, ...]) -> dict:
     if hit.chunk is not None:
         record["chunk"] = {k: v for k, v in hit.chunk.to_dict().items() if k not in ("cv_id", "source")}
     return record
+
+
+def contacts(store: OpenStore, cv_ids: Iterable[str]) -> dict[str, dict]:
+    """Each CV's e-mail, phone and file path (None when unknown): the columns an export adds so a
+    recruiter can reach the person and open the file, read from the profiles when the export is
+    made rather than carried in every document."""
+    wanted = set(cv_ids)
+    rows = {c.cv_id: (row, c.source) for row, c in enumerate(store.candidates.all()) if c.cv_id in wanted}
+    records = store.profiles().table.get([row for row, _ in rows.values()]) if rows else {}
+    folder = store.manifest.cv_dir
+    return {
+        cv_id: {
+            "email": records[row].profile.get("email"),
+            "phone": records[row].profile.get("phone"),
+            "path": str(Path(folder) / source) if folder else None,
+        }
+        for cv_id, (row, source) in rows.items()
+    }
+
+
+def cv_link(cv_id: str, path: str | None, base_url: str | None) -> str:
+    """Where an export's reader opens the CV: its page on the web server the export came from, or
+    (an export from the command line) the file itself."""
+    if base_url:
+        return f"{base_url.rstrip('/')}/cv?id={quote(cv_id, safe='')}"
+    return Path(path).as_uri() if path and Path(path).is_absolute() else path or ""
 
 
 def location_text(location: dict | None) -> str | None:

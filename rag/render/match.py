@@ -11,6 +11,7 @@ import unicodedata
 from rag.jobs.jd import PHRASE, YEARS
 from rag.jobs.matching import MET, NOT_JUDGED, PARTLY, UNMET
 from rag.lexicon.terms import fold
+from rag.render.documents import cv_link
 from rag.render.terminal import bold, clip, display, plural, terminal_width
 
 _CELL = 12  # widest must-have column in the table
@@ -19,6 +20,9 @@ _FORMULA_START = ("=", "+", "-", "@")
 # Every outcome kind, as each output shows it: the one table text, CSV, MCP and the web page read.
 MARKS = {MET: "✓", PARTLY: "◐", UNMET: "✗", NOT_JUDGED: "–"}
 CSV_CELLS = {MET: "yes", PARTLY: "partly", UNMET: "no", NOT_JUDGED: "not judged"}
+# The match CSV's columns before one per requirement: who, how to reach them, which file, how well.
+CSV_COLUMNS = ("rank", "name", "email", "phone", "cv_id", "file", "link", "score", "meets_all_must", "must_met")
+CSV_COLUMNS += ("nice_met", "relevance")
 _PART_NAMES = {
     "must": "must-haves",
     "nice": "nice-to-haves",
@@ -61,12 +65,12 @@ def match_text(doc: dict) -> str:
     kinds = {r["kind"] for r in reqs}
     considered = filters["passed"] if filters else store["candidate_count"]
     lines += [
-        f"Store: {display(store['path'])} · {store['candidate_count']} CVs · {store['embedding_model']}"
+        f"Store: {display(store['path'])} · {plural(store['candidate_count'], 'CV')} · {store['embedding_model']}"
         + (f" · years as of {doc['settings']['as_of']}" if YEARS in kinds else "")
         + (f" · phrases met at cosine ≥ {doc['settings']['phrase_threshold']:g}" if PHRASE in kinds else ""),
         *([display(f"Filters: {filters['text']}")] if filters else []),
         (
-            f"Meet every must-have: {doc['meets_all_must']} of {considered} CVs"
+            f"Meet every must-have: {doc['meets_all_must']} of {plural(considered, 'CV')}"
             + (f" ({doc['meets_all_must_partly']} of them partly: ◐)" if doc["meets_all_must_partly"] else "")
             if musts
             else "No must-haves: candidates are ordered by nice-to-haves, then relevance"
@@ -174,23 +178,27 @@ def outcome_text(req: dict, outcome: dict, threshold: float) -> str:
     return f"p.{ev['page']:<3} {cosine}{ev['text']}" if ev else cosine.rstrip(": ") or "met (no line to show)"
 
 
-def match_csv(doc: dict) -> str:
+def match_csv(doc: dict, contacts: dict[str, dict] | None = None, base_url: str | None = None) -> str:
     """One row per candidate, one yes/no column per requirement; cells that a spreadsheet would
-    run as a formula (a CV name starting with "=") are prefixed with a quote."""
+    run as a formula (a CV name starting with "=") are prefixed with a quote. contacts
+    (documents.contacts) fills the e-mail, phone and link columns; base_url: the web server's,
+    for a link to the CV's page rather than its file."""
     reqs = doc["jd"]["requirements"]
+    known = contacts or {}
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(
-        ["rank", "name", "cv_id", "file", "score", "meets_all_must", "must_met", "nice_met", "relevance"]
-        + [csv_cell(f"{'must' if r['must'] else 'nice'}: {_heading(r)}") for r in reqs]
-    )
+    writer.writerow([*CSV_COLUMNS, *(csv_cell(f"{'must' if r['must'] else 'nice'}: {_heading(r)}") for r in reqs)])
     for c in doc["candidates"]:
+        reach = known.get(c["cv_id"], {})
         writer.writerow(
             [
                 c["rank"],
                 csv_cell(c["name"]),
+                csv_cell(reach.get("email") or ""),
+                csv_cell(reach.get("phone") or ""),
                 csv_cell(c["cv_id"]),
                 csv_cell(c["source"]),
+                csv_cell(cv_link(c["cv_id"], reach.get("path"), base_url)),
                 f"{c['score']:.1f}",
                 "yes" if c["meets_all_must"] else "no",
                 c["must_met"],

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, is_dataclass
 from typing import TYPE_CHECKING
 
-from rag.render.terminal import bold, display
+from rag.render.terminal import bold, display, plural
 from rag.store.rows import Candidate
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ def field_text(name: str, value) -> str:
     if value in (None, [], ()):
         return "unknown"
     if name == "years_experience":
-        return f"{value} year{'s' if value != 1 else ''}"
+        return plural(value, "year")
     if name == "location":
         code = f" ({value['code']})" if value["code"] else ""  # a town without its country has none
         return ", ".join(p for p in (value["city"], value["country"]) if p) + code
@@ -109,9 +109,11 @@ def years_note(fields: dict, months: int | None) -> str:
     stated = fields["years_stated"]
     if months is None:
         return " (as the CV states; no dated roles)" if stated is not None else ""
-    note = f" ({months} months of dated roles, present = {fields['present']} from the {fields['present_source']}"
+    note = (
+        f" ({plural(months, 'month')} of dated roles, present = {fields['present']} from the {fields['present_source']}"
+    )
     if stated is not None and abs(stated - months / 12) > 1:
-        note += f"; the CV says {stated:g} years"
+        note += f"; the CV says {plural(stated, 'year')}"
     return note + ")"
 
 

@@ -34,7 +34,7 @@ def search_text(doc: dict) -> str:
             + (f"   BM25 terms: {', '.join(doc['terms'])}" if doc["terms"] else "")
         ),
         display(
-            f"Store: {store['path']} · {store['candidate_count']} CVs · {store['chunk_count']} chunks · "
+            f"Store: {store['path']} · {plural(store['candidate_count'], 'CV')} · {plural(store['chunk_count'], 'chunk')} · "
             f"{store['embedding_model']}"
         ),
     ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 
 from rag.lexicon.terms import matching_spans
-from rag.text import display
+from rag.text import display, plural
 
 __all__ = ["bold", "clip", "display", "highlight", "plural", "terminal_width"]
 
@@ -34,8 +34,3 @@ def highlight(text: str, terms: set[str]) -> str:
         last = token.end
     out.append(text[last:])
     return "".join(out)
-
-
-def plural(n: int, noun: str) -> str:
-    """ "1 CV", "3 CVs"."""
-    return f"{n} {noun}{'' if n == 1 else 's'}"

@@ -2,9 +2,10 @@
 
 Safe by default: the command binds loopback unless told otherwise, and then only answers to the
 loopback host names (a DNS-rebinding page cannot reach it); anywhere else every request must carry
-the access key (guard.py), so no other machine reads a CV without it; the only writes are the workbench's
-(shortlists, saved searches), into its own database and never into the store, each a POST that
-must come from this server's page with its form token (guard.py); a file is found by cv_id,
+the access key (guard.py), so no other machine reads a CV without it; the writes are the workbench's
+(shortlists, saved searches), into its own database and never into the store, and CVs added from
+the page (upload.py: new files in the CV folder, then a build), each a POST that must come from
+this server's page with its form token (guard.py); a file is found by cv_id,
 never by a path from the request; every text from a CV or a job description is
 escaped by Jinja2's autoescape; and every response carries a Content-Security-Policy that lets
 only this server's own script, styles and images run (no inline script, no inline style, no
@@ -17,6 +18,7 @@ import functools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -39,10 +41,12 @@ from rag.profile.read import SHOWN_FIELDS
 from rag.render.match import MARKS, held_by, judged, outcome_text, relevance_text
 from rag.render.profile import LABELS, field_text, row_text, years_note
 from rag.render.search import list_name
+from rag.text import plural, when_text
 from rag.web.forms import MAX_TOPK, MatchForm, SearchForm
 from rag.web.guard import TOKEN_FIELD, AccessKey, WriteGuard
 from rag.web.memory import JdMemory
 from rag.web.pages import CvFiles
+from rag.web.upload import Uploads
 from rag.web.views import MEANING, Site
 from rag.web.workbench import Workbench
 from rag.workbench.database import STATUSES, Database, checked_path
@@ -52,7 +56,7 @@ log = logging.getLogger("rag.web")
 HERE = Path(__file__).parent
 LOOPBACK_NAMES = ["127.0.0.1", "localhost"]
 CSP = (
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; "
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; "
     "base-uri 'none'; frame-ancestors 'none'"
 )
 SECURITY_HEADERS = [
@@ -95,6 +99,13 @@ def here(request: Request) -> str:
 
 def years_text(years: int | None) -> str:
     return "years unknown" if years is None else field_text("years_experience", years)
+
+
+def when(stamp: str) -> Markup:
+    """A stored timestamp in the reader's words ("today 14:05"), the exact one on hover."""
+    return Markup('<time datetime="{0}" title="{0}">{1}</time>').format(
+        stamp, when_text(stamp, datetime.now().astimezone())
+    )
 
 
 @dataclass(frozen=True)
@@ -158,6 +169,8 @@ def templates(token: str = "") -> Jinja2Templates:
         "here": here,
         "add_parts": functools.partial(add_parts, token),
         "years_text": years_text,
+        "plural": plural,
+        "when": when,
     }
     return Jinja2Templates(env=env)
 
@@ -239,6 +252,7 @@ def build_app(
         Route("/shortlist.csv", bench.shortlist_csv, name="shortlist_csv"),
         Route("/shortlist.json", bench.shortlist_json, name="shortlist_json"),
         *(Route(path, write, methods=["POST"]) for path, write in bench.routes()),
+        *(Route(path, call, methods=methods) for path, call, methods in Uploads(site, guard).routes()),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     middleware = [Middleware(SecurityHeaders)]
@@ -246,9 +260,12 @@ def build_app(
         middleware.append(Middleware(AccessKey, key=key))
     if loopback_only:
         middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=LOOPBACK_NAMES))
-    return Starlette(
+    app = Starlette(
         routes=routes,
         middleware=middleware,
         lifespan=lambda _app: warm.serving(log, "every page will say so until it is fixed"),
         exception_handlers={HTTPException: http_error, Exception: server_error},
     )
+    app.state.loopback_only = loopback_only  # adding CVs from the page: on loopback, or keyed (upload.py)
+    app.state.keyed = key is not None
+    return app

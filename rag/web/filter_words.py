@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from rag.app.filters import Filters
 from rag.app.stores import ProfileColumns
+from rag.text import plural
 
 # Why a CV cannot be judged, by the field a filter reads.
 _UNKNOWN = {
@@ -26,9 +27,9 @@ def each_filter(filters: Filters) -> list[tuple[str, Filters]]:
     alone = Filters(keep_unknown=filters.keep_unknown)
     parts = []
     if filters.min_years is not None:
-        parts.append((f"at least {filters.min_years} years", replace(alone, min_years=filters.min_years)))
+        parts.append((f"at least {plural(filters.min_years, 'year')}", replace(alone, min_years=filters.min_years)))
     if filters.max_years is not None:
-        parts.append((f"at most {filters.max_years} years", replace(alone, max_years=filters.max_years)))
+        parts.append((f"at most {plural(filters.max_years, 'year')}", replace(alone, max_years=filters.max_years)))
     if filters.locations:
         parts.append((f"lives in {' or '.join(filters.locations)}", replace(alone, locations=filters.locations)))
     parts += [(f"speaks {_language(v)}", replace(alone, languages=(v,))) for v in filters.languages]
@@ -47,7 +48,7 @@ def dropped_in_words(filters: Filters, columns: ProfileColumns) -> list[str]:
         outcome = compiled.apply(columns)
         left_out = total - outcome.kept
         why = " or ".join(dict.fromkeys(_UNKNOWN.get(f, f"the CV does not give its {f}") for f in outcome.unknown))
-        line = f"{label}: {left_out} of {total} CVs left out"
+        line = f"{label}: {left_out} of {plural(total, 'CV')} left out"
         if outcome.undecided and filters.keep_unknown:
             line += f"; {outcome.undecided} kept though {why}"
         elif outcome.undecided:

@@ -25,7 +25,7 @@ from starlette.templating import Jinja2Templates
 
 from rag.app import profile
 from rag.app.filters import InvalidFilters
-from rag.app.match import match_job, read_job
+from rag.app.match import match_contacts, match_job, read_job
 from rag.app.search import Question, ask
 from rag.app.status import status
 from rag.app.stores import Loaded, WarmStore, columns
@@ -145,11 +145,11 @@ class Site:
         if held is None:
             raise HTTPException(404, _FORGOTTEN if form.jd else "no job description: match one first")
         try:
-            doc = await to_thread.run_sync(self._match, form, held.text, held.label)
+            doc, reach = await to_thread.run_sync(self._match, form, held.text, held.label)
         except FormError as exc:
             raise HTTPException(400, str(exc)) from None
         return Response(
-            match_csv(doc),
+            match_csv(doc, reach, str(request.base_url)),
             media_type="text/csv; charset=utf-8",
             headers={"Content-Disposition": 'attachment; filename="match.csv"'},
         )
@@ -227,9 +227,11 @@ class Site:
         doc = answer.doc
         return doc | {"dropped": dropped_in_words(answer.filters, columns(loaded)) if doc["filters"] else []}
 
-    def _match(self, form: MatchForm, text: str, label: str) -> dict:
+    def _match(self, form: MatchForm, text: str, label: str) -> tuple[dict, dict]:
+        """The match document, and its candidates' contacts for the CSV."""
         with self.serving() as loaded:
-            return self._match_in(loaded, form, text, label)
+            doc = self._match_in(loaded, form, text, label)
+            return doc, match_contacts(loaded, doc)
 
     def _match_beside(self, form: MatchForm, held: HeldJd) -> tuple[dict, dict]:
         with self.serving() as loaded:

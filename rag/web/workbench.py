@@ -82,7 +82,7 @@ class Workbench:
     async def shortlist_csv(self, request: Request) -> Response:
         doc = await to_thread.run_sync(self._document, request.query_params.get("id", ""))
         return Response(
-            shortlist_csv(doc),
+            shortlist_csv(doc, str(request.base_url)),
             media_type="text/csv; charset=utf-8",
             headers={"Content-Disposition": f'attachment; filename="shortlist-{doc["shortlist"]["id"]}.csv"'},
         )

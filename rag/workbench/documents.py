@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import csv
 import io
+from pathlib import Path
 
-from rag.render.documents import location_text
+from rag.render.documents import cv_link, location_text
 from rag.render.match import csv_cell
 from rag.workbench.identity import StorePeople
 from rag.workbench.shortlists import Entry, Shortlist
@@ -19,11 +20,14 @@ SCHEMA_VERSION = 1
 CSV_COLUMNS = (
     "position",
     "name",
+    "email",
+    "phone",
     "status",
     "note",
     "present",
     "cv_id",
     "file",
+    "link",
     "location",
     "years",
     "seniority",
@@ -39,6 +43,7 @@ def shortlist_document(shortlist: Shortlist, entries: list[Entry], people: Store
     found = {e.id: people.find(e.identity) if people else None for e in entries}
     rows = sorted({f.row for f in found.values() if f is not None})
     store = people.store if people else None
+    folder = store.manifest.cv_dir if store else None
     candidates = store.candidates.get({r for row in rows for r in people.files(row)}) if rows else {}
     profiles = store.profiles().table.get(rows) if rows else {}
     out = []
@@ -59,6 +64,7 @@ def shortlist_document(shortlist: Shortlist, entries: list[Entry], people: Store
         if where is None:
             record |= {"name": e.name, "cv_id": e.identity.cv_id, "source": e.source, "files": []}
             record |= {"headline": None, "seniority": None, "location": None, "years": None}
+            record |= {"email": None, "phone": None, "path": None}
         else:
             c = candidates[where.row]
             profile = profiles[where.row].profile  # the JSON: nothing parsed that is not shown
@@ -73,6 +79,9 @@ def shortlist_document(shortlist: Shortlist, entries: list[Entry], people: Store
                 "seniority": c.seniority,
                 "location": location_text(profile.get("location")),
                 "years": profile.get("years_experience"),
+                "email": profile.get("email"),
+                "phone": profile.get("phone"),
+                "path": str(Path(folder) / c.source) if folder else None,
             }
         out.append(record)
     return {
@@ -84,10 +93,12 @@ def shortlist_document(shortlist: Shortlist, entries: list[Entry], people: Store
     }
 
 
-def shortlist_csv(doc: dict) -> str:
-    """One row per entry, in the shortlist's order; text cells as match CSVs write them (a cell
-    a spreadsheet would run as a formula is prefixed with a quote; control characters, a note's
-    line breaks included, are written escaped: \\n)."""
+def shortlist_csv(doc: dict, base_url: str | None = None) -> str:
+    """One row per entry, in the shortlist's order, with what a recruiter needs to reach the
+    person (e-mail, phone) and open the CV (its link: the page on base_url, the web server the
+    export came from, else the file); text cells as match CSVs write them (a cell a spreadsheet
+    would run as a formula is prefixed with a quote; control characters, a note's line breaks
+    included, are written escaped: \\n)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
@@ -96,11 +107,14 @@ def shortlist_csv(doc: dict) -> str:
             [
                 e["position"],
                 csv_cell(e["name"]),
+                csv_cell(e["email"] or ""),
+                csv_cell(e["phone"] or ""),
                 e["status"],
                 csv_cell(e["note"]),
                 "yes" if e["present"] else "gone",
                 csv_cell(e["cv_id"]),
                 csv_cell(e["source"]),
+                csv_cell(cv_link(e["cv_id"], e["path"], base_url) if e["present"] else ""),
                 csv_cell(e["location"] or ""),
                 "" if e["years"] is None else e["years"],
                 e["seniority"] or "",
