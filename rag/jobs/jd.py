@@ -58,6 +58,7 @@ from rag.lexicon.job_words import (
 )
 from rag.lexicon.numbers import NUMBER_WORDS
 from rag.lexicon.role_words import ROLE_WORDS
+from rag.lexicon.stems import same_word
 from rag.lexicon.terms import QUERY_FRAMING, STOPWORDS, fold, folded_words, raw_tokens
 from rag.lexicon.vocabulary import find_practices, find_skills
 from rag.profile.education import LEVELS as EDUCATION_LEVELS
@@ -80,6 +81,7 @@ class Requirement:
     terms: tuple[tuple[str, ...], ...] = ()  # names the vocabulary does not know, as folded words: any meets
     level: str | None = None  # education: the lowest degree that meets it; language: the lowest CEFR level
     language: str | None = None  # language: its English name
+    role: tuple[str, ...] = ()  # years in a role: the folded words of its title ("business", "analyst")
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -402,6 +404,11 @@ def _read_clause(clause: str, must: bool, sectioned: bool) -> list[Requirement]:
     ]  # "BS/MS", "B.Tech" name a degree, no skill; nor does a degree line's field ("Business"), nor
     # a language's level ("Fluent" of "Fluent English")
     years = _min_years(folded, need_context=not sectioned)
+    role = _role_of_years(clause) if years is not None else None
+    if role is not None and not any(g.skills for g in groups if role[0] <= g.start < role[1]):
+        groups = [g for g in groups if not role[0] <= g.start < role[1]]  # "Line Cook" is the role, no name
+        found.append(_role_years(clause, role, years, must))
+        years = None
     attached = [years is not None and _years_attached(clause, g) for g in groups]
     timed = [g for g, yes in zip(groups, attached) if yes]
     found += [
@@ -445,6 +452,42 @@ def _field(clause: str, group: _Group) -> bool:
 def _level_words(terms: tuple[tuple[str, ...], ...]) -> bool:
     """Names that are only words for a language's level ("Fluent", "Business", "Native")."""
     return all(LEVEL_WORDS.match(w) for words in terms for w in words)
+
+
+# "2+ years (of experience) as a business analyst", "3 years of line cook experience", "5 years in
+# a nursing assistant role": years in a role, named by its title (ending in a job noun).
+_AS_ROLE = regex.compile(
+    r"(?i)\b(?:years?|yrs?)\b[^,;.()]{0,40}?\b(?:as|in the role of|in a role as)\s+(?:an?\s+|the\s+)?"
+    r"(?P<role>[\p{L}][\p{L}&/-]*(?:\s+[\p{L}][\p{L}&/-]*){0,3}?)"
+    r"(?=\s*(?:$|[,;.:()!]|\s(?:or|and|with|in|at|for|who|where|within|preferred|required|is|are|role|position)\b))"
+)
+_ROLE_OF = regex.compile(
+    r"(?i)\b(?:years?|yrs?)\s+(?:of\s+|in\s+)?(?:an?\s+)?(?:(?:professional|relevant|proven|paid)\s+)?"
+    r"(?P<role>[\p{L}][\p{L}&/-]*(?:\s+[\p{L}][\p{L}&/-]*){0,3}?)\s+(?:experience|role|roles|position|positions)\b"
+)
+
+
+def _role_of_years(clause: str) -> tuple[int, int] | None:
+    """Where the role a minimum of years is in stands in the clause ("business analyst" of "2+ years
+    of experience as a business analyst"), when its last word is a job noun (rag/profile/titles.py);
+    None when the years are in a skill or overall."""
+    for pattern in (_AS_ROLE, _ROLE_OF):
+        found = pattern.search(clause, timeout=1)
+        if found:
+            words = folded_words(found.group("role"))
+            if words and any(same_word(words[-1], noun) for noun in _job_nouns(words[-1])):
+                return found.start("role"), found.end("role")
+    return None
+
+
+def _job_nouns(word: str) -> tuple[str, ...]:
+    """The job nouns a word may be a form of ("analysts" of "analyst")."""
+    return tuple(n for n in (word, word.removesuffix("s"), word.removesuffix("es")) if n in TITLE_WORDS)
+
+
+def _role_years(clause: str, role: tuple[int, int], years: int, must: bool) -> Requirement:
+    words = tuple(folded_words(clause[role[0] : role[1]]))
+    return Requirement(YEARS, f"{years}+ years as {' '.join(words)}", must, clause, min_years=years, role=words)
 
 
 def _job_phrase(asked: str) -> bool:
@@ -844,7 +887,7 @@ def _implies(a: Requirement, b: Requirement) -> bool:
 
 def _key(req: Requirement) -> tuple:
     if req.kind == YEARS:
-        return (YEARS, frozenset(req.skills), frozenset(req.terms))
+        return (YEARS, frozenset(req.skills), frozenset(req.terms), req.role)
     if req.kind in (EDUCATION, LANGUAGE):
         return (req.kind, req.language)
     if req.kind == SKILL:
@@ -860,9 +903,13 @@ def _title_line(preamble: list[str]) -> str | None:
 
 
 _SENTENCE_TITLE_WORDS = 4
+_EXPERIENCE_WORD = regex.compile(r"experien|erfahrung|berufserfahrung")
 
 
 def _sentence(line: str) -> bool:
-    """A line written as a sentence ("Looking for a React developer who knows TypeScript."): what
-    it asks is read, it is no title."""
+    """A line written as a sentence ("Looking for a React developer who knows TypeScript.") or
+    naming years: what it asks is read, it is no title."""
+    folded = fold(line)
+    if _YEARS.search(folded) and _EXPERIENCE_WORD.search(folded):  # "2+ years of experience as a ..."
+        return True
     return line.rstrip().endswith((".", "!")) and len(line.split()) > _SENTENCE_TITLE_WORDS
