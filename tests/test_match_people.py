@@ -9,7 +9,7 @@ from conftest import HASH_MODEL
 from pdfs import write_pdf
 
 from rag.jobs.jd import YEARS, parse_jd
-from rag.jobs.matching import MatchSettings, match, rank_against
+from rag.jobs.matching import MET, MatchSettings, match, rank_against
 from rag.jobs.role_years import title_holds
 from rag.lexicon.concepts import holding_skills
 from rag.pipeline.builder import BuildSettings
@@ -27,6 +27,9 @@ CVS = {
     "Skills: MS SQL Server, Python",
     "mysql": "Max Ruiz\nmax.ruiz@post.es\nSkills: MySQL, PHP",
     "nosql": "Nia Berg\nnia.berg@post.no\nSkills: NoSQL, MongoDB",
+    "mobile": "Tia Ode\ntia.ode@post.fi\nExperience\nQA Engineer, Appy Oy, Jan 2020 – Dec 2023\n"
+    "Tested mobile apps with Appium on every release.",
+    "manual": "Uwe Brand\nuwe.brand@post.de\nKenntnisse: Selenium, JavaScript und Manual Testing",
     "pat_qa": "Pat Quinn\npat.quinn@mail.ie · +353 87 123 4567\nQA Engineer\nSkills: Selenium, Python",
     "pat_dev": "Pat Quinn\npat.quinn@mail.ie · +353 87 123 4567\nDeveloper\nSkills: Kubernetes, Go",
 }
@@ -100,3 +103,13 @@ def test_a_person_with_two_cvs_is_one_row_with_the_best_of_both(searcher):
     doc = match_document(result, searcher.store.manifest, "store", "-")
     assert len(doc["candidates"][0]["files"]) == 2
     assert result.meets_all == 1
+
+
+def test_a_phrase_tick_shows_a_line_carrying_its_words(searcher):
+    """Met (✓) where a line carries the phrase's words in some form; a line naming only one of
+    them ("Manual Testing" for "testing mobile apps") is no tick, however close in meaning."""
+    jd = parse_jd("Requirements:\n- Experience testing mobile apps\n")
+    result = match(searcher, jd, MatchSettings(topk=20, phrase_threshold=1.0))
+    by_cv = {c.candidate.cv_id.split("/")[0]: c.outcomes[0] for c in result.candidates}
+    assert by_cv["mobile"].state == MET and "mobile apps" in by_cv["mobile"].evidence.text
+    assert by_cv["manual"].state != MET

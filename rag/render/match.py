@@ -168,11 +168,12 @@ def outcome_text(req: dict, outcome: dict, threshold: float) -> str:
         return outcome["detail"]
     if state == NOT_JUDGED:
         return "not judged"
-    if req["kind"] == PHRASE and state != MET:
+    if req["kind"] == PHRASE and state == UNMET:
         return "no passage" if value is None else f"closest passage: cosine {value:.2f} < {threshold:g}"
     if state == UNMET:
         return "not stated"
-    cosine = f"cosine {value:.2f}: " if req["kind"] == PHRASE and value is not None else ""
+    near = " (near in meaning, its words not stated)" if req["kind"] == PHRASE and state == PARTLY else ""
+    cosine = f"cosine {value:.2f}{near}: " if req["kind"] == PHRASE and value is not None else ""
     return f"p.{ev['page']:<3} {cosine}{ev['text']}" if ev else cosine.rstrip(": ") or "met (no line to show)"
 
 
