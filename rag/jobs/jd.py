@@ -186,7 +186,8 @@ _ABOUT_US_WORDS = 60  # a longer "clause" is a posting without sentence ends: ne
 # for a nurse") or what the person hired does ("Our payroll clerk processes payroll in ADP").
 _WE_ASK = regex.compile(
     r"^(?:we|we're|we are|we'd|we would|we will|our team)\s+(?:\w+\s+){0,2}?"
-    r"(?:need|needs|require|expect|seek|seeking|want|look for|looking for|search|hire|hiring)\b"
+    r"(?:need|needs|require|seek|seeking|look for|looking for|search for|searching for|hire|hiring|"
+    r"want (?:someone|somebody|a|an|you)|expect (?:you|candidates))\b"
 )
 _OUR_ROLE_WORDS = 4  # "Our (new) (payroll) clerk": the job noun within the first words
 
@@ -250,9 +251,13 @@ def parse_jd(text: str) -> JobDescription:
             found += _read_clause(clause, True, sectioned)
         elif clause != title_line and (section != OTHER or not sectioned):
             unread.append(clause)
-    if sum(1 for r in found if r.skills) < _FEW_SKILLS:  # the sections hardly name a skill the vocabulary knows
+    if NICE in headings and not headings & {MUST, BOARD}:  # only nice-to-haves are headed: the needs are the rest
+        found += [r for clause in unread for r in _read_clause(clause, True, False) if r.kind != PHRASE]
+    elif sum(1 for r in found if r.skills) < _FEW_SKILLS:  # the sections hardly name a skill the vocabulary knows
         stated = bool(headings & {MUST, NICE})  # else the text above a job board's block is the requirements
         found += [r for clause in unread for r in _read_clause(clause, not stated, False) if r.kind != PHRASE]
+    if MUST in headings and sum(1 for r in found if r.skills) < _FEW_SKILLS:
+        tasks = [replace(r, must=True) for r in tasks]  # the skills asked stand under the tasks
     found += tasks
     if not any(r.kind != PHRASE for r in found):  # nothing read where it should be: read it all
         found += [
