@@ -249,9 +249,9 @@ def rank_against(
     order = np.lexsort((np.arange(len(score)), -relevance[FUSED], -score))
     meets_all = (credit[must] > 0).all(axis=0) if must.any() else np.zeros(len(must_met), dtype=bool)
     shown = score >= settings.min_score
-    if people is not None:
-        shown = shown & (people == np.arange(len(people)))
-        meets_all = meets_all & shown
+    if people is not None:  # a person's other CVs are no rows of their own
+        first = people == np.arange(len(people))
+        shown, meets_all = shown & first, meets_all & first
     if keep is not None:
         shown = shown & keep
         meets_all = meets_all & keep
