@@ -113,3 +113,17 @@ def test_a_phrase_tick_shows_a_line_carrying_its_words(searcher):
     by_cv = {c.candidate.cv_id.split("/")[0]: c.outcomes[0] for c in result.candidates}
     assert by_cv["mobile"].state == MET and "mobile apps" in by_cv["mobile"].evidence.text
     assert by_cv["manual"].state != MET
+
+
+def test_labels_stay_whole_in_the_text(searcher):
+    from rag.render.match import match_text
+
+    jd = parse_jd(
+        "Requirements:\n- Bachelor's degree in Computer Science\n"
+        "- CI/CD with Jenkins, GitHub Actions, GitLab CI, Azure DevOps or CircleCI\n"
+    )
+    text = match_text(match_document(match(searcher, jd, MatchSettings()), searcher.store.manifest, "store", "-"))
+    listed = [line for line in text.splitlines() if line.startswith("   ") and ("must" in line[:10])]
+    assert any("education bachelor degree or higher" in line for line in listed)
+    long = next(line for line in listed if "CI/CD with" in line)
+    assert "…" in long and "/Jenk " not in long and "= Jenk" not in long
