@@ -359,7 +359,7 @@ def _name_holders(
     return out
 
 
-def _years_for(columns, req: Requirement, store) -> tuple[np.ndarray, np.ndarray]:
+def _years_for(columns, req: Requirement, store=None) -> tuple[np.ndarray, np.ndarray]:
     """The years that count for a minimum (-1: unknown), and where they come from: for "2+ years
     as a business analyst", the dated roles so titled (none: 0 years; role_years.py); for "5+
     years of Python", the dated roles that name Python, where any does (True); otherwise, and for
