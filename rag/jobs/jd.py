@@ -58,12 +58,13 @@ from rag.lexicon.job_words import (
 )
 from rag.lexicon.numbers import NUMBER_WORDS
 from rag.lexicon.role_words import ROLE_WORDS
+from rag.lexicon.stems import same_word
 from rag.lexicon.terms import QUERY_FRAMING, STOPWORDS, fold, folded_words, raw_tokens
 from rag.lexicon.vocabulary import find_practices, find_skills
 from rag.profile.education import LEVELS as EDUCATION_LEVELS
 from rag.profile.education import levels_in
 from rag.profile.spoken import languages_in
-from rag.profile.titles import pick_title
+from rag.profile.titles import TITLE_WORDS, pick_title
 
 SKILL, YEARS, PHRASE, EDUCATION, LANGUAGE = "skill", "years", "phrase", "education", "language"
 
@@ -80,6 +81,7 @@ class Requirement:
     terms: tuple[tuple[str, ...], ...] = ()  # names the vocabulary does not know, as folded words: any meets
     level: str | None = None  # education: the lowest degree that meets it; language: the lowest CEFR level
     language: str | None = None  # language: its English name
+    role: tuple[str, ...] = ()  # years in a role: the folded words of its title ("business", "analyst")
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -140,7 +142,8 @@ _OR_WINDOW = 64
 # Between a minimum of years and a skill: the years are no longer the skill's.
 _DETACHED = regex.compile(r"[,;]|\b(?:and|und|y|et|as well as|plus|also|auch|tambien|aussi)\b")
 _NEGATION = regex.compile(r"(?<![\p{L}])(?:not|no|without|nicht|kein|keine|ohne|sin|ni|pas|sans|non)[\s(]*$")
-_BULLET = regex.compile(r"^\s*(?:[-*+•·▪►‣◦–—✓✔→]|\d{1,2}[.)])\s+")
+# A bullet, or a number: "1. Python", also run into a capitalised word ("1.Experience").
+_BULLET = regex.compile(r"^\s*(?:(?:[-*+•·▪►‣◦–—✓✔→]|\d{1,2}[.)])\s+|\d{1,2}[.)](?=\p{Lu}))")
 _MD_HEADING = regex.compile(r"^\s*#{1,6}\s+")
 # Bounded, so that a line of a hundred thousand "<" or "(" is read in linear time.
 _MARKUP = regex.compile(r"\*\*|__|`|<[^<>\n]{1,200}>")
@@ -179,8 +182,25 @@ _STACK = regex.compile(r"\b(?:stack|technolog|tools|frameworks|we use|leverag|bu
 _ABOUT_US_WORDS = 60  # a longer "clause" is a posting without sentence ends: never skipped whole
 
 
+# ... unless it says whom the employer wants ("We need someone who knows React", "We are looking
+# for a nurse") or what the person hired does ("Our payroll clerk processes payroll in ADP").
+_WE_ASK = regex.compile(
+    r"^(?:we|we're|we are|we'd|we would|we will|our team)\s+(?:\w+\s+){0,2}?"
+    r"(?:need|needs|require|seek|seeking|look for|looking for|search for|searching for|hire|hiring|"
+    r"want (?:someone|somebody|a|an|you)|expect (?:you|candidates))\b"
+)
+_OUR_ROLE_WORDS = 4  # "Our (new) (payroll) clerk": the job noun within the first words
+
+
 def _about_us(clause: str) -> bool:
-    return len(clause.split()) <= _ABOUT_US_WORDS and bool(_ABOUT_US.search(fold(clause)))
+    folded = fold(clause)
+    if len(clause.split()) > _ABOUT_US_WORDS or not _ABOUT_US.search(folded) or _WE_ASK.search(folded):
+        return False
+    head = folded_words(clause)[:_OUR_ROLE_WORDS]
+    return not (head[:1] == ["our"] and any(w in TITLE_WORDS or w in _HIRED for w in head[1:]))
+
+
+_HIRED = frozenset("candidate candidates hire hires colleague applicant".split())
 
 
 _CEFR = regex.compile(r"(?<![\p{L}\p{N}])([ABC][12])(?![\p{L}\p{N}])")
@@ -231,9 +251,13 @@ def parse_jd(text: str) -> JobDescription:
             found += _read_clause(clause, True, sectioned)
         elif clause != title_line and (section != OTHER or not sectioned):
             unread.append(clause)
-    if sum(1 for r in found if r.skills) < _FEW_SKILLS:  # the sections hardly name a skill the vocabulary knows
+    if NICE in headings and not headings & {MUST, BOARD}:  # only nice-to-haves are headed: the needs are the rest
+        found += [r for clause in unread for r in _read_clause(clause, True, False) if r.kind != PHRASE]
+    elif sum(1 for r in found if r.skills) < _FEW_SKILLS:  # the sections hardly name a skill the vocabulary knows
         stated = bool(headings & {MUST, NICE})  # else the text above a job board's block is the requirements
         found += [r for clause in unread for r in _read_clause(clause, not stated, False) if r.kind != PHRASE]
+    if MUST in headings and sum(1 for r in found if r.skills) < _FEW_SKILLS:
+        tasks = [replace(r, must=True) for r in tasks]  # the skills asked stand under the tasks
     found += tasks
     if not any(r.kind != PHRASE for r in found):  # nothing read where it should be: read it all
         found += [
@@ -376,11 +400,20 @@ def _read_clause(clause: str, must: bool, sectioned: bool) -> list[Requirement]:
     folded = fold(clause)
     optional = bool(NICE_MARKERS.search(folded))
     must = must and not optional
-    found = _education(clause, must) + _language(clause, must)
+    degree, spoken = _education(clause, must), _language(clause, must)
+    found = degree + spoken
     groups = [
-        g for g in _skill_groups(clause, _mentions(clause, sectioned)) if g.skills or not levels_in(g.label)
-    ]  # "BS/MS", "B.Tech" name a degree, no skill
+        g
+        for g in _skill_groups(clause, _mentions(clause, sectioned))
+        if g.skills or not (levels_in(g.label) or (degree and _field(clause, g)) or (spoken and _level_words(g.terms)))
+    ]  # "BS/MS", "B.Tech" name a degree, no skill; nor does a degree line's field ("Business"), nor
+    # a language's level ("Fluent" of "Fluent English")
     years = _min_years(folded, need_context=not sectioned)
+    role = _role_of_years(clause) if years is not None else None
+    if role is not None and not any(g.skills for g in groups if role[0] <= g.start < role[1]):
+        groups = [g for g in groups if not role[0] <= g.start < role[1]]  # "Line Cook" is the role, no name
+        found.append(_role_years(clause, role, years, must))
+        years = None
     attached = [years is not None and _years_attached(clause, g) for g in groups]
     timed = [g for g, yes in zip(groups, attached) if yes]
     found += [
@@ -398,9 +431,74 @@ def _read_clause(clause: str, must: bool, sectioned: bool) -> list[Requirement]:
     if not found and (sectioned or optional or MUST_MARKERS.search(folded)):
         words = folded_words(clause)
         content = [w for w in words if w not in STOPWORDS]
-        if len(content) >= 2 and len(words) <= _MAX_PHRASE_WORDS and not _TO_APPLICANTS.search(folded):
-            found.append(Requirement(PHRASE, clause.rstrip(" .;:!"), must, clause, phrase=_what_is_asked(clause)))
+        asked = _what_is_asked(clause)
+        if (
+            len(content) >= 2
+            and len(words) <= _MAX_PHRASE_WORDS
+            and not _TO_APPLICANTS.search(folded)
+            and _job_phrase(asked)
+        ):
+            found.append(Requirement(PHRASE, clause.rstrip(" .;:!"), must, clause, phrase=asked))
     return found
+
+
+# What a degree line says before the field of study: "Bachelor's degree in", "Master of", "BS in".
+_FIELD_BEFORE = regex.compile(
+    r"(?:degree|bachelor|master|diploma|b\.?\s?sc|m\.?\s?sc|b\.?a|b\.?s|m\.?s|ph\.?d|mba)\S*\s+"
+    r"(?:[\p{L}']+\s+){0,2}?(?:in|of|en|de|in der)\s+(?:[\p{L}&]+\s+){0,3}?$"
+)
+
+
+def _field(clause: str, group: _Group) -> bool:
+    """Whether a name stands as the field of a degree ("Business" in "Bachelor's degree in Business")."""
+    return bool(_FIELD_BEFORE.search(fold(clause[max(0, group.start - 80) : group.start])))
+
+
+def _level_words(terms: tuple[tuple[str, ...], ...]) -> bool:
+    """Names that are only words for a language's level ("Fluent", "Business", "Native")."""
+    return all(LEVEL_WORDS.match(w) for words in terms for w in words)
+
+
+# "2+ years (of experience) as a business analyst", "3 years of line cook experience", "5 years in
+# a nursing assistant role": years in a role, named by its title (ending in a job noun).
+_AS_ROLE = regex.compile(
+    r"(?i)\b(?:years?|yrs?)\b[^,;.()]{0,40}?\b(?:as|in the role of|in a role as)\s+(?:an?\s+|the\s+)?"
+    r"(?P<role>[\p{L}][\p{L}&/-]*(?:\s+[\p{L}][\p{L}&/-]*){0,3}?)"
+    r"(?=\s*(?:$|[,;.:()!]|\s(?:or|and|with|in|at|for|who|where|within|preferred|required|is|are|role|position)\b))"
+)
+_ROLE_OF = regex.compile(
+    r"(?i)\b(?:years?|yrs?)\s+(?:of\s+|in\s+)?(?:an?\s+)?(?:(?:professional|relevant|proven|paid)\s+)?"
+    r"(?P<role>[\p{L}][\p{L}&/-]*(?:\s+[\p{L}][\p{L}&/-]*){0,3}?)\s+(?:experience|role|roles|position|positions)\b"
+)
+
+
+def _role_of_years(clause: str) -> tuple[int, int] | None:
+    """Where the role a minimum of years is in stands in the clause ("business analyst" of "2+ years
+    of experience as a business analyst"), when its last word is a job noun (rag/profile/titles.py);
+    None when the years are in a skill or overall."""
+    for pattern in (_AS_ROLE, _ROLE_OF):
+        found = pattern.search(clause, timeout=1)
+        if found:
+            words = folded_words(found.group("role"))
+            if words and any(same_word(words[-1], noun) for noun in _job_nouns(words[-1])):
+                return found.start("role"), found.end("role")
+    return None
+
+
+def _job_nouns(word: str) -> tuple[str, ...]:
+    """The job nouns a word may be a form of ("analysts" of "analyst")."""
+    return tuple(n for n in (word, word.removesuffix("s"), word.removesuffix("es")) if n in TITLE_WORDS)
+
+
+def _role_years(clause: str, role: tuple[int, int], years: int, must: bool) -> Requirement:
+    words = tuple(folded_words(clause[role[0] : role[1]]))
+    return Requirement(YEARS, f"{years}+ years as {' '.join(words)}", must, clause, min_years=years, role=words)
+
+
+def _job_phrase(asked: str) -> bool:
+    """Whether what a phrase asks is something of the job, not a heading ("Employment Type") nor a
+    lone word of prose ("Strong")."""
+    return heading_kind(asked) is None and len(folded_words(asked)) >= 1 and asked.strip().lower() not in FILLER
 
 
 def _education(clause: str, must: bool) -> list[Requirement]:
@@ -449,6 +547,14 @@ def _what_is_asked(clause: str) -> str:
     return clause[tokens[kept[0]].start : tokens[kept[-1]].end]
 
 
+# A clause about the word it opens with: "Jest is a plus", "Helm experience preferred", "Spring, Hibernate"
+# (not "Solid knowledge of SQL": there the word qualifies the next one).
+_LEADS = regex.compile(
+    r"^\s*[\p{L}\p{N}.+#-]+\s*(?:$|[,;:(/]|(?:is|are|would|will|experience|skills?|proficiency|preferred|required|"
+    r"knowledge is|or|and)\b)"
+)
+
+
 @dataclass(frozen=True)
 class _Mention:
     """A skill named in a clause: a vocabulary skill, or a name the vocabulary does not know."""
@@ -475,7 +581,8 @@ def _mentions(clause: str, sectioned: bool) -> list[_Mention]:
     the same way). A run of capitalised words right beside a skill the vocabulary knows is that
     skill's name written in full ("ISTQB Foundation Level" is ISTQB, not ISTQB and "Level";
     "Core PHP" is PHP)."""
-    known = [_Mention(m.start, m.end, m.canonical, ()) for m in find_skills(clause)]
+    lead = bool(_LEADS.match(fold(clause)))  # "Jest is a plus": the clause is about the skill it opens with
+    known = [_Mention(m.start, m.end, m.canonical, ()) for m in find_skills(clause, lead)]
     on_a_skill, reach = _overlap_test([(k.start, k.end) for k in known]), -1
     for m in find_practices(clause):  # in order of their starts: reach is the furthest end of those added
         if not on_a_skill(m.start, m.end) and reach <= m.start:
@@ -604,7 +711,8 @@ def _whole_item(clause: str, tokens: list) -> bool:
     )
 
 
-_NO_NAME = regex.compile(r"(?:\p{L}\.)+\p{L}?\.?|\d+(?:st|nd|rd|th)")  # "e.g", "i.e.", "10th"
+# "e.g", "i.e.", "10th", a number run into a heading ("1.Experience")
+_NO_NAME = regex.compile(r"(?:\p{L}\.)+\p{L}?\.?|\d+(?:st|nd|rd|th)|\d{1,2}[.)]\p{L}+")
 
 
 def _name_shaped(written: str, index: int, strict: bool) -> bool:
@@ -784,7 +892,7 @@ def _implies(a: Requirement, b: Requirement) -> bool:
 
 def _key(req: Requirement) -> tuple:
     if req.kind == YEARS:
-        return (YEARS, frozenset(req.skills), frozenset(req.terms))
+        return (YEARS, frozenset(req.skills), frozenset(req.terms), req.role)
     if req.kind in (EDUCATION, LANGUAGE):
         return (req.kind, req.language)
     if req.kind == SKILL:
@@ -794,6 +902,19 @@ def _key(req: Requirement) -> tuple:
 
 def _title_line(preamble: list[str]) -> str | None:
     """The short line before the first heading that reads most like a job title (rag.titles)."""
-    short = [line for line in preamble[:_TITLE_LINES] if line and len(line.split()) <= 10]
+    short = [line for line in preamble[:_TITLE_LINES] if line and len(line.split()) <= 10 and not _sentence(line)]
     title = pick_title(short)
     return next((line for line in short if title and title in line), None)
+
+
+_SENTENCE_TITLE_WORDS = 4
+_EXPERIENCE_WORD = regex.compile(r"experien|erfahrung|berufserfahrung")
+
+
+def _sentence(line: str) -> bool:
+    """A line written as a sentence ("Looking for a React developer who knows TypeScript.") or
+    naming years: what it asks is read, it is no title."""
+    folded = fold(line)
+    if _YEARS.search(folded) and _EXPERIENCE_WORD.search(folded):  # "2+ years of experience as a ..."
+        return True
+    return line.rstrip().endswith((".", "!")) and len(line.split()) > _SENTENCE_TITLE_WORDS

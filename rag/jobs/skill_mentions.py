@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rag.lexicon.concepts import holding_skills
 from rag.lexicon.vocabulary import SkillMention
 from rag.search import aggregation as agg
 from rag.store.open import OpenStore
@@ -26,12 +27,13 @@ class SkillMentions:
     mentions: Mapping[int, list[SkillMention]]  # chunk id -> its first mention of each skill asked, in text order
 
     def holders(self, skill: str) -> np.ndarray:
-        """Bool per candidate: states this skill."""
-        return self.first[skill] >= 0
+        """Bool per candidate: states this skill, or a skill that holds it (MySQL holds SQL:
+        rag/lexicon/concepts.py)."""
+        return np.logical_or.reduce([self.first[s] >= 0 for s in holding_skills(skill)])
 
     def first_stating(self, skills: Iterable[str], candidates: int) -> np.ndarray:
-        """Per candidate, the first chunk that states any of these skills (-1: none)."""
-        firsts = [self.first[s] for s in skills]
+        """Per candidate, the first chunk that states any of these skills, or one holding them (-1: none)."""
+        firsts = [self.first[held] for s in skills for held in holding_skills(s)]
         if not firsts:
             return np.full(candidates, -1, dtype=np.int64)
         earliest = np.min([np.where(f < 0, np.iinfo(np.int64).max, f) for f in firsts], axis=0)
@@ -39,12 +41,12 @@ class SkillMentions:
 
 
 def read_mentions(store: OpenStore, skills: Iterable[str]) -> SkillMentions:
-    """Who states these canonical skills, and where first: each skill's stating chunks (ascending)
-    from the store's mention index, the first of each candidate's kept."""
+    """Who states these canonical skills (or skills that hold them), and where first: each skill's
+    stating chunks (ascending) from the store's mention index, the first of each candidate's kept."""
     index = store.mention_index()
     starts = store.starts
     first, found = {}, {}
-    for skill in sorted(set(skills)):
+    for skill in sorted({held for s in skills for held in holding_skills(s)}):
         ids, spans = index.stating(skill)
         owner = agg.owners(starts, ids)
         head = agg.first_of_each(owner)

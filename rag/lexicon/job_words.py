@@ -298,6 +298,11 @@ HEADINGS: dict[str, str] = {
         salary
         job type
         job types
+        employment type
+        type of employment
+        contract type
+        work type
+        working hours
         schedule
         shift
         supplemental pay

@@ -177,14 +177,15 @@ def canonical(phrase: str) -> str | None:
     return spelling.canonical if spelling else None
 
 
-def find_skills(text: str) -> list[SkillMention]:
-    """Every skill mention in text, in order, never overlapping."""
+def find_skills(text: str, lead: bool = False) -> list[SkillMention]:
+    """Every skill mention in text, in order, never overlapping. With lead, an everyday word that
+    opens the text counts too: a job description's clause about a skill ("Jest is a plus")."""
     tokens = raw_tokens(text)
     terms = [t.term for t in tokens]
     found: list[SkillMention] = []
     i = 0
     while i < len(tokens):
-        taken = _match_at(text, tokens, terms, i)
+        taken = _match_at(text, tokens, terms, i, lead and i == 0)
         if taken:
             found.append(taken[0])
             i += taken[1]
@@ -201,14 +202,16 @@ def skill_names(text: str) -> list[str]:
     return list(dict.fromkeys(m.canonical for m in find_skills(text)))
 
 
-def _match_at(text: str, tokens: list[Token], terms: list[str], i: int) -> tuple[SkillMention, int] | None:
+def _match_at(
+    text: str, tokens: list[Token], terms: list[str], i: int, lead: bool = False
+) -> tuple[SkillMention, int] | None:
     longest = _LONGEST.get(terms[i], 0)
     for n in range(min(longest, len(tokens) - i), 0, -1):
         spelling = _TABLE.get(tuple(terms[i : i + n]))
         if spelling is None or not _gaps_match(text, tokens[i : i + n], spelling.gaps):
             continue
         start, end = tokens[i].start, tokens[i + n - 1].end
-        if _accepted(text, start, end, spelling):
+        if _accepted(text, start, end, spelling, lead):
             return SkillMention(spelling.canonical, start, end), n
     return None
 
@@ -235,11 +238,11 @@ def _joined_parts(text: str, token: Token) -> Iterable[SkillMention]:
             yield SkillMention(spelling.canonical, start, end)
 
 
-def _accepted(text: str, start: int, end: int, spelling: _Spelling) -> bool:
+def _accepted(text: str, start: int, end: int, spelling: _Spelling, lead: bool = False) -> bool:
     written = text[start:end]
     if spelling.rule == _CAPS and not all(ch.isupper() for ch in written if ch.isalpha()):
         return False
-    if spelling.rule == _WORD and not (written[0].isupper() and _fits_as_word(text, start, end)):
+    if spelling.rule == _WORD and not (written[0].isupper() and (lead or _fits_as_word(text, start, end))):
         return False
     if spelling.rule == _LETTER and not (written.isupper() and _in_a_list(text, start, end)):
         return False

@@ -213,6 +213,7 @@ def _candidate_json(match: CandidateMatch, result: MatchResult) -> dict:
         "name": c.name,
         "name_source": c.name_source,
         "source": c.source,
+        "files": [{"cv_id": f.cv_id, "source": f.source} for f in match.files or (c,)],
         "headline": c.headline,
         "meets_all_must": match.meets_all,
         "score": round(match.score, 1),

@@ -51,11 +51,11 @@ def match_text(doc: dict) -> str:
             else "Requirements (no requirement heading found: read from the whole text):"
         ),
     ]
-    names = [display(_named(req))[:_NAME] for req in reqs]
+    names = [_whole_words(display(_named(req)), _NAME) for req in reqs]
     name_width = max(map(len, names), default=0)
     for number, (req, name) in enumerate(zip(reqs, names), start=1):
         line = (
-            f"  {number:>2} {'must' if req['must'] else 'nice':<5}{req['kind']:<9}{name:<{name_width}} "
+            f"  {number:>2} {'must' if req['must'] else 'nice':<5}{req['kind']:<10}{name:<{name_width}} "
             f"{held_by(req):>8}   "
         )
         source = display(_quoted(req["source"]))
@@ -107,6 +107,14 @@ def _named(req: dict) -> str:
     return req["label"] if not req["skills"] or fold(names) == fold(req["label"]) else f"{req['label']} = {names}"
 
 
+def _whole_words(text: str, most: int) -> str:
+    """At most `most` characters, cut after a whole word ("Jenkins/GitHub Actions = …", never "= Jenk")."""
+    if len(text) <= most:
+        return text
+    cut = max(text.rfind(" ", 0, most), text.rfind("/", 0, most))
+    return (text[:cut] if cut > 0 else text[: most - 1]).rstrip(" /=") + "…"
+
+
 def _quoted(text: str) -> str:
     return f'"{" ".join(text.split())}"'
 
@@ -150,7 +158,8 @@ def _evidence_lines(c: dict, doc: dict, width: int) -> list[str]:
     reqs = doc["jd"]["requirements"]
     must_met, nice_met = _fractions(c)
     head = (
-        f"{c['rank']:>3}. {bold(display(c['name']))}  {display(c['source'])}  ·  score {c['score']:.0f}  ·  "
+        f"{c['rank']:>3}. {bold(display(c['name']))}  {display(' + '.join(f['source'] for f in c['files']))}"
+        f"  ·  score {c['score']:.0f}  ·  "
         f"must {must_met} · nice {nice_met}" + ("  · meets every must-have" if c["meets_all_must"] else "")
     )
     parts = " · ".join(f"{_PART_NAMES[name]} {value:.0%}" for name, value in c["score_parts"].items())
@@ -170,11 +179,12 @@ def outcome_text(req: dict, outcome: dict, threshold: float) -> str:
         return outcome["detail"]
     if state == NOT_JUDGED:
         return "not judged"
-    if req["kind"] == PHRASE and state != MET:
+    if req["kind"] == PHRASE and state == UNMET:
         return "no passage" if value is None else f"closest passage: cosine {value:.2f} < {threshold:g}"
     if state == UNMET:
         return "not stated"
-    cosine = f"cosine {value:.2f}: " if req["kind"] == PHRASE and value is not None else ""
+    near = " (near in meaning, its words not stated)" if req["kind"] == PHRASE and state == PARTLY else ""
+    cosine = f"cosine {value:.2f}{near}: " if req["kind"] == PHRASE and value is not None else ""
     return f"p.{ev['page']:<3} {cosine}{ev['text']}" if ev else cosine.rstrip(": ") or "met (no line to show)"
 
 

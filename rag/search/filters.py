@@ -157,8 +157,11 @@ class Skill:
     field: str = "skill"
 
     def test(self, c: ProfileColumns) -> tuple[np.ndarray, np.ndarray]:
+        from rag.lexicon.concepts import holding_skills
+
         column = c.set("skills")
-        return column.rows_with(column.entries_of([_index(column.values, self.name)])), column.known
+        held = [_index(column.values, name) for name in holding_skills(self.name)]
+        return column.rows_with(column.entries_of(held)), column.known
 
 
 @dataclass(frozen=True)
@@ -338,8 +341,9 @@ def _years_in(op: str, value: str, concept: str) -> YearsIn:
 def concept_spellings(concept: str) -> tuple[tuple[str, ...], ...]:
     """The concept's own terms, joined too ("back end" is "backend"), and every spelling of the
     skill it names ("k8s": Kubernetes, K8s, kube), dehyphenated, as months_in_roles takes them."""
+    from rag.lexicon.concepts import holding_spellings as spellings
     from rag.lexicon.terms import folded_words
-    from rag.lexicon.vocabulary import canonical, spellings
+    from rag.lexicon.vocabulary import canonical
 
     own = tuple(w.replace("-", "") for w in folded_words(concept))
     skill = canonical(concept)

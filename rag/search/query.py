@@ -29,11 +29,12 @@ from dataclasses import dataclass, replace
 import regex
 
 from rag.errors import UsageError
+from rag.lexicon.concepts import holding_spellings, kinds_spellings
 from rag.lexicon.role_words import ROLE_WORDS
 from rag.lexicon.seniority import query_level
 from rag.lexicon.synonyms import QUERY_EXPANSIONS
 from rag.lexicon.terms import QUERY_FRAMING, STOPWORDS, Token, alias_at, fold, folded_words, query_terms_of, raw_tokens
-from rag.lexicon.vocabulary import canonical, spellings
+from rag.lexicon.vocabulary import canonical
 
 # The longest query taken from the command line, the web page and MCP alike (docs/input.md): far
 # more than any question, and analysed and searched in well under a second.
@@ -318,8 +319,11 @@ def _known(name_or_term: str, written: list[str]) -> Concept:
     words with all its spellings."""
     if len(written) == 1 or alias_term(written):
         term = name_or_term
-        return Concept(term, respelled(tuple((t,) for t in (term, *QUERY_EXPANSIONS.get(term, ())))))
-    spelled = spellings(name_or_term)
+        held = kinds_spellings(term)  # "sql" is also held by MySQL, MS SQL Server ... (rag/lexicon/concepts.py)
+        return Concept(
+            term, respelled(tuple(dict.fromkeys([*((t,) for t in (term, *QUERY_EXPANSIONS.get(term, ()))), *held])))
+        )
+    spelled = holding_spellings(name_or_term)
     return Concept(" ".join(written), respelled(tuple(dict.fromkeys([tuple(written), *spelled]))))
 
 
@@ -337,7 +341,10 @@ def _run_concepts(run: list[Token], roles: list[Token], text: str) -> list[Conce
     if not content:
         return []
     written = [text[t.start : t.end] for t in content]
-    out = [Concept(t.term, respelled(((t.term,),), w), named=_looks_like_a_name(w)) for t, w in zip(content, written)]
+    out = [
+        Concept(t.term, respelled(((t.term,), *kinds_spellings(t.term)), w), named=_looks_like_a_name(w))
+        for t, w in zip(content, written)
+    ]  # "sql" is also held by MySQL, MS SQL Server ... (rag/lexicon/concepts.py)
     if roles:
         whole = tuple(t.term for t in run)
         out.append(Concept(" ".join(whole), (whole,), strong=False, role=True))

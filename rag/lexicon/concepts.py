@@ -1,0 +1,49 @@
+"""What holds a concept: the skills whose statement states it, and so the written forms a CV may
+show it by. "SQL" is held by MySQL, Microsoft SQL Server, PostgreSQL and the other SQL databases
+and dialects (someone who writes "MS SQL Server" writes SQL); a skill is always held by itself, in
+every spelling of the vocabulary ("design system" and "design systems" are one skill there).
+
+Search (a query's concepts and its profile filters: rag/search/query.py, filters.py), match
+(rag/jobs/skill_mentions.py, matching.py) and the years counted in a skill's roles all ask this
+one module, so that none of them can count a CV as holding a concept that another does not.
+Only "narrower" pairs that hold without exception are listed: MySQL is SQL, but SQL is no MySQL.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from rag.lexicon.vocabulary import canonical, spellings
+
+# Canonical skill -> canonical skills that are kinds of it (rag/lexicon/skill_data.py's names).
+NARROWER: dict[str, tuple[str, ...]] = {
+    "SQL": (
+        "MySQL",
+        "Microsoft SQL Server",
+        "PostgreSQL",
+        "SQLite",
+        "MariaDB",
+        "Oracle Database",
+        "T-SQL",
+        "PL/SQL",
+    ),
+}
+
+
+def holding_skills(skill: str) -> tuple[str, ...]:
+    """The canonical skills whose statement states this one: itself first, then its kinds."""
+    return (skill, *NARROWER.get(skill, ()))
+
+
+@lru_cache(maxsize=4096)
+def holding_spellings(skill: str) -> tuple[tuple[str, ...], ...]:
+    """Every spelling (folded term runs) of every skill that holds this one: a CV holding any of
+    them, its words side by side, holds the concept."""
+    return tuple(dict.fromkeys(s for held in holding_skills(skill) for s in spellings(held)))
+
+
+def kinds_spellings(word: str) -> tuple[tuple[str, ...], ...]:
+    """The spellings of the skills that hold a one-word concept besides itself ("sql": MySQL,
+    MS SQL Server, ...): what a query for the word searches beyond the word (none for most words)."""
+    skill = canonical(word)
+    return tuple(s for held in holding_skills(skill)[1:] for s in spellings(held)) if skill else ()

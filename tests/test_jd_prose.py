@@ -1,0 +1,90 @@
+"""Job descriptions as people write them (issue 40): plain sentences, a one-paragraph posting of a
+trade outside IT, "is a plus" clauses, and the fragments and doubles a requirement list must not
+hold: a language's level word, a degree line's field, headings, a concept asked twice."""
+
+from rag.jobs.jd import EDUCATION, LANGUAGE, PHRASE, SKILL, parse_jd
+
+
+def read(text):
+    return [(r.kind, r.skills, r.must) for r in parse_jd(text).requirements]
+
+
+def test_plain_sentences_read_the_skills_they_name():
+    for text in (
+        "We need someone who knows React and TypeScript.",
+        "Looking for a React developer who knows TypeScript.",
+        "We are looking for an engineer who knows React and TypeScript.",
+    ):
+        assert read(text) == [(SKILL, ("React",), True), (SKILL, ("TypeScript",), True)], text
+    assert read("We need someone who knows Python and SQL.") == [
+        (SKILL, ("Python",), True),
+        (SKILL, ("SQL",), True),
+    ]
+
+
+def test_a_sentence_is_no_title():
+    assert parse_jd("Looking for a React developer who knows TypeScript.").title is None
+    assert parse_jd("Senior React Developer\n\nWe need someone who knows TypeScript.").title == "Senior React Developer"
+
+
+def test_an_everyday_word_skill_opening_an_optional_clause_is_the_skill():
+    assert read("Jest is a plus.") == [(SKILL, ("Jest",), False)]
+    assert read("Helm experience preferred.") == [(SKILL, ("Helm",), False)]
+    # a word qualifying the next one is no skill: "Solid knowledge" is not SOLID
+    assert read("Requirements:\n- Solid knowledge of SQL") == [(SKILL, ("SQL",), True)]
+
+
+def test_the_payroll_paragraph_reads_every_concept_it_names():
+    jd = parse_jd(
+        "Our payroll clerk processes bi-weekly payroll in ADP, reconciles timesheets in Excel and prepares "
+        "quarterly tax filings. QuickBooks experience is a plus."
+    )
+    assert [(r.skills, r.must) for r in jd.requirements] == [
+        (("Payroll",), True),
+        (("ADP",), True),
+        (("Timesheets",), True),
+        (("Microsoft Excel",), True),
+        (("Tax Filings",), True),
+        (("QuickBooks",), False),
+    ]
+
+
+def test_about_us_still_names_no_need():
+    jd = parse_jd("We are a fast-growing company in Berlin with 200 people. Our offices are in Mitte.\n")
+    assert jd.requirements == () or all(r.kind != PHRASE for r in jd.requirements)
+
+
+def test_a_language_level_word_is_no_requirement_of_its_own():
+    jd = parse_jd("Requirements:\n- Fluent English\n- Native German and business English\n- Docker")
+    assert [(r.kind, r.label) for r in jd.requirements] == [
+        (LANGUAGE, "English C1"),
+        (LANGUAGE, "German native"),
+        (SKILL, "Docker"),
+    ]
+
+
+def test_a_degree_line_names_no_skill_by_its_field():
+    jd = parse_jd("Requirements:\n- Bachelor's degree in Business or related field\n- Excel")
+    assert [(r.kind, r.label) for r in jd.requirements] == [
+        (EDUCATION, "bachelor degree or higher"),
+        (SKILL, "Excel"),
+    ]
+
+
+def test_headings_and_numbers_are_no_requirements():
+    jd = parse_jd("Requirements:\n1.Experience\n- Kafka\n2.Experience\n- Docker\nEmployment Type: Full-time\n")
+    assert [r.label for r in jd.requirements] == ["Kafka", "Docker"]
+
+
+def test_a_concept_asked_in_two_sections_is_one_requirement_with_the_strongest_wording():
+    jd = parse_jd(
+        "Responsibilities:\n- Build machine learning models\nNice to have:\n- Machine learning\n"
+        "Requirements:\n- Machine learning\n- Python\n"
+    )
+    learning = [r for r in jd.requirements if r.skills == ("Machine Learning",)]
+    assert len(learning) == 1 and learning[0].must
+
+
+def test_a_phrase_is_a_phrase_of_the_job_only():
+    jd = parse_jd("Requirements:\n- Experience leading a team of engineers\n- Strong\n")
+    assert [(r.kind, r.phrase) for r in jd.requirements] == [(PHRASE, "leading a team of engineers")]
