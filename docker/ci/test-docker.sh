@@ -228,11 +228,17 @@ check_serve() {
     port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
     setsid "${umake_cmd[@]}" serve PORT="$port" >"$out/serve.out" 2>"$out/serve.err" &
     pid=$!
-    python3 - "$port" "$QUERY" <<'PY' || status=$?
+    python3 - "$port" "$QUERY" "$out/serve.err" <<'PY' || status=$?
 import re, sys, time, urllib.error, urllib.parse, urllib.request
 base = f"http://127.0.0.1:{sys.argv[1]}"
-def get(path):
-    with urllib.request.urlopen(base + path, timeout=30) as r:
+def key():
+    # The container listens on every address of its network, so the server asks for its access key,
+    # which it prints once (docs/web.md); a request without it must be refused.
+    found = re.search(r"[?&]key=([^\s&]+)", open(sys.argv[3], encoding="utf-8", errors="replace").read())
+    return found.group(1) if found else ""
+def get(path, keyed=True):
+    headers = {"Authorization": f"Bearer {key()}"} if keyed else {}
+    with urllib.request.urlopen(urllib.request.Request(base + path, headers=headers), timeout=30) as r:
         return r.status, r.headers.get("content-type"), r.read()
 deadline = time.monotonic() + 300  # the container starts and loads the store
 while True:
@@ -240,12 +246,20 @@ while True:
         status, _, body = get("/status")
         break
     except urllib.error.HTTPError as exc:
+        if exc.code == 401 and not key() and time.monotonic() < deadline:  # its key not printed yet
+            time.sleep(1)
+            continue
         sys.exit(f"make serve: /status answered {exc.code}: {exc.read()[:800]!r}")
     except OSError:
         if time.monotonic() > deadline:
             sys.exit("make serve: nothing answered on " + base)
         time.sleep(1)
 assert status == 200 and b"CVs indexed" in body, body[:500]
+try:
+    get("/status", keyed=False)
+    sys.exit("make serve: a request without the access key was answered")
+except urllib.error.HTTPError as exc:
+    assert exc.code == 401, exc.code
 _, _, page = get("/?" + urllib.parse.urlencode({"q": sys.argv[2]}))
 assert b"holds: jenkins" in page, "the search page shows no Jenkins holder"
 cv = re.search(rb'data-list="fused">.*?data-cv="([^"]+)"', page, re.S).group(1).decode()
