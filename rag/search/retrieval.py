@@ -27,7 +27,7 @@ from rag.search import aggregation as agg
 from rag.search.evidence import Evidence, best_lines, closest_passage
 from rag.search.fields import profile_fields
 from rag.search.filters import CompiledFilters, FilterOutcome
-from rag.search.fusion import FusionSettings, convex_scores, ranked, rrf_scores
+from rag.search.fusion import FusionSettings, convex_scores, lifted, ranked, rrf_scores, sure_tops
 from rag.search.lists import DENSE, FUSED, KEYWORD, LISTS, RETRIEVED
 from rag.search.query import Concept, Query, analyse, check_length, resolve
 from rag.search.retrievers import DenseRetriever, KeywordRetriever, Request, Retriever, only
@@ -241,7 +241,8 @@ class Searcher:
             shown = slice(None) if r.allowed is None else r.allowed
             fused = np.zeros(units)
             fused[shown] = convex_scores({n: r.scores[n][shown] for n in RETRIEVED}, weights)
-        order = only(ranked(fused, coverage_levels(r) if fusion.coverage else None), r.allowed)
+        sure = sure_tops({n: r.orders[n] for n in RETRIEVED}, r.scores)
+        order = only(ranked(lifted(fused, sure), coverage_levels(r) if fusion.coverage else None), r.allowed)
         return replace(r, orders=r.orders | {FUSED: order}, scores=r.scores | {FUSED: fused})
 
     def _postings(self, terms: tuple[str, ...], concepts: list[Concept]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
