@@ -2,7 +2,7 @@
 
 Hand-curated for the professions the project serves, from what CVs and job ads in English,
 Spanish, German and French commonly list. It deliberately contains every canonical skill of the
-synthetic generator (cv_generation/skills.py: 329 skills, the accuracy tests are measured on its
+synthetic generator (cv_generation/skills.py: 360 skills, the accuracy tests are measured on its
 CVs), so roughly half of the entries overlap with it; the rest (about as many again) are skills
 the generator never writes, from the same fields and a few more (office tools, soft skills,
 localised names such as "Projektmanagement" or "gestion de projet").
