@@ -442,7 +442,7 @@ SKILLS: tuple[Skill, ...] = (
     _tool("ATPL", ("Airline Transport Pilot Licence",), "the top commercial flying qualification"),
     _platform("Airbus A320", (), "narrow-body twinjet from Toulouse"),
     _platform("Boeing 737", (), "single-aisle jet built near Seattle"),
-    _practice("Crew Resource Management", (), "cockpit teamwork and communication"),
+    _practice("Crew Resource Management", (), "pilots sharing the workload on the flight deck"),
     _practice("Instrument Flight Rules", ("IFR",), "flying by cockpit gauges in cloud"),
     _tool("EASA Part-66", (), "European licence to certify airworthiness"),
     _practice("Aircraft Maintenance", (), "servicing airframes and engines"),
