@@ -134,7 +134,8 @@ as_of_flag = $(if $(AS_OF),--as-of "$(AS_OF)")
 
 # A fresh clone has no CVs yet: generate the default synthetic set, but never into a user's own folder.
 generate_cvs = $(call run,cv_generation.generate,--n "$(N)" --seed "$(SEED)" --out "$(CV_DIR_R)" --truth "$(TRUTH_DIR_R)" \
-	$(if $(LANGUAGES),--languages "$(LANGUAGES)") $(if $(TEMPLATES),--templates "$(TEMPLATES)"))
+	$(if $(LANGUAGES),--languages "$(LANGUAGES)") $(if $(TEMPLATES),--templates "$(TEMPLATES)") \
+	$(if $(TRADES),--trades "$(TRADES)") $(if $(BLIND),--blind))
 default_cvs = if [ "$(CV_DIR)" = "$(DEFAULT_CV_DIR)" ] && ! ls $(DEFAULT_CV_DIR)/*/cv.pdf >/dev/null 2>&1; then \
 		echo "No CVs in $(DEFAULT_CV_DIR) yet: generating the default synthetic set (N=$(N) SEED=$(SEED))." >&2; \
 		$(generate_cvs); \
@@ -193,11 +194,19 @@ eval: runner-ready ## Score FAISS, BM25, the fused list, the profiles and rag ma
 # fusion defaults are chosen on (docs/search.md), so no default is chosen on the data it is scored on.
 EVAL_ROOT ?= cv_generation/data/eval
 EVAL_CORPORA = test:42:en,es,de,fr:classic,modern,sidebar,two_page dev:7:en,de,fr:modern,sidebar,two_page
+# The trades corpora (#42): eight trades outside IT (cv_generation/roles.py TRADES), a dev and a test
+# split with seeds of their own, and the test split again blind (no name, e-mail or LinkedIn).
+TRADES_CORPORA = trades-dev:17: trades-test:23: trades-test-blind:23:1
 
-eval-corpora: runner-ready ## Generate the test and dev corpora (300 CVs each), index and score both; then the external ones.
+eval-corpora: runner-ready ## Generate the test and dev corpora (300 CVs each), the trades corpora, index and score them; then the external ones.
 	@set -e; for spec in $(EVAL_CORPORA); do IFS=: read -r name seed langs layouts <<< "$$spec"; \
 		echo "== $$name corpus: N=300 SEED=$$seed LANGUAGES=$$langs TEMPLATES=$$layouts" >&2; \
 		$(MAKE) --no-print-directory cvs CV_DIR="$(EVAL_ROOT)/$$name/cvs" N=300 SEED="$$seed" LANGUAGES="$$langs" TEMPLATES="$$layouts"; \
+		$(MAKE) --no-print-directory index eval CV_DIR="$(EVAL_ROOT)/$$name/cvs" STORE="$(EVAL_ROOT)/$$name/store"; \
+	done
+	@set -e; for spec in $(TRADES_CORPORA); do IFS=: read -r name seed blind <<< "$$spec"; \
+		echo "== $$name corpus: N=300 SEED=$$seed, eight trades outside IT$${blind:+, blind}" >&2; \
+		$(MAKE) --no-print-directory cvs CV_DIR="$(EVAL_ROOT)/$$name/cvs" N=300 SEED="$$seed" TRADES=all BLIND="$$blind"; \
 		$(MAKE) --no-print-directory index eval CV_DIR="$(EVAL_ROOT)/$$name/cvs" STORE="$(EVAL_ROOT)/$$name/store"; \
 	done
 	@$(MAKE) --no-print-directory eval-external

@@ -26,8 +26,9 @@ from cv_generation.career import REFERENCE_MONTH, month_label
 from cv_generation.i18n import LANGUAGES
 from cv_generation.jobs import job_files
 from cv_generation.pdf import render_pdf
-from cv_generation.profiles import cv_random, sample_profile
+from cv_generation.profiles import DEFAULT_VARIANT, Variant, blinded, cv_random, sample_profile
 from cv_generation.queries import build_queries
+from cv_generation.roles import TRADES
 from cv_generation.skills import SKILLS
 from cv_generation.templates import TEMPLATE_NAMES
 from cv_generation.truth import GENERATOR_VERSION, CVRecord, cv_record
@@ -75,15 +76,28 @@ def normalize_templates(templates: Sequence[str]) -> tuple[str, ...]:
     return _canonical(templates, TEMPLATE_NAMES, "template")
 
 
+def normalize_trades(trades: Sequence[str]) -> tuple[str, ...]:
+    """The trades asked for, in TRADES' order; "all" is every one; none is the default corpus."""
+    if not trades:
+        return ()
+    return tuple(TRADES) if "all" in trades else _canonical(trades, tuple(TRADES), "trade")
+
+
 def pick_template(seed: int, index: int, templates: Sequence[str] = TEMPLATE_NAMES) -> str:
     return cv_random(seed, index, "template").choice(list(templates))
 
 
 def build_cv(
-    seed: int, index: int, languages: Sequence[str], identifier: str, templates: Sequence[str] = TEMPLATE_NAMES
+    seed: int,
+    index: int,
+    languages: Sequence[str],
+    identifier: str,
+    templates: Sequence[str] = TEMPLATE_NAMES,
+    variant: Variant = DEFAULT_VARIANT,
 ) -> tuple[CVRecord, bytes]:
     """Ground truth and PDF bytes for CV `index`; pure apart from Faker's cached data."""
-    profile = sample_profile(seed, index, languages)
+    profile = sample_profile(seed, index, languages, variant.trades)
+    profile = blinded(profile) if variant.blind else profile
     template = pick_template(seed, index, templates)
     record = cv_record(
         profile,
@@ -93,6 +107,7 @@ def build_cv(
         index=index,
         languages=list(languages),
         templates=list(templates),
+        variant=variant.to_json(),
     )
     return record, render_pdf(profile, template)
 
@@ -124,11 +139,12 @@ class _Task:
     index: int
     languages: tuple[str, ...]
     templates: tuple[str, ...]
+    variant: Variant = DEFAULT_VARIANT
 
 
 def _write_cv(task: _Task) -> CVRecord:
     """Worker: build one CV and write its folder and truth (PDF first, so the truth marks completion)."""
-    record, pdf = build_cv(task.seed, task.index, task.languages, task.folder.name, task.templates)
+    record, pdf = build_cv(task.seed, task.index, task.languages, task.folder.name, task.templates, task.variant)
     task.folder.mkdir(parents=True, exist_ok=True)
     write_atomic(task.folder / PDF_NAME, pdf)
     write_atomic(task.truth_file, encode_json(record))
@@ -172,6 +188,7 @@ def generate_corpus(
     force: bool = False,
     on_cv: Callable[[], None] | None = None,
     truth: Path | None = None,
+    variant: Variant = DEFAULT_VARIANT,
 ) -> Summary:
     """Write cv_001..cv_<n> under `out` and their truth under `truth` (default_truth(out)),
     keeping complete existing CVs unless `force`, and rebuild the queries, jobs and corpus.json.
@@ -192,7 +209,7 @@ def generate_corpus(
         folder, truth_file = out / cv_id(index, n), truth / f"{cv_id(index, n)}.json"
         kept = None if force else _read_kept(folder, truth_file)
         if kept is None:
-            tasks.append(_Task(folder, truth_file, seed, index, chosen, layouts))
+            tasks.append(_Task(folder, truth_file, seed, index, chosen, layouts, variant))
             continue
         records[index] = kept
         if on_cv:
@@ -211,6 +228,7 @@ def generate_corpus(
     for name, data in jobs.items():
         write_atomic(truth / JOBS_DIR / name, data)
     expected = {"version": GENERATOR_VERSION, "seed": seed, "languages": list(chosen), "templates": list(layouts)}
+    expected |= variant.to_json()
     write_atomic(
         truth / CORPUS_NAME,
         encode_json(

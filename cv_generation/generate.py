@@ -10,8 +10,10 @@ from typing import Any
 import click
 from tqdm import tqdm
 
-from cv_generation.corpus import generate_corpus, normalize_languages, normalize_templates
+from cv_generation.corpus import generate_corpus, normalize_languages, normalize_templates, normalize_trades
 from cv_generation.i18n import LANGUAGES
+from cv_generation.profiles import Variant
+from cv_generation.roles import TRADES
 from cv_generation.templates import TEMPLATE_NAMES
 
 DEFAULT_OUT = Path("cv_generation/data/cvs")
@@ -83,6 +85,15 @@ def _comma_list(normalize: Callable[[Sequence[str]], Sequence[str]]):
     callback=_comma_list(normalize_templates),
     help="Comma-separated layouts to draw from (a different mix makes a second evaluation corpus).",
 )
+@click.option(
+    "--trades",
+    default="",
+    callback=_comma_list(normalize_trades),
+    help="Comma-separated trades outside IT to draw roles from, or 'all' for every one ("
+    + ", ".join(TRADES)
+    + "); default: every role of the IT-heavy corpus.",
+)
+@click.option("--blind", is_flag=True, help="Blind CVs: no name, e-mail or LinkedIn address printed.")
 @click.option("--force", is_flag=True, help="Rewrite CV folders that already exist.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def main(
@@ -92,6 +103,8 @@ def main(
     truth: Path | None,
     languages: list[str],
     templates: tuple[str, ...],
+    trades: tuple[str, ...],
+    blind: bool,
     force: bool,
     quiet: bool,
 ) -> None:
@@ -107,10 +120,21 @@ def main(
     Example:
       python -m cv_generation.generate --n 30 --seed 42
       python -m cv_generation.generate --n 200 --languages en,de --out /tmp/cvs --force
+      python -m cv_generation.generate --n 300 --seed 11 --trades all --blind --out /tmp/trades/cvs
     """
     bar = tqdm(total=n, unit="cv", disable=quiet or not sys.stderr.isatty(), file=sys.stderr)
     try:
-        summary = generate_corpus(out, n, seed, languages, templates, force=force, on_cv=bar.update, truth=truth)
+        summary = generate_corpus(
+            out,
+            n,
+            seed,
+            languages,
+            templates,
+            force=force,
+            on_cv=bar.update,
+            truth=truth,
+            variant=Variant(trades, blind),
+        )
     except OSError as exc:
         click.echo(f"error: cannot write to {out}: {exc.strerror or exc}", err=True)
         sys.exit(1)

@@ -12,7 +12,7 @@ import random
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from faker import Faker
 
@@ -33,7 +33,7 @@ from cv_generation.i18n import (
     DateStyle,
     Place,
 )
-from cv_generation.roles import ROLES, Role, employer_kind, role_title, study_field
+from cv_generation.roles import ROLES, Role, employer_kind, role_title, study_field, trade_roles
 from cv_generation.skills import IMPLIED
 
 FOREIGN_NAME_RATE = 0.35
@@ -264,10 +264,13 @@ def _spoken(rng: random.Random, language: str, name_locale: str) -> tuple[Spoken
     return tuple(spoken)
 
 
-def sample_profile(seed: int, index: int, languages: Sequence[str]) -> Profile:
+def sample_profile(seed: int, index: int, languages: Sequence[str], trades: Sequence[str] = ()) -> Profile:
+    """CV `index`'s profile; trades (roles.TRADES keys) draws its role from those trades alone,
+    each as often (one draw either way, so the rest of the CV is drawn as it would be)."""
     rng = cv_random(seed, index, "profile")
     language = rng.choice(list(languages))
-    role = rng.choices(ROLES, weights=_ROLE_WEIGHTS)[0]
+    roles, weights = trade_roles(tuple(trades)) if trades else (ROLES, _ROLE_WEIGHTS)
+    role = rng.choices(roles, weights=weights)[0]
     seniority = rng.choices(SENIORITIES, weights=SENIORITY_WEIGHTS)[0]
     feminine = rng.random() < 0.5
     place = _place(rng, language)
@@ -299,3 +302,24 @@ def sample_profile(seed: int, index: int, languages: Sequence[str]) -> Profile:
         education=_education(rng, role, language, stints[-1].start),
         spoken_languages=_spoken(rng, language, name_locale),
     )
+
+
+@dataclass(frozen=True)
+class Variant:
+    """What sets a corpus apart from the default one: its trades (roles.TRADES keys; none: every
+    role of ROLES) and whether its CVs are blind (no name, e-mail or LinkedIn address)."""
+
+    trades: tuple[str, ...] = ()
+    blind: bool = False
+
+    def to_json(self) -> dict:
+        """The keys a CV's generator record adds (none for the default corpus, whose truth stays as it was)."""
+        return ({"trades": list(self.trades)} if self.trades else {}) | ({"blind": True} if self.blind else {})
+
+
+DEFAULT_VARIANT = Variant()
+
+
+def blinded(profile: Profile) -> Profile:
+    """The profile of a blind CV: no name, and no e-mail or LinkedIn address that spells one."""
+    return replace(profile, name="", email="", linkedin="")

@@ -228,6 +228,27 @@ FAMILIES: dict[str, Family] = {
             (50, 20000),
         ),
         Family(
+            "culinary",
+            _l("professional kitchens", "cocina profesional", "Profiküche", "cuisine professionnelle"),
+            _l("Culinary Arts", "Artes Culinarias", "Kochkunst", "arts culinaires"),
+            _l("covers", "cubiertos", "Gedecke", "couverts"),
+            (40, 600),
+        ),
+        Family(
+            "aviation",
+            _l("commercial aviation", "aviación comercial", "Verkehrsluftfahrt", "aviation commerciale"),
+            _l("Aeronautics", "Ingeniería Aeronáutica", "Luftfahrttechnik", "aéronautique"),
+            _l("passengers", "pasajeros", "Passagiere", "passagers"),
+            (50, 400),
+        ),
+        Family(
+            "construction",
+            _l("building and construction", "edificación y obra", "Hoch- und Tiefbau", "bâtiment et travaux publics"),
+            _l("Building Engineering", "Arquitectura Técnica", "Bauwesen", "bâtiment"),
+            _l("residents", "residentes", "Bewohner", "résidents"),
+            (20, 900),
+        ),
+        Family(
             "project",
             _l("project delivery", "gestión de proyectos", "Projektsteuerung", "pilotage de projets"),
             _BUSINESS,
@@ -1477,7 +1498,116 @@ ROLES: tuple[Role, ...] = (
     ),
 )
 
-ROLE_BY_TITLE: dict[str, Role] = {role.title: role for role in ROLES}
+# Trades outside IT, drawn only for a trades corpus (--trades): the default corpora draw from ROLES
+# alone, so they stay as they were. A trade is drawn from its own roles here and from ROLES.
+TRADE_ROLES: tuple[Role, ...] = (
+    Role(
+        "Chef",
+        "culinary",
+        _t("Cocinero|Cocinera", "Koch|Köchin", "Cuisinier|Cuisinière"),
+        core=("Food Safety", "HACCP", "Menu Planning", "Kitchen Management"),
+        common=(
+            "Sous Vide",
+            "Food Cost Control",
+            "Butchery",
+            "Allergen Management",
+            "ServSafe",
+            "Inventory Management",
+        ),
+        extra=("Patisserie", "Team Leadership", "Mentoring", "Procurement", "First Aid"),
+        employer="company",
+    ),
+    Role(
+        "Pastry Chef",
+        "culinary",
+        _t("Pastelero|Pastelera", "Konditor|Konditorin", "Pâtissier|Pâtissière"),
+        core=("Patisserie", "Food Safety", "HACCP"),
+        common=("Menu Planning", "Allergen Management", "Food Cost Control", "ServSafe", "Inventory Management"),
+        extra=("Sous Vide", "Kitchen Management", "Mentoring", "Team Leadership"),
+        required=("Patisserie",),
+    ),
+    Role(
+        "Airline Pilot",
+        "aviation",
+        _t("Piloto de línea aérea", "Verkehrspilot|Verkehrspilotin", "Pilote de ligne"),
+        core=("ATPL", "Crew Resource Management", "Instrument Flight Rules", "Flight Planning"),
+        common=("Airbus A320", "Boeing 737", "Cabin Safety", "First Aid"),
+        extra=("Team Leadership", "Mentoring", "Public Speaking", "Technical Writing"),
+        required=("ATPL",),
+    ),
+    Role(
+        "Aircraft Maintenance Technician",
+        "aviation",
+        _t(
+            "Técnico de mantenimiento de aeronaves|Técnica de mantenimiento de aeronaves",
+            "Fluggerätmechaniker|Fluggerätmechanikerin",
+            "Technicien de maintenance aéronautique|Technicienne de maintenance aéronautique",
+        ),
+        core=("Aircraft Maintenance", "EASA Part-66", "Non-Destructive Testing"),
+        common=("Airbus A320", "Boeing 737", "Health and Safety", "Technical Writing", "Inventory Management"),
+        extra=("Team Leadership", "Mentoring", "Electrical Installation", "Six Sigma"),
+        required=("Aircraft Maintenance",),
+    ),
+    Role(
+        "Flight Attendant",
+        "aviation",
+        _t("Auxiliar de vuelo", "Flugbegleiter|Flugbegleiterin", "Steward|Hôtesse de l'air"),
+        core=("Cabin Safety", "First Aid", "Customer Service"),
+        common=("Crew Resource Management", "Conflict Resolution", "Airbus A320", "Boeing 737", "Food Safety"),
+        extra=("Team Leadership", "Public Speaking", "Mentoring"),
+    ),
+    Role(
+        "Site Manager",
+        "construction",
+        _t("Jefe de obra|Jefa de obra", "Bauleiter|Bauleiterin", "Chef de chantier|Cheffe de chantier"),
+        core=("Site Supervision", "Health and Safety", "Concrete Works"),
+        common=("NEBOSH", "Primavera P6", "Quantity Surveying", "AutoCAD", "Project Management", "Procurement"),
+        extra=("Team Leadership", "Revit", "Vendor Management", "First Aid", "Lean"),
+    ),
+    Role(
+        "Civil Engineer",
+        "construction",
+        _t(
+            "Ingeniero civil|Ingeniera civil",
+            "Bauingenieur|Bauingenieurin",
+            "Ingénieur génie civil|Ingénieure génie civil",
+        ),
+        core=("Structural Analysis", "AutoCAD", "Revit"),
+        common=("Concrete Works", "Primavera P6", "Quantity Surveying", "Site Supervision", "Health and Safety"),
+        extra=("MATLAB", "Project Management", "Technical Writing", "Python", "NEBOSH"),
+        study=_l("Civil Engineering", "Ingeniería Civil", "Bauingenieurwesen", "génie civil"),
+    ),
+    Role(
+        "Electrician",
+        "construction",
+        _t("Electricista", "Elektriker|Elektrikerin", "Électricien|Électricienne"),
+        core=("Electrical Installation", "Health and Safety"),
+        common=("AutoCAD", "Site Supervision", "First Aid", "Inventory Management"),
+        extra=("Team Leadership", "Mentoring", "Customer Service"),
+        required=("Electrical Installation",),
+    ),
+)
+
+TRADES: dict[str, tuple[str, ...]] = {
+    "kitchen": ("Chef", "Pastry Chef"),
+    "nursing": ("Registered Nurse",),
+    "teaching": ("Primary School Teacher", "Secondary School Teacher"),
+    "law": ("Corporate Lawyer", "Paralegal"),
+    "accounting": ("Accountant", "Financial Controller"),
+    "aviation": ("Airline Pilot", "Aircraft Maintenance Technician", "Flight Attendant"),
+    "construction": ("Site Manager", "Civil Engineer", "Electrician"),
+    "graphic design": ("Graphic Designer",),
+}
+"""Eight trades outside IT and the roles each draws from (a trades corpus: corpus.py)."""
+
+ALL_ROLES: tuple[Role, ...] = ROLES + TRADE_ROLES
+ROLE_BY_TITLE: dict[str, Role] = {role.title: role for role in ALL_ROLES}
+
+
+def trade_roles(trades: tuple[str, ...]) -> tuple[tuple[Role, ...], list[float]]:
+    """The roles of these trades and the weight of each, so that every trade is drawn as often."""
+    roles = [(ROLE_BY_TITLE[title], 1.0 / len(TRADES[t])) for t in trades for title in TRADES[t]]
+    return tuple(r for r, _ in roles), [w for _, w in roles]
 
 
 def role_title(role: Role, language: str, feminine: bool) -> str:

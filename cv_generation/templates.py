@@ -96,8 +96,9 @@ def _header(
     headline_color: RGB | None = None,
     contact: bool = True,
 ) -> None:
-    name_style = fit(cv.name, Style(name_size, "bold", name_color, 1.4), col.width)
-    col.paragraph([Run(cv.name, name_style)], align=align)
+    if cv.name:  # a blind CV has none
+        name_style = fit(cv.name, Style(name_size, "bold", name_color, 1.4), col.width)
+        col.paragraph([Run(cv.name, name_style)], align=align)
     headline = Style(theme.body.size + 2, "regular", headline_color or theme.accent)
     address = cv.location_style == "address"
     col.paragraph([Run(cv.title if address else f"{cv.title} — {cv.location_written}", headline)], align=align)
@@ -109,7 +110,7 @@ def _contact_line(col: Column, theme: Theme, cv: Profile, align: Align = "left")
     """E-mail, phone and LinkedIn on one line, after the postal address when the CV gives one."""
     if cv.location_style == "address":
         col.paragraph([Run(cv.location_written, theme.meta)], align=align)
-    col.paragraph([Run(" · ".join((cv.email, cv.phone, cv.linkedin)), theme.meta)], align=align)
+    col.paragraph([Run(" · ".join(filter(None, (cv.email, cv.phone, cv.linkedin))), theme.meta)], align=align)
 
 
 def _profile(col: Column, theme: Theme, cv: Profile) -> None:
@@ -180,7 +181,7 @@ def _languages(col: Column, theme: Theme, cv: Profile, *, stacked: bool) -> None
 def _contact(col: Column, theme: Theme, cv: Profile) -> None:
     _heading(col, theme, "contact", cv.language)
     place = cv.location_written.split(", ", 1) if cv.location_style == "address" else [cv.location_written]
-    for item in (*place, cv.email, cv.phone, cv.linkedin):
+    for item in filter(None, (*place, cv.email, cv.phone, cv.linkedin)):
         col.paragraph([Run(item, fit(item, theme.body, col.width))])
 
 
@@ -238,7 +239,7 @@ def _two_page(canvas: Canvas, cv: Profile) -> None:
     _languages(col, TWO_PAGE, cv, stacked=True)
     footer = TWO_PAGE.meta
     for page in range(canvas.pages):
-        text = f"{cv.name} — {HEADINGS[cv.language]['page']} {page + 1}/{canvas.pages}"
+        text = f"{cv.name} — " * bool(cv.name) + f"{HEADINGS[cv.language]['page']} {page + 1}/{canvas.pages}"
         canvas.text(page, 60, PAGE_HEIGHT - 36, text, footer)
 
 

@@ -5,7 +5,7 @@ Keys are a contract (see cv_generation/README.md); add keys rather than rename t
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 from cv_generation.career import REFERENCE_MONTH, month_label
 from cv_generation.i18n import DateStyle
@@ -49,11 +49,15 @@ class GeneratorRecord(TypedDict):
     """The layouts the corpus drew from (--templates)."""
     reference_month: str
     """YYYY-MM: the month "present" means in this CV's dates."""
+    trades: NotRequired[list[str]]
+    """A trades corpus: the trades its roles were drawn from (roles.TRADES)."""
+    blind: NotRequired[bool]
+    """A blind corpus: no name, e-mail or LinkedIn address printed."""
 
 
 class CVRecord(TypedDict):
     cv_id: str
-    name: str
+    name: str | None
     name_locale: str
     language: str
     template: str
@@ -94,11 +98,21 @@ def date_format(style: DateStyle) -> str:
 
 
 def cv_record(
-    profile: Profile, *, cv_id: str, template: str, seed: int, index: int, languages: list[str], templates: list[str]
+    profile: Profile,
+    *,
+    cv_id: str,
+    template: str,
+    seed: int,
+    index: int,
+    languages: list[str],
+    templates: list[str],
+    variant: dict | None = None,
 ) -> CVRecord:
+    """The truth of one CV; variant: the keys a trades or blind corpus adds to its generator record
+    (a blind CV's name is null: it prints none)."""
     return CVRecord(
         cv_id=cv_id,
-        name=profile.name,
+        name=profile.name or None,
         name_locale=profile.name_locale,
         language=profile.language,
         template=template,
@@ -128,5 +142,6 @@ def cv_record(
             languages=list(languages),
             templates=list(templates),
             reference_month=month_label(REFERENCE_MONTH),
-        ),
+        )
+        | (variant or {}),
     )

@@ -148,7 +148,7 @@ def test_a_word_no_cv_holds_gets_a_did_you_mean(store):
     }
     assert search_json(store, "Selenium tester")["did_you_mean"] is None  # every word held: nothing offered
     text = CliRunner().invoke(rag, ["search", "--store", str(store), "Who knows Kotiln?"]).output
-    assert text.splitlines()[0] == "Did you mean: Who knows Kotlin??  (Kotlin: 1 CV)  rag search 'Who knows Kotlin?'"
+    assert text.splitlines()[0] == "Did you mean: Who knows Kotlin?  (Kotlin: 1 CV)  rag search 'Who knows Kotlin?'"
     with open_store(store) as opened:
         searcher = Searcher(opened)
         offer = did_you_mean(searcher, "Djangoo and Pyhton", analyse("Djangoo and Pyhton"))

@@ -91,9 +91,11 @@ def test_not_and_minus_leave_holders_out_of_every_list(store):
         assert "ana" not in fused(doc) and set(fused(doc)[:2]) == {"ben", "fay"}
 
 
-def test_and_asks_for_both(store):
-    doc = search(store, "Docker AND Kubernetes")
-    assert fused(doc)[0] == "dev" and doc["concepts"] == {"docker": 3, "kubernetes": 1}
+def test_and_requires_both(store):
+    doc = search(store, "Docker AND Kubernetes")  # three CVs say Docker, one of them Kubernetes too
+    assert fused(doc) == ["dev"] and doc["required"] == {"docker": 3, "kubernetes": 1, "all": 1}
+    plain = search(store, "Docker Kubernetes")  # plain words rank, leave nobody out
+    assert fused(plain)[0] == "dev" and len(fused(plain)) > 3 and plain["required"] == {}
 
 
 def test_a_query_of_stop_words_is_one_line_and_exit_2(store):

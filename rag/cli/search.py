@@ -120,7 +120,8 @@ def question_lines(doc: dict) -> list[str]:
         )
         question = shlex.quote(offer["question"])
         run = f"make search Q={question}" if via_make() else f"rag search {question}"
-        lines.append(display(f"Did you mean: {offer['question']}?  ({held})  {run}"))
+        mark = "" if offer["question"].rstrip().endswith("?") else "?"
+        lines.append(display(f"Did you mean: {offer['question']}{mark}  ({held})  {run}"))
     return lines
 
 

@@ -2,7 +2,7 @@
 
 Hand-curated for the professions the project serves, from what CVs and job ads in English,
 Spanish, German and French commonly list. It deliberately contains every canonical skill of the
-synthetic generator (cv_generation/skills.py: 329 skills, the accuracy tests are measured on its
+synthetic generator (cv_generation/skills.py: 360 skills, the accuracy tests are measured on its
 CVs), so roughly half of the entries overlap with it; the rest (about as many again) are skills
 the generator never writes, from the same fields and a few more (office tools, soft skills,
 localised names such as "Projektmanagement" or "gestion de projet").
@@ -926,6 +926,40 @@ SKILLS: dict[str, tuple[Entry, ...]] = {
         "Power Automate",
         "Power Apps",
         "Zapier",
+    ),
+    "culinary": (
+        ("HACCP", "Hazard Analysis and Critical Control Points"),
+        ("Food Safety", "Lebensmittelsicherheit", "Seguridad alimentaria", "Sécurité alimentaire"),
+        "Menu Planning",
+        ("Patisserie", "pastry", "Pâtisserie", "Repostería", "Konditorei"),
+        "Sous Vide",
+        "Kitchen Management",
+        "Food Cost Control",
+        "Butchery",
+        "ServSafe",
+        "Allergen Management",
+    ),
+    "aviation": (
+        ("ATPL", "Airline Transport Pilot Licence", "Airline Transport Pilot License"),
+        ("Airbus A320", "A320"),
+        ("Boeing 737", "B737"),
+        "Crew Resource Management",
+        ("Instrument Flight Rules", "IFR"),
+        ("EASA Part-66", "Part-66"),
+        "Aircraft Maintenance",
+        ("Non-Destructive Testing", "NDT"),
+        "Cabin Safety",
+        "Flight Planning",
+    ),
+    "construction": (
+        "Revit",
+        "Site Supervision",
+        "NEBOSH",
+        "Quantity Surveying",
+        "Concrete Works",
+        "Electrical Installation",
+        "Primavera P6",
+        "Structural Analysis",
     ),
     "cross_functional": (
         "Team Leadership",

@@ -122,6 +122,9 @@ class SearchOutput(TypedDict):
     terms: Annotated[list[str], Field(description="The BM25 terms the query was reduced to.")]
     concepts: Annotated[dict[str, int], Field(description="Each query concept and how many CVs hold it.")]
     excluded: Annotated[dict[str, int], Field(description="Each NOT / -term concept and how many CVs it left out.")]
+    required: Annotated[
+        dict[str, int], Field(description='Each AND concept and how many CVs hold it; "all": how many hold every one.')
+    ]
     seniority: str | None
     fusion: Fusion
     store: StoreSummary

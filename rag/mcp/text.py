@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rag.app.settings import KEYWORD
 from rag.render.match import MARKS, held_by, judged, outcome_text
-from rag.render.search import list_name
+from rag.render.search import list_name, nothing_held
 from rag.render.terminal import clip, display
 
 EVIDENCE_CHARS = 160
@@ -21,7 +21,7 @@ def search_text(doc: dict) -> str:
     lines = [
         f"Query: {doc['query']}",
         *read_from_question(doc),
-        f"Looking for: {held or 'nothing but framing words (a meaning search)'}",
+        f"Looking for: {held or nothing_held(doc['terms'])}",
         f"Store: {store['candidate_count']} CVs, {store['chunk_count']} chunks, model {store['embedding_model']}",
         *([f"Filters: {doc['filters']['text']}"] if doc.get("filters") else []),
     ]

@@ -45,6 +45,7 @@ def search_document(result: SearchResult, manifest: Manifest, store_path: str, t
         "terms": list(q.terms),
         "concepts": result.holders,
         "excluded": result.excluded,
+        "required": result.required,
         "seniority": q.seniority,
         "fusion": fusion.to_json() | {"text": fusion.describe()},
         "store": store_json(manifest, store_path),

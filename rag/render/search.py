@@ -4,9 +4,12 @@ document itself, render/documents.py)."""
 
 from __future__ import annotations
 
+from rag.lexicon.role_words import ROLE_WORDS
+from rag.lexicon.terms import QUERY_FRAMING, STOPWORDS
 from rag.render.profile import row_text
 from rag.render.terminal import bold, clip, display, highlight, plural, terminal_width
 from rag.search.lists import DENSE, FUSED, KEYWORD
+from rag.search.retrieval import ALL_REQUIRED
 
 
 def list_name(name: str, rule: str) -> str:
@@ -30,7 +33,7 @@ def search_text(doc: dict) -> str:
     lines = [
         bold(f"Query: {display(doc['query'])}"),
         display(
-            f"Looking for: {wanted or '(nothing but framing words)'}"
+            f"Looking for: {wanted or nothing_held(doc['terms'])}"
             + (f"   BM25 terms: {', '.join(doc['terms'])}" if doc["terms"] else "")
         ),
         display(
@@ -38,6 +41,16 @@ def search_text(doc: dict) -> str:
             f"{store['embedding_model']}"
         ),
     ]
+    if doc.get("required"):
+        required = dict(doc["required"])
+        everyone = required.pop(ALL_REQUIRED)
+        lines.append(
+            display(
+                "Requiring (AND): "
+                + ", ".join(f"{label} ({plural(n, unit)})" for label, n in required.items())
+                + f"; all of them: {plural(everyone, unit)}"
+            )
+        )
     if doc["excluded"]:
         lines.append(
             "Leaving out: " + ", ".join(f"{label} ({plural(n, unit)})" for label, n in doc["excluded"].items())
@@ -70,6 +83,14 @@ def search_text(doc: dict) -> str:
             lines += _record_lines(name, record, doc, terms, width)
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
+
+
+def nothing_held(terms: list[str]) -> str:
+    """The header when the query asks for no skill, name or phrase anyone holds: framing words only
+    ("Who has experience?") or a description, which is searched by its words and its meaning."""
+    if all(t in QUERY_FRAMING or t in STOPWORDS or t in ROLE_WORDS for t in terms):
+        return "(nothing but framing words)"
+    return "(no skill or name to hold: a description, searched by its words and meaning)"
 
 
 def _label(record: dict) -> str:
@@ -121,6 +142,9 @@ def _record_lines(name: str, r: dict, doc: dict, terms: set[str], width: int) ->
     for ev in r["evidence"]:
         text = clip(display(ev["text"]), width - 14)
         lines.append(f"      p.{ev['page']:<3} {highlight(text, terms) if ev['terms'] else text}")
+    elsewhere = [h for h in held if not h.endswith("(title)")]
+    if elsewhere and not any(ev["terms"] for ev in r["evidence"]):
+        lines.append("      " + display(f"({', '.join(elsewhere)}: matched elsewhere in the CV, on no line shown)"))
     return lines
 
 

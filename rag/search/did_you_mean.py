@@ -2,7 +2,9 @@
 within a small edit distance of it ("Selenum": Selenium), each with the question re-written.
 
 Only a word no live chunk holds is looked at, so a search whose words are all in the store pays
-nothing. The store's terms come from its term dictionary (index/dictionary.py): only those of a
+nothing; and only a misspelling: a word spelt right in one of the CV languages
+(rag/lexicon/spelling.py) is a word, however close a held term is ("responsive" is not
+"response", "analista" not "analyst"). The store's terms come from its term dictionary (index/dictionary.py): only those of a
 length that can be close are decoded, and only those some live chunk holds are offered. Distance
 is the optimal string alignment distance (Levenshtein with a swap of two neighbours counted as one
 edit, "Jenkisn"), computed by rapidfuzz; one edit for words of up to seven letters, two beyond.
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rag.lexicon.spelling import is_word
 from rag.lexicon.terms import raw_tokens
 from rag.lexicon.vocabulary import one_word_spellings
 from rag.search.query import Query
@@ -50,7 +53,7 @@ def did_you_mean(searcher: Searcher, question: str, query: Query) -> DidYouMean 
     keyword = searcher.keyword
     found = []
     for term in query.terms:
-        if len(term) < SHORTEST or not term.isalpha() or _chunks_holding(searcher, term):
+        if len(term) < SHORTEST or not term.isalpha() or _chunks_holding(searcher, term) or is_word(term):
             continue
         best = _closest(searcher, term)
         if best is None:

@@ -1,7 +1,8 @@
 """Why a candidate is on a list: the one or two lines of their CV that hold the query's concepts.
 
 Lines are scored by the concepts they hold, each weighted by how rare it is (its idf), so the
-line naming "Jenkins" wins over one that only says "engineer". A second line is shown when it
+line naming "Jenkins" wins over one that only says "engineer"; a long line is shown from a few
+words before the concept it holds, so the word is always in sight. A second line is shown when it
 holds a concept the first lacks, or, failing that, when it is the next best. A candidate who
 holds no concept is there for meaning alone: their closest passage stands as the evidence.
 """
@@ -12,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from rag.lexicon.role_words import HEADING_NOUNS, ROLE_WORDS
-from rag.lexicon.terms import STOPWORDS, aliases, expand_words, folded_words, lines_at
+from rag.lexicon.terms import STOPWORDS, aliases, expand_words, folded_words, lines_at, raw_tokens
 from rag.search.query import Concept
 from rag.store.rows import Candidate, Chunk
 
@@ -63,7 +64,8 @@ def best_lines(
             held = _held(words, concepts)
             if held and not _heading(line, words, concepts):
                 weight = sum(weights.get(label, 0.0) for label in held) + 1e-3 * len(held)
-                scored[key] = (weight, Evidence(_clip(line), candidate.page_at(offset), chunk.chunk_id, held))
+                shown = _around(line, _first_held(line, concepts))
+                scored[key] = (weight, Evidence(shown, candidate.page_at(offset), chunk.chunk_id, held))
     ranked = [e for _, e in sorted(scored.values(), key=lambda pair: (-pair[0], pair[1].chunk_id))]
     if not ranked:
         return []
@@ -86,6 +88,31 @@ def _heading(line: str, words: list[str], concepts: Sequence[Concept]) -> bool:
     own = {w for c in concepts for spelling in c.spellings for w in spelling}
     rest = [w for w in words if w not in own and w not in STOPWORDS]
     return bool(rest) and all(w in HEADING_NOUNS or w in ROLE_WORDS for w in rest)
+
+
+def _first_held(line: str, concepts: Sequence[Concept]) -> int:
+    """Where in the line the first word of a held concept starts (0 when none is found)."""
+    tokens = raw_tokens(line)
+    words = [t.term for t in tokens]
+    for i, token in enumerate(tokens):
+        terms = set(expand_words(words[i : i + 1]))
+        for concept in concepts:
+            for spelling in concept.spellings:
+                if (len(spelling) == 1 and spelling[0] in terms) or tuple(words[i : i + len(spelling)]) == spelling:
+                    return token.start
+    return 0
+
+
+def _around(line: str, at: int) -> str:
+    """The line clipped so that the character at `at` shows: a long line whose concept stands past
+    what is shown starts a few words before it (a merged line of two columns often does)."""
+    before = " ".join(line[:at].split())
+    at = len(before) + (1 if before and line[at - 1].isspace() else 0)
+    line = " ".join(line.split())
+    if at + LEAD > MAX_LINE:
+        cut = line.rfind(" ", 0, max(0, at - LEAD))
+        line = "…" + line[cut + 1 :]
+    return _clip(line)
 
 
 def _alias_cues(concepts: Sequence[Concept]) -> set[str]:

@@ -6,19 +6,24 @@ the filters they name, each with the words it was read from (a "chip" the page l
 remove, and `rag search` prints). They become the same Filters the options give (filters.py), so
 "in Berlin" filters exactly as --location Berlin does.
 
-What is read, in English (the words a recruiter types into a search box):
+What is read, in each CV language: English, Spanish, German and French (the words of each are in
+rag/lexicon/filter_words.py; "con más de 5 años en Madrid", "mit mindestens 5 Jahren in Berlin",
+"avec 5 ans d'expérience à Paris" read as "with at least 5 years in ..." does):
 
-- a place after "in", "based in", "located in", "living in", "lives in": a country by name (in
-  en/es/de/fr, babel's CLDR names), a city of the gazetteer (profile/places.py), or a place some CV
-  of the store writes (known_places, capitalised); after "based in" and its kin any capitalised
-  name. Never a known skill ("in Java"), never inside quotes. "in Berlin or Munich" is either;
+- a place after "in" ("en", "in", "à", "au"), "based in" and its kin ("basado en", "wohnhaft
+  in", "basé à"): a country by name (in en/es/de/fr, babel's CLDR names), a city of the gazetteer
+  (profile/places.py), or a place some CV of the store writes (known_places, capitalised); after
+  "based in" and its kin any capitalised name. Never a known skill ("in Java"), never inside
+  quotes. "in Berlin or Munich" ("o", "oder", "ou") is either;
 - years: "at least 5 years", "5+ years", "5 or more years", "over 5 years", "minimum of 5 years",
-  "with 5 years", "5 years of experience" (a minimum); "at most 10 years", "up to 10 years",
-  "less than 3 years" (a maximum; "less than 3" is at most 2 whole years); "3-5 years" and
-  "between 3 and 5 years" (both). Years count every dated role, as --min-years does;
+  "with 5 years", "5 years of experience" (a minimum; "más de", "mindestens", "au moins", "5 años
+  de experiencia", "5 Jahre Berufserfahrung", "5 ans d'expérience"); "at most 10 years", "up to
+  10 years", "less than 3 years" (a maximum; "less than 3" is at most 2 whole years); "3-5 years"
+  and "between 3 and 5 years" (both; "entre 3 y 5 años", "zwischen 3 und 5 Jahren"). Years count
+  every dated role, as --min-years does;
 - languages: "speaks German", "speaking French and Spanish", "fluent in German", "German
-  speaker", "German-speaking", with a level after it ("speaks German (B2)", "at C1") or "native
-  German speaker".
+  speaker", "German-speaking" ("habla alemán", "spricht Englisch", "parle anglais"), with a level
+  after it ("speaks German (B2)", "at C1") or "native German speaker".
 
 Words that only tied the filter to the sentence go with it ("who speaks", "with at least"), so
 "Java developer in Berlin with at least 5 years" searches for "Java developer".
@@ -31,6 +36,7 @@ from dataclasses import dataclass, replace
 
 import regex
 
+from rag.lexicon import filter_words as W
 from rag.lexicon.terms import STOPWORDS, fold
 from rag.lexicon.vocabulary import canonical
 from rag.search.filters import Filters
@@ -39,29 +45,29 @@ from rag.search.query import analyse
 MAX_YEARS = 80  # as the filters allow
 
 _WORD = r"[\p{L}][\p{L}'’.-]*"
-_YEARS_WORD = r"(?:years?|yrs?)"
-_EXPERIENCE = r"(?:\s+of)?(?:\s+(?:professional|work|working|relevant|industry|hands-on))?\s+experience\b"
+
+
+def _any(table: dict[str, str]) -> str:
+    return "|".join(f"(?:{words})" for words in table.values())
+
+
+_YEARS_WORD = rf"(?:{_any(W.YEARS)})(?![\p{{L}}])"
+_EXPERIENCE = rf"(?:{_any(W.EXPERIENCE)})"
 _N = r"(?P<n>\d{1,2})"
+_M = r"(?P<m>\d{1,2})"
+_BETWEEN = "|".join(rf"{low}\s+{_N}\s+{high}\s+{_M}" for low, high in W.BETWEEN.values())
 # Each form of a number of years, with what it means: (pattern, minimum?, maximum?) where a
 # bound is "n", "m" (the second number) or "n-1".
 _YEAR_FORMS = [
-    (rf"between\s+{_N}\s+and\s+(?P<m>\d{{1,2}})\s+{_YEARS_WORD}", "n", "m"),
-    (rf"{_N}\s*(?:-|–|to)\s*(?P<m>\d{{1,2}})\s+{_YEARS_WORD}", "n", "m"),
-    (
-        rf"(?:at\s+least|minimum(?:\s+of)?|min\.?|no\s+less\s+than|not\s+less\s+than|more\s+than|over)\s+{_N}\s*\+?\s*{_YEARS_WORD}",
-        "n",
-        None,
-    ),
-    (
-        rf"(?:at\s+most|up\s+to|no\s+more\s+than|not\s+more\s+than|maximum(?:\s+of)?|max\.?)\s+{_N}\s+{_YEARS_WORD}",
-        None,
-        "n",
-    ),
-    (rf"(?:less\s+than|fewer\s+than|under)\s+{_N}\s+{_YEARS_WORD}", None, "n-1"),
+    (rf"(?:{_BETWEEN})\s+{_YEARS_WORD}", "n", "m"),
+    (rf"{_N}\s*(?:{W.RANGE_JOINERS})\s*{_M}\s+{_YEARS_WORD}", "n", "m"),
+    (rf"(?:{_any(W.AT_LEAST)})\s+{_N}\s*\+?\s*{_YEARS_WORD}", "n", None),
+    (rf"(?:{_any(W.AT_MOST)})\s+{_N}\s+{_YEARS_WORD}", None, "n"),
+    (rf"(?:{_any(W.LESS_THAN)})\s+{_N}\s+{_YEARS_WORD}", None, "n-1"),
     (rf"{_N}\s*\+\s*{_YEARS_WORD}", "n", None),
-    (rf"{_N}\s+(?:or\s+more|and\s+(?:more|above|up))\s+{_YEARS_WORD}", "n", None),
-    (rf"{_N}\s+{_YEARS_WORD}\s+(?:or\s+more|and\s+(?:more|above|up)|minimum|plus)", "n", None),
-    (rf"(?<=\bwith\s+){_N}\s+{_YEARS_WORD}", "n", None),
+    (rf"{_N}\s+(?:{_any(W.OR_MORE)})\s+{_YEARS_WORD}", "n", None),
+    (rf"{_N}\s+{_YEARS_WORD}\s+(?:{_any(W.OR_MORE)}|{W.AFTER_YEARS_MINIMUM})(?![\p{{L}}])", "n", None),
+    (rf"(?<=\b(?:{W.WITH})\s+){_N}\s+{_YEARS_WORD}", "n", None),
     (rf"{_N}\s+{_YEARS_WORD}(?={_EXPERIENCE})", "n", None),
 ]
 _YEARS = regex.compile(
@@ -69,25 +75,21 @@ _YEARS = regex.compile(
     regex.IGNORECASE,
 )
 _PLACE_LEAD = regex.compile(
-    r"(?<![\p{L}\p{N}])(?:(?P<strong>(?:based|located|living|lives|residing|resident)\s+in)|in)\s+(?=\p{L})",
+    rf"(?<![\p{{L}}\p{{N}}])(?:(?P<strong>{W.STRONG_PLACE_LEADS})|{W.PLACE_LEADS})\s+(?=\p{{L}})",
     regex.IGNORECASE,
 )
-_NEXT_PLACE = regex.compile(r"\s*(?:,|\bor\b)\s*(?=\p{L})", regex.IGNORECASE)
+_NEXT_PLACE = regex.compile(rf"\s*(?:,|\b(?:{W.OR_WORDS})\b)\s*(?=\p{{L}})", regex.IGNORECASE)
 _WORDS = regex.compile(rf"{_WORD}(?:\s+{_WORD}){{0,2}}")
 _LEVEL = r"(?P<level>[ABC][12]|native)"
-_LANGUAGE_LEAD = regex.compile(
-    r"(?<![\p{L}\p{N}])(?:speaks?|speaking|fluent\s+in)\s+(?=\p{L})",
-    regex.IGNORECASE,
-)
+_LANGUAGE_LEAD = regex.compile(rf"(?<![\p{{L}}\p{{N}}])(?:{W.SPEAKS})\s+(?=\p{{L}})", regex.IGNORECASE)
 _LANGUAGE_AFTER = regex.compile(
     rf"(?P<native>native\s+)?(?P<name>{_WORD})(?:-speaking|\s+speaking|\s+speakers?)(?![\p{{L}}])",
     regex.IGNORECASE,
 )
 _LEVEL_AFTER = regex.compile(rf"\s*(?:\(\s*{_LEVEL}\s*\)|(?:at\s+)?(?:level\s+)?{_LEVEL}(?![\p{{L}}\p{{N}}]))")
-_AND_ANOTHER = regex.compile(r"\s*(?:,|\band\b)\s*(?=\p{L})", regex.IGNORECASE)
+_AND_ANOTHER = regex.compile(rf"\s*(?:,|\b(?:{W.AND_WORDS})\b)\s*(?=\p{{L}})", regex.IGNORECASE)
 _QUOTED = regex.compile(r'["“”„«][^"“”„«»]*["“”«»]')
-# Words that only tie a filter to the sentence: they go when the filter is read out.
-_TIES = frozenset("with and who whom that is are has have having a an ,".split())
+_TIES = W.TIES
 _SPACE_BEFORE_MARK = regex.compile(r"\s+([?.!,;:])")
 
 

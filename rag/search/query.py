@@ -9,7 +9,8 @@ Syntax, as `rag search --help` teaches it:
 
 - `"quoted words"`: a phrase whose words must stand side by side in the CV;
 - `A OR B` (also a lower-case "or" between two skills): one concept that either holds;
-- `A AND B`, or just `A B`: both are asked for (the default);
+- `A AND B`: both must be held: candidates whose CV lacks either are left out of every list;
+- `A B`: both are asked for, and who holds more ranks first (the default);
 - `NOT X` or `-X`: candidates whose CV holds X are left out of every list.
 
 Framing ("Who has experience with"), stop words and role or activity words ("developer",
@@ -71,6 +72,7 @@ class Query:
     seniority: str | None = None  # junior | mid | senior | lead, when the query names one
     stems: frozenset[str] = frozenset()  # 5-letter stems of dense_text's longer words, for evidence
     excluded: tuple[Concept, ...] = ()  # NOT / -X: candidates holding any of these are left out
+    required: tuple[Concept, ...] = ()  # A AND B: candidates lacking any of these are left out
     ignored: tuple[str, ...] = ()  # what the query holds that is searched for by meaning only
 
 
@@ -83,6 +85,7 @@ class _Item:
     quoted: bool = False
     negated: bool = False
     joined: bool = False  # joined to the previous item by OR
+    anded: bool = False  # joined to the previous item by AND
 
 
 def check_length(text: str) -> None:
@@ -103,6 +106,7 @@ def analyse(text: str) -> Query:
         (query_level(t.term) for item in items if not item.negated for t in item.tokens if query_level(t.term)), None
     )
     joined: list[list[Concept]] = []  # the concepts OR joins, each list made one concept at the end
+    required: list[bool] = []  # per group of joined: AND stands next to it
     excluded: list[Concept] = []
     for item in items:
         found = _concepts(item, text)
@@ -110,12 +114,18 @@ def analyse(text: str) -> Query:
         if item.negated:
             excluded.extend(found)
         elif joinable is not None:
-            group = joined.pop(joinable)
+            group, needed = joined.pop(joinable), required.pop(joinable)
             joined += [[*group, found[0]], *([c] for c in found[1:])]
+            required += [needed, *(False for _ in found[1:])]
         else:
+            before = _last_plain(joined) if item.anded and found else None
+            if before is not None:
+                required[before] = True
             joined += [[c] for c in found]
+            required += [item.anded and i == _first_plain(found) for i in range(len(found))]
     wanted = [_either(*group) for group in joined]
-    if not any(item.quoted or item.negated for item in items):
+    musts = {c for c, needed in zip(wanted, required) if needed}
+    if not any(item.quoted or item.negated or item.anded for item in items):
         wanted = _natural_or(wanted, text)
     wanted = list(dict.fromkeys(wanted))
     kept = [item for item in items if not item.negated]
@@ -131,6 +141,7 @@ def analyse(text: str) -> Query:
         seniority,
         stems,
         tuple(dict.fromkeys(excluded)),
+        tuple(c for c in wanted if c in musts),
     )
 
 
@@ -138,6 +149,11 @@ def _last_plain(groups: list[list[Concept]]) -> int | None:
     """Where the last concept that is no role phrase stands (what OR joins), looked for from the
     end: a role phrase always follows a word of its own, so the look is short."""
     return next((i for i in range(len(groups) - 1, -1, -1) if not _role(groups[i])), None)
+
+
+def _first_plain(found: list[Concept]) -> int:
+    """Where the first concept that is no role phrase stands (what AND requires after it)."""
+    return next((i for i, c in enumerate(found) if not c.role), 0)
 
 
 def _role(group: list[Concept]) -> bool:
@@ -148,10 +164,10 @@ def _role(group: list[Concept]) -> bool:
 def _items(text: str) -> list[_Item]:
     """The query cut at quotes and operators; NOT and a leading "-" negate the next piece."""
     items: list[_Item] = []
-    last, negate, join = 0, False, False
+    last, negate, join, both = 0, False, False, False
 
     def plain(start: int, end: int) -> None:
-        nonlocal negate, join
+        nonlocal negate, join, both
         chunk = raw_tokens(text[start:end])
         if not chunk:
             return
@@ -160,10 +176,10 @@ def _items(text: str) -> list[_Item]:
             head = _leading_concept_length(shifted)
             items.append(_Item(shifted[:head], text[start:end], negated=True, joined=join))
             shifted = shifted[head:]
-            negate, join = False, False
+            negate, join, both = False, False, False
         if shifted:
-            items.append(_Item(shifted, text[start:end], joined=join))
-            join = False
+            items.append(_Item(shifted, text[start:end], joined=join, anded=both))
+            join, both = False, False
 
     for m in _SEGMENT.finditer(text):
         plain(last, m.start())
@@ -171,6 +187,7 @@ def _items(text: str) -> list[_Item]:
         if m.group("op"):
             negate = negate or m.group("op") == "NOT"
             join = m.group("op") == "OR"
+            both = m.group("op") == "AND"
         elif m.group("minus"):
             negate = True
         else:
@@ -178,8 +195,9 @@ def _items(text: str) -> list[_Item]:
             start = m.start("quoted")
             phrase = tuple(Token(t.term, t.start + start, t.end + start) for t in raw_tokens(inner))
             if phrase:
-                items.append(_Item(phrase, inner, quoted=True, negated=negate or bool(m.group("neg")), joined=join))
-            negate, join = False, False
+                negated = negate or bool(m.group("neg"))
+                items.append(_Item(phrase, inner, quoted=True, negated=negated, joined=join, anded=both))
+            negate, join, both = False, False, False
     plain(last, len(text))
     return items
 

@@ -27,7 +27,7 @@ from rag.search import aggregation as agg
 from rag.search.evidence import Evidence, best_lines, closest_passage
 from rag.search.fields import profile_fields
 from rag.search.filters import CompiledFilters, FilterOutcome
-from rag.search.fusion import FusionSettings, convex_scores, ranked, rrf_scores
+from rag.search.fusion import FusionSettings, convex_scores, lifted, ranked, rrf_scores, sure_tops
 from rag.search.lists import DENSE, FUSED, KEYWORD, LISTS, RETRIEVED
 from rag.search.query import Concept, Query, analyse, check_length, resolve
 from rag.search.retrievers import DenseRetriever, KeywordRetriever, Request, Retriever, only
@@ -67,6 +67,7 @@ class Rankings:
     excluded: dict[str, int] = field(default_factory=dict)  # NOT concept label -> units it leaves out
     chunks: dict[tuple, np.ndarray] = field(default_factory=dict)  # a concept's spellings -> chunks holding it
     people: np.ndarray | None = None  # candidates: the first CV of each one's person (None: one CV each)
+    required: dict[str, int] = field(default_factory=dict)  # AND concept label -> units holding it, then "all"
 
     @property
     def strong(self) -> np.ndarray:
@@ -106,6 +107,7 @@ class SearchResult:
     filtered: FilterOutcome | None = None  # what the filters kept, when there were any
     fields: tuple[str, ...] = ()  # profile fields (Profile attributes) a filter or the query touched
     excluded: dict[str, int] = field(default_factory=dict)  # NOT concept label -> units it left out
+    required: dict[str, int] = field(default_factory=dict)  # AND concept label -> units holding it, then "all"
 
 
 def check_request(query: str, mode: str, topk: int) -> None:
@@ -161,6 +163,7 @@ class Searcher:
         chunks = {c.spellings: self._chunks(c, postings) for c in drafts}
         rows = {key: agg.holding(self.store.starts, found) for key, found in chunks.items()}  # per candidate
         allowed, excluded = _allowed(keep, [(c, rows[c.spellings]) for c in query.excluded])
+        allowed, required = _required(allowed, [(c, rows[c.spellings]) for c in query.required])
         if owner is not None:
             rows = {key: row[owner] for key, row in rows.items()}
             allowed = None if allowed is None else allowed[owner]
@@ -199,6 +202,7 @@ class Searcher:
             excluded,
             chunks,
             people,
+            required,
         )
         if FUSED in lists:
             rankings = self.fused_with(rankings, fusion)
@@ -217,7 +221,8 @@ class Searcher:
             shown = slice(None) if r.allowed is None else r.allowed
             fused = np.zeros(units)
             fused[shown] = convex_scores({n: r.scores[n][shown] for n in RETRIEVED}, weights)
-        order = only(ranked(fused, coverage_levels(r) if fusion.coverage else None), r.allowed)
+        sure = sure_tops({n: r.orders[n] for n in RETRIEVED}, r.scores)
+        order = only(ranked(lifted(fused, sure), coverage_levels(r) if fusion.coverage else None), r.allowed)
         return replace(r, orders=r.orders | {FUSED: order}, scores=r.scores | {FUSED: fused})
 
     def _postings(self, terms: tuple[str, ...], concepts: list[Concept]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
@@ -286,6 +291,7 @@ class Searcher:
             outcome,
             fields,
             rankings.excluded,
+            rankings.required,
         )
 
     def _hits(
@@ -414,6 +420,22 @@ def _allowed(
         counts[concept.label] = int(hit.sum())
         out = ~row if out is None else out & ~row
     return out, counts
+
+
+def _required(
+    allowed: np.ndarray | None, required: list[tuple[Concept, np.ndarray]]
+) -> tuple[np.ndarray | None, dict[str, int]]:
+    """Candidates that hold every concept AND asks for (among those allowed), how many allowed
+    hold each, and, under "all", how many hold them all."""
+    if not required:
+        return allowed, {}
+    counts = {c.label: int((row if allowed is None else row & allowed).sum()) for c, row in required}
+    out = np.logical_and.reduce([row for _, row in required])
+    out = out if allowed is None else out & allowed
+    return out, counts | {ALL_REQUIRED: int(out.sum())}
+
+
+ALL_REQUIRED = "all"  # the key of Rankings.required that counts the units holding every AND concept
 
 
 def check_model(store: OpenStore, wanted: str | None) -> None:

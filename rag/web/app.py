@@ -40,7 +40,7 @@ from rag.errors import Fix, rag_words
 from rag.profile.read import SHOWN_FIELDS
 from rag.render.match import MARKS, held_by, judged, outcome_text, relevance_text
 from rag.render.profile import LABELS, field_text, row_text, years_note
-from rag.render.search import list_name
+from rag.render.search import list_name, nothing_held
 from rag.text import plural, when_text
 from rag.web.forms import MAX_TOPK, MatchForm, SearchForm
 from rag.web.guard import TOKEN_FIELD, AccessKey, WriteGuard
@@ -146,6 +146,7 @@ def templates(token: str = "") -> Jinja2Templates:
     )
     env.globals |= {
         "list_name": list_name,
+        "nothing_held": nothing_held,
         "fusion_rules": RULES,
         "score_text": score_text,
         "row_text": row_text,
