@@ -588,7 +588,7 @@ def _years_detail(req: Requirement, years: int, in_roles: bool, met: bool) -> st
     names = "/".join([*req.skills, *(" ".join(t) for t in req.terms)])
     if req.role:
         role = " ".join(req.role)
-        return f"{years} years as {role}" if in_roles else f"no dated role as {role}"
+        return f"{plural(years, 'year')} as {role}" if in_roles else f"no dated role as {role}"
     if years < 0:
         return "no dated role found"
     if in_roles:
