@@ -1,7 +1,7 @@
 """The evaluation query set, derived from the corpus ground truth (the cv.json records).
 
-Kinds: skill, two_skill, role_seniority, multilingual, paraphrase, alias (README.md describes
-them). Skills held by few CVs are preferred, so that a query's relevant list discriminates.
+Kinds: skill, two_skill, role_seniority, multilingual, paraphrase, alias, cross_lingual
+(README.md describes them). Skills held by few CVs are preferred, so that a query's relevant list discriminates.
 """
 
 from __future__ import annotations
@@ -15,7 +15,17 @@ from typing import NamedTuple
 from cv_generation.skills import SKILL_BY_NAME, paraphrase_groups, words
 from cv_generation.truth import CVRecord, QueryRecord
 
-QUERY_KINDS: tuple[str, ...] = ("skill", "two_skill", "role_seniority", "multilingual", "paraphrase", "alias")
+QUERY_KINDS: tuple[str, ...] = (
+    "skill",
+    "two_skill",
+    "role_seniority",
+    "multilingual",
+    "paraphrase",
+    "alias",
+    "cross_lingual",
+)
+_CROSS_LANGUAGES = ("es", "de")
+"""cross_lingual asks in English about CVs written in these, and in these about CVs written in English."""
 ANCHOR_SKILL = "Jenkins"
 """Always asked about (in English and in every other language) when any CV holds it."""
 
@@ -163,6 +173,12 @@ def _paraphrase_queries(rng: random.Random, holders: dict[str, list[str]], n: in
     groups = paraphrase_groups()
     covered = {text: sorted({cv for s in skills for cv in holders.get(s, [])}) for text, skills in groups.items()}
     covered = {text: ids for text, ids in covered.items() if ids}
+    return _described(rng, groups, covered, n)[:limit]
+
+
+def _described(rng: random.Random, groups: dict[str, list[str]], covered: dict[str, list[str]], n: int) -> list[_Draft]:
+    """An English question for each description in covered that can be worded without a word of
+    the names or aliases of the skills it describes, few holders first."""
     queries = []
     for text in _few_holders_first(rng, covered, n):
         question = _wording_avoiding(
@@ -170,7 +186,7 @@ def _paraphrase_queries(rng: random.Random, holders: dict[str, list[str]], n: in
         )
         if question:
             queries.append(_draft("en", question, covered[text]))
-    return queries[:limit]
+    return queries
 
 
 def _alias_queries(rng: random.Random, holders: dict[str, list[str]], n: int, limit: int) -> list[_Draft]:
@@ -182,6 +198,26 @@ def _alias_queries(rng: random.Random, holders: dict[str, list[str]], n: int, li
         if question:
             queries.append(_draft("en", question, with_alias[skill]))
     return queries[:limit]
+
+
+def _cross_lingual_queries(
+    rng: random.Random, cvs: Sequence[CVRecord], holders: dict[str, list[str]], n: int, limit: int
+) -> list[_Draft]:
+    """English descriptions (no word of a skill's name) whose every holder wrote in Spanish or
+    German, alternating with Spanish or German questions about a skill whose every holder wrote in
+    English: the question and its answers never share a language."""
+    language = {cv["cv_id"]: cv["language"] for cv in cvs}
+    groups = paraphrase_groups()
+    covered = {text: sorted({cv for s in skills for cv in holders.get(s, [])}) for text, skills in groups.items()}
+    foreign = {t: ids for t, ids in covered.items() if ids and all(language[c] in _CROSS_LANGUAGES for c in ids)}
+    english = {s: ids for s, ids in holders.items() if all(language[c] == "en" for c in ids)}
+    to_foreign = _described(rng, groups, foreign, n)
+    to_english = [
+        _draft(lang, _phrase(rng, lang, skill), english[skill])
+        for skill, lang in zip(_few_holders_first(rng, english, n), itertools.cycle(_CROSS_LANGUAGES))
+    ]
+    mixed = [d for pair in itertools.zip_longest(to_foreign, to_english) for d in pair if d is not None]
+    return mixed[:limit]
 
 
 def build_queries(cvs: Sequence[CVRecord], seed: int) -> list[QueryRecord]:
@@ -200,6 +236,7 @@ def build_queries(cvs: Sequence[CVRecord], seed: int) -> list[QueryRecord]:
         "multilingual": _multilingual_queries(rng, holders, n, limit),
         "paraphrase": _paraphrase_queries(rng, holders, n, limit),
         "alias": _alias_queries(rng, holders, n, limit),
+        "cross_lingual": _cross_lingual_queries(rng, cvs, holders, n, limit),
     }
     return [
         QueryRecord(qid=f"{kind}_{number:03d}", query=d.text, language=d.language, kind=kind, relevant=d.relevant)

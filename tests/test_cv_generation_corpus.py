@@ -267,7 +267,7 @@ def test_relevant_lists_follow_the_ground_truth(default_records, default_queries
     by_id = {r["cv_id"]: r for r in default_records}
     for q in default_queries:
         relevant, text, kind = set(q["relevant"]), q["query"], q["kind"]
-        if kind in ("skill", "multilingual"):
+        if kind in ("skill", "multilingual") or (kind == "cross_lingual" and q["language"] != "en"):
             assert any(_holders(default_records, s) == relevant for s in _named(text)), text
         elif kind == "two_skill":
             names = _named(text)
@@ -285,7 +285,7 @@ def test_relevant_lists_follow_the_ground_truth(default_records, default_queries
             ]
             assert owners, text
             assert all(not words(s.name) & words(text) for s in owners), text
-        elif kind == "paraphrase":
+        elif kind in ("paraphrase", "cross_lingual"):
             (phrase,) = [p for p in groups if p in text]
             assert set().union(*(_holders(default_records, s) for s in groups[phrase])) == relevant
             forbidden = set().union(*(words(" ".join((s, *SKILL_BY_NAME[s].aliases))) for s in groups[phrase]))
@@ -304,7 +304,15 @@ def test_relevant_lists_follow_the_ground_truth(default_records, default_queries
 def test_multilingual_queries_use_spanish_german_and_french(default_queries) -> None:
     languages = {q["language"] for q in default_queries if q["kind"] == "multilingual"}
     assert languages == {"es", "de", "fr"}
-    assert {q["language"] for q in default_queries if q["kind"] != "multilingual"} == {"en"}
+    assert {q["language"] for q in default_queries if q["kind"] not in ("multilingual", "cross_lingual")} == {"en"}
+
+
+def test_cross_lingual_queries_never_share_a_language_with_their_answers(default_records, default_queries) -> None:
+    written = {r["cv_id"]: r["language"] for r in default_records}
+    asked = {
+        (q["language"], written[cv]) for q in default_queries if q["kind"] == "cross_lingual" for cv in q["relevant"]
+    }
+    assert asked == {("en", "es"), ("en", "de"), ("es", "en"), ("de", "en")}
 
 
 def test_queries_are_deterministic(default_records) -> None:

