@@ -18,7 +18,7 @@ from bench.scans import ScanStyle, scan_pdf
 
 def measure_ocr_throughput(cvs: Path, work: Path, n_cvs: int = 5) -> dict:
     """Scanned-looking copies of the first n_cvs CVs, read through the pipeline's own extractor."""
-    from bench.ocr_compare import key_terms, recall
+    from bench.ocr_compare import key_terms, read_truth, recall
     from rag.ingest.extract import extract_pdf
 
     sources = sorted(cvs.glob("*/cv.pdf"))[:n_cvs]
@@ -26,7 +26,7 @@ def measure_ocr_throughput(cvs: Path, work: Path, n_cvs: int = 5) -> dict:
     for i, pdf in enumerate(sources):
         target = work / "scans" / f"{pdf.parent.name}.pdf"
         scan_pdf(pdf, target, ScanStyle(), seed=i)
-        scans.append((target, orjson.loads((pdf.parent / "cv.json").read_bytes())))
+        scans.append((target, read_truth(pdf)))
     extract_pdf(scans[0][0])  # loads the engine; not timed
     pages, recalls = 0, []
     started = time.perf_counter()
