@@ -35,12 +35,15 @@ CHILD_PATH = os.pathsep.join([str(FAKES), str(FAKES.parent.parent)])
 
 @pytest.fixture(autouse=True)
 def offline_model(monkeypatch, tmp_path):
-    """Every test runs like CI: no hub, the bundled all-MiniLM-L6-v2, none of the caller's output
+    """Every test runs like CI: no hub, the bundled all-MiniLM-L6-v2 in fp32, none of the caller's output
     settings (make's RAG_VIA_MAKE words errors for make; NO_COLOR), and a cache of model exports
     of its own (`rag index` never writes into the user's)."""
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
     monkeypatch.setenv("EMBEDDING_MODEL", BUNDLED_MODEL)
+    # The same stores on every CPU: `rag index` embeds in fp32 unless a test asks for its machine's
+    # choice (tests/test_arithmetic.py), which would pick bf16 where there is AMX.
+    monkeypatch.setenv("RAG_ENCODER", "fp32")
     monkeypatch.delenv("RAG_VIA_MAKE", raising=False)
     monkeypatch.delenv("NO_COLOR", raising=False)
 

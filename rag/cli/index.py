@@ -151,10 +151,14 @@ Examples:
 @option(
     "--encoder",
     "variant",
-    type=click.Choice(VARIANTS),
-    default="fp32",
+    type=click.Choice(["auto", *VARIANTS]),
+    envvar="RAG_ENCODER",
+    default="auto",
     show_default=True,
-    help="Encoder weights: fp32, or int8 (faster, vectors differ slightly; see docs/performance.md).",
+    help="The arithmetic passages are embedded with: auto (the fastest that passed the quality gate, "
+    "timed once on this machine: bf16 where the CPU has AMX or AVX-512 BF16, else fp32), fp32 (the "
+    "reference), bf16 (OpenVINO), or int8 (faster, fails the gate). Default: $RAG_ENCODER, else auto; "
+    "see docs/performance.md.",
 )
 @option(
     "--ocr",
@@ -255,6 +259,9 @@ def main(
     named = context.get_parameter_source("cv_dir") is not ParameterSource.DEFAULT or context.params.get("cv_dir_old")
     cv_dir = choose_cv_dir(store, cv_dir if named else None, DEFAULT_CV_DIR, replace)
     model = model or os.environ.get("EMBEDDING_MODEL", "").strip() or None
+    reporter = TerminalReporter(quiet)
+    if variant == "auto":
+        variant = machine_arithmetic(model, export_cache or default_export_cache(), reporter)
     settings = BuildSettings(
         model,
         chunk_chars,
@@ -267,7 +274,6 @@ def main(
         follow_links,
         export_cache or default_export_cache(),
     )
-    reporter = TerminalReporter(quiet)
     with make_engine(engine, ray_address, ray_workers) as chosen:
         result = build_store(cv_dir, store, settings, force=force, reporter=reporter, engine=chosen)
         # A Ray engine says where the work ran, and what Ray reported about workers that died.
@@ -287,6 +293,15 @@ def main(
         click.echo(result.manifest.to_json())
     else:
         click.echo(summary(result, store) + (f"\n  through {display(where)}" if where else ""))
+
+
+def machine_arithmetic(model: str | None, cache: Path | None, reporter: TerminalReporter) -> str:
+    """--encoder auto: this machine's fastest arithmetic that passed the gate (rag/index/arithmetic.py)."""
+    from rag.index.export import default_arithmetic
+    from rag.index.model_choice import requested_model, resolve_model
+
+    name, explicit = requested_model(model)
+    return default_arithmetic(resolve_model(name, explicit, lambda _: None), cache, reporter)
 
 
 def default_export_cache() -> Path | None:
