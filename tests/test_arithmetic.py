@@ -17,7 +17,7 @@ import rag.index.cpu_features
 from rag.cli.index import main as index_main
 from rag.index.arithmetic import CHOICE_FILE, MIN_SPEEDUP, candidates, choose, fastest
 from rag.index.cpu_features import CpuFeatures, parse_cpuinfo, read_cpu_features
-from rag.index.encoder import Encoder
+from rag.index.encoder import Encoder, cuda_visible
 from rag.pipeline.builder import BuildSettings
 
 AMX_XEON = """processor\t: 0
@@ -107,3 +107,29 @@ def test_the_machine_choice_is_timed_once_and_a_bf16_store_searches_the_same_eve
     runs = [CliRunner().invoke(search_main, ["--store", str(store_dir), "Jenkins"]) for _ in range(2)]
     assert runs[0].exit_code == 0, runs[0].output
     assert runs[0].output == runs[1].output and "alice" in runs[0].output.lower()
+
+
+CUDA = cuda_visible()
+
+
+@pytest.mark.skipif(CUDA, reason="this machine has a CUDA GPU: the GPU test below runs instead")
+def test_device_cuda_without_a_gpu_is_one_line_and_changes_nothing(cv_dir, store_dir, monkeypatch):
+    monkeypatch.delenv("RAG_ENCODER")
+    args = ["--cv-dir", str(cv_dir), "--store", str(store_dir), "--quiet", "--device", "cuda"]
+    result = CliRunner().invoke(index_main, args)
+    assert result.exit_code == 2 and "no CUDA GPU" in result.output and len(result.output.strip().splitlines()) == 1
+    assert not (store_dir / "manifest.json").exists()
+    mixed = CliRunner().invoke(index_main, [*args, "--encoder", "int8"])
+    assert mixed.exit_code == 2 and "leave out --encoder int8" in mixed.output
+
+
+@pytest.mark.skipif(not CUDA, reason="no CUDA GPU: PyTorch sees none on this machine (the GPU path is untested here)")
+def test_device_cuda_embeds_passages_on_the_gpu_close_to_fp32(cv_dir, store_dir, exported_encoder, monkeypatch):
+    monkeypatch.delenv("RAG_ENCODER")
+    texts = ["Senior DevOps engineer with Jenkins and Kubernetes", "Enfermera en Madrid", "x"] * 6
+    gpu = Encoder(exported_encoder, "cuda").embed_passages(texts)
+    assert np.min((gpu * Encoder(exported_encoder).embed_passages(texts)).sum(axis=1)) >= 0.999
+    result = CliRunner().invoke(index_main, ["--cv-dir", str(cv_dir), "--store", str(store_dir), "--device", "cuda"])
+    assert result.exit_code == 0, result.output
+    manifest = orjson.loads((store_dir / "manifest.json").read_bytes())
+    assert manifest["encoder"]["variant"] == "cuda" and manifest["encoder"]["backend"] == "torch-cuda"

@@ -31,8 +31,9 @@ import orjson
 SPEC_FILE = "encoder.json"
 MODEL_FILES = {"fp32": "model.onnx", "int8": "model.int8.onnx"}
 WEIGHTS_SUFFIX = ".data"  # the weights of MODEL_FILES[v] are in MODEL_FILES[v] + WEIGHTS_SUFFIX
-# The arithmetic a store's passages are embedded with -> the graph it runs (MODEL_FILES' key).
-GRAPHS = {"fp32": "fp32", "bf16": "fp32", "int8": "int8"}
+# The arithmetic a store's passages are embedded with -> the graph its queries run (MODEL_FILES'
+# key). "cuda" is bf16 on a CUDA GPU through PyTorch (rag index --device cuda).
+GRAPHS = {"fp32": "fp32", "bf16": "fp32", "int8": "int8", "cuda": "fp32"}
 ARITHMETICS = tuple(GRAPHS)
 
 
@@ -146,6 +147,8 @@ class Encoder:
             model = self.folder / variant_files(self.variant)[0]
             if prepacked and self.variant == "bf16":
                 self._sessions[prepacked] = _open_openvino(model, self.threads)
+            elif prepacked and self.variant == "cuda":
+                self._sessions[prepacked] = _TorchCudaSession(self.spec)
             else:
                 self._sessions[prepacked] = _open_session(model, self, prepacked)
         return self._sessions[prepacked]
@@ -190,7 +193,8 @@ class Encoder:
         def run(rows: list[int]) -> tuple[list[int], np.ndarray]:
             return rows, self._run([encodings[i] for i in rows], session)
 
-        with _runner(min(self.threads, len(batches)) if prepacked else 1) as mapped:
+        side_by_side = prepacked and self.variant != "cuda"  # one GPU runs one batch at a time
+        with _runner(min(self.threads, len(batches)) if side_by_side else 1) as mapped:
             for rows, vectors in mapped(run, batches):
                 out[rows] = vectors
                 if on_batch:
@@ -286,6 +290,39 @@ class _OpenVinoSession:
             request = self._local.request = self.compiled.create_infer_request()
         result = request.infer({name: array for name, array in feeds.items() if name in self.inputs})
         return [np.array(result[self.compiled.outputs[0]], dtype=np.float32)]
+
+
+def cuda_visible() -> bool:
+    """Whether PyTorch sees a CUDA device; torch is imported only where an NVIDIA driver is loaded."""
+    if not Path("/proc/driver/nvidia/gpus").is_dir() and not Path("/dev/nvidia0").exists():
+        return False
+    try:
+        import torch
+    except ImportError:
+        return False
+    return bool(torch.cuda.is_available())
+
+
+class _TorchCudaSession:
+    """The model's transformer on the first CUDA device in bf16, run like an ONNX Runtime session
+    (token ids in, token vectors out): pooling and normalising stay the encoder's."""
+
+    def __init__(self, spec: EncoderSpec) -> None:
+        import torch
+        from transformers import AutoModel
+
+        from rag.index.model_choice import resolve_model
+
+        self.torch = torch
+        source = resolve_model(spec.model, True, lambda _: None)
+        self.model = AutoModel.from_pretrained(str(source.folder), dtype=torch.bfloat16).to("cuda").eval()
+
+    def run(self, _outputs, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+        torch = self.torch
+        with torch.inference_mode():
+            inputs = {name: torch.from_numpy(array).to("cuda") for name, array in feeds.items()}
+            hidden = self.model(**inputs).last_hidden_state
+            return [hidden.float().cpu().numpy()]
 
 
 def _open_openvino(model: Path, threads: int) -> _OpenVinoSession:

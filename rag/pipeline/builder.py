@@ -55,7 +55,8 @@ from rag.store.reader import SegmentReader
 from rag.store.writer import write_generation
 from rag.text import display
 
-VARIANTS = ARITHMETICS  # fp32, bf16 (OpenVINO, where the CPU has bf16 products), int8
+VARIANTS = ARITHMETICS  # fp32, bf16 (OpenVINO, where the CPU has bf16 products), int8, cuda (bf16 on a GPU)
+PASSAGE_BACKENDS = {"bf16": "openvino", "cuda": "torch-cuda"}  # what embeds passages, when not ONNX Runtime
 _LIBRARIES = (
     "pymupdf",
     "faiss-cpu",
@@ -365,7 +366,7 @@ def _manifest(job: _Job, writing: Writing, kept: list[SegmentReader], encoder_di
         extractor={"name": EXTRACTOR_NAME, "version": EXTRACTOR_VERSION, "id": identity["extractor"]},
         encoder={
             "key": encoder_dir.name,
-            "backend": "openvino" if settings.variant == "bf16" else "onnxruntime",  # passages; queries: onnxruntime
+            "backend": PASSAGE_BACKENDS.get(settings.variant, "onnxruntime"),  # passages; queries: onnxruntime
             "variant": settings.variant,
             "pooling": spec.pooling,
             "normalize": spec.normalize,
