@@ -1,7 +1,7 @@
 """OCR figures for `make bench`: pages per second on simulated scans, and what OCR being on costs
 a corpus that has no scans at all (it should cost nothing: no page qualifies, the engine never loads).
 
-    python -m bench.ocr throughput CV_DIR WORK_DIR     # JSON on stdout
+    python -m bench.ocr throughput CV_DIR WORK_DIR [N_CVS]     # JSON on stdout
     python -m bench.ocr overhead CV_DIR FULL_BUILD_SECONDS
 """
 
@@ -83,7 +83,7 @@ def measure_no_scan_overhead(cvs: Path, full_build_s: float, runs: int = 3) -> d
 if __name__ == "__main__":
     what, cv_dir, arg = sys.argv[1:4]
     if what == "throughput":
-        figures = measure_ocr_throughput(Path(cv_dir), Path(arg))
+        figures = measure_ocr_throughput(Path(cv_dir), Path(arg), *map(int, sys.argv[4:5]))
     else:
         figures = measure_no_scan_overhead(Path(cv_dir), float(arg))
     print(orjson.dumps(figures).decode())

@@ -62,6 +62,7 @@ class Sizes:
     """How much each step measures: the real bench, or a tiny run that only proves every step works."""
 
     generation_cvs: int = 1000
+    ocr_scans: int = 5
     bm25_checked: int = 300
     bm25_timed: int = 60
     embedding_chunks: int = 1024
@@ -71,7 +72,7 @@ class Sizes:
     tiny_eval: bool = False  # the quality gate on a tiny corpus of its own instead of make eval-corpora's
 
 
-TINY = Sizes(3, 20, 5, 32, 4, 16, 400, True)
+TINY = Sizes(3, 1, 20, 5, 32, 4, 16, 400, True)
 
 
 def wall(cmd: list[str], cwd: Path = ROOT) -> tuple[float, str]:
@@ -497,11 +498,11 @@ def measure_web(store: Path, cvs: Path, truth: Path, size: int) -> dict:
     }
 
 
-def measure_ocr(cvs: Path, full_build_s: float) -> dict:
+def measure_ocr(cvs: Path, full_build_s: float, scans: int = 5) -> dict:
     """Each figure in a fresh process (bench/ocr.py): the bench's own imports must not count, nor hide
     whether a build over a corpus without scans ever loads the OCR engine."""
     log("OCR throughput on simulated scans")
-    throughput = orjson.loads(wall([PY, "-m", "bench.ocr", "throughput", str(cvs), str(WORK)])[1])
+    throughput = orjson.loads(wall([PY, "-m", "bench.ocr", "throughput", str(cvs), str(WORK), str(scans)])[1])
     log("OCR on vs off over a corpus without scans")
     overhead = orjson.loads(wall([PY, "-m", "bench.ocr", "overhead", str(cvs), str(full_build_s)])[1])
     return {"throughput": throughput, "no_scan_overhead": overhead}
@@ -672,7 +673,7 @@ def main(
         report["incremental"] = measure_builds(cvs, store, scratch)
         shutil.rmtree(scratch, ignore_errors=True)
         save_partial(report)
-    step("ocr", lambda: report.update(ocr=measure_ocr(cvs, report["incremental"]["full_wall_s"])))
+    step("ocr", lambda: report.update(ocr=measure_ocr(cvs, report["incremental"]["full_wall_s"], scale.ocr_scans)))
     step("profiles", lambda: report.update(profiles=measure_profile_step(store, report["incremental"]["full_wall_s"])))
     step("search", lambda: report.update(search=measure_cold_search(store) | measure_query_vectors(store, queries)))
     step("match", lambda: report.update(match=measure_match(store, WORK / "truth" / "jobs")))
