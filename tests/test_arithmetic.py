@@ -90,6 +90,7 @@ def test_bf16_passages_are_close_to_fp32_and_the_same_every_run(exported_encoder
     assert np.array_equal(bf16.embed_queries(["Jenkins"]), Encoder(exported_encoder).embed_queries(["Jenkins"]))
 
 
+@pytest.mark.slow  # times both arithmetics and builds a store: seconds
 @needs_bf16
 def test_the_machine_choice_is_timed_once_and_a_bf16_store_searches_the_same_every_run(
     cv_dir, store_dir, exported_encoder, tmp_path
