@@ -68,7 +68,7 @@ CV_DIR_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_CV_DIR),$(CV_DIR))
 STORE_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_STORE),$(STORE))
 TRUTH_DIR_R = $(if $(filter docker,$(RUNNER_USED)),$(DOCKER_TRUTH_DIR),$(TRUTH_DIR))
 
-.PHONY: help index rebuild search match profile ls clean test test-ray cvs eval eval-corpora eval-external third-party-tools bench bench-scale soak docs venv runner-ready mcp serve
+.PHONY: help index rebuild search match profile ls clean test test-slow test-ray cvs eval eval-corpora eval-external third-party-tools bench bench-scale soak docs venv runner-ready mcp serve
 
 help: ## Show this help.
 	@echo "CV retrieval pipeline: index CVs, find the people in them with FAISS, BM25 and their fusion side by side."
@@ -262,7 +262,11 @@ test: venv $(VENV_RAY_STAMP) ## Lint and format check (ruff), then the test suit
 	@if command -v npm >/dev/null; then $(MAKE) --no-print-directory $(AXE) || echo "note: npm ci failed; the accessibility check will be skipped" >&2; \
 	else echo "note: npm not found: the accessibility check (axe-core) will be skipped" >&2; fi
 	$(VENV)/bin/ruff check --quiet . && $(VENV)/bin/ruff format --check --quiet .
-	HF_HUB_OFFLINE=1 $(VENV_PY) -m pytest -q -rs -n 2 --dist loadfile --no-loadscope-reorder -m "not ray_cluster" tests
+	HF_HUB_OFFLINE=1 $(VENV_PY) -m pytest -q -rs -n 2 --dist loadfile --no-loadscope-reorder -m "not ray_cluster and not slow" tests
+
+test-slow: venv $(VENV_RAY_STAMP) ## The slow, thorough tests make test leaves out (kill -9 loops, browsers, a fresh export, every bench step); CI runs them.
+	@if command -v npm >/dev/null; then $(MAKE) --no-print-directory $(AXE) || echo "note: npm ci failed; the accessibility check will be skipped" >&2; fi
+	HF_HUB_OFFLINE=1 $(VENV_PY) -m pytest -q -rs -n 2 --dist loadfile --no-loadscope-reorder -m "slow and not ray_cluster" tests
 
 test-ray: venv $(VENV_RAY_STAMP) ## Run the tests that start a local Ray instance (Ray builds equal local ones; CI runs them).
 	HF_HUB_OFFLINE=1 $(VENV_PY) -m pytest -q -rs -m ray_cluster tests

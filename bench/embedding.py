@@ -96,11 +96,14 @@ def rates(encoders: dict[str, Callable[[Sequence[str]], object]], texts: Sequenc
 
 
 def measure_embedding(store: Path, queries: list[dict], sample: int, rounds: int = 3) -> dict:
-    """The bench corpus's chunks through sentence-transformers, today's encoder path, the new fp32
-    and the int8 encoder; and how far int8's FAISS results move from fp32's on the bench queries."""
+    """The bench corpus's chunks through sentence-transformers, today's encoder path, the new fp32,
+    bf16 (where this CPU has it) and int8 encoders; how far each faster one's FAISS results move
+    from fp32's on the bench queries; and which arithmetic `rag index` chooses on this machine."""
     import faiss
 
     from rag.eval.metrics import recall_at_k
+    from rag.index.arithmetic import candidates, choose
+    from rag.index.cpu_features import read_cpu_features
     from rag.index.encoder import Encoder, available_cores
     from rag.index.export import quantize_int8, reference_model
     from rag.index.model_choice import resolve_model
@@ -118,27 +121,32 @@ def measure_embedding(store: Path, queries: list[dict], sample: int, rounds: int
         quantize_int8(folder)
         cores = available_cores()
         st = reference_model(resolve_model(m.embedding_model, True, log))
-        fp32, int8 = Encoder(folder, threads=cores), Encoder(folder, "int8", threads=cores)
+        features = read_cpu_features()
+        faster = [a for a in ("bf16", "int8") if a == "int8" or a in candidates(features)]
+        fp32 = Encoder(folder, threads=cores)
+        others = {a: Encoder(folder, a, threads=cores) for a in faster}
         today = todays_embed(folder, "fp32", cores)
         measured = rates(
             {
                 "today_fp32": lambda t: today(t, batch),
                 "sentence_transformers": st.encode,  # its defaults: batches of 32, sorted by length
                 "fp32": lambda t: fp32.embed(t, batch),
-                "int8": lambda t: int8.embed(t, batch),
+                **{a: (lambda t, e=e: e.embed(t, batch)) for a, e in others.items()},
             },
             texts,
             rounds,
         )
         same = float(np.max(np.abs(today(texts[:64], batch) - fp32.embed(texts[:64], batch))))
-        index8 = faiss.IndexFlatIP(m.dim)
-        index8.add(int8.embed_passages([c.text for c in chunks], batch))
         index32 = faiss.IndexFlatIP(m.dim)
         index32.add(opened.dense_index().vectors())
         texts_q = [q["query"] for q in queries]
         top32 = index32.search(fp32.embed_queries(texts_q), 100)[1]
-        top8 = index8.search(int8.embed_queries(texts_q), 100)[1]
-    agreement = float(np.mean([len(set(a[:10]) & set(b[:10])) / 10 for a, b in zip(top32, top8)]))
+        tops = {}
+        for a, encoder in others.items():
+            index = faiss.IndexFlatIP(m.dim)
+            index.add(encoder.embed_passages([c.text for c in chunks], batch))
+            tops[a] = index.search(encoder.embed_queries(texts_q), 100)[1]
+        choice = choose(folder, features)
 
     def recall10(rows) -> float:
         return float(
@@ -150,16 +158,25 @@ def measure_embedding(store: Path, queries: list[dict], sample: int, rounds: int
             )
         )
 
+    def agreement(rows) -> float:
+        return round(float(np.mean([len(set(a[:10]) & set(b[:10])) / 10 for a, b in zip(top32, rows)])), 4)
+
     return {
         "sample_chunks": len(texts),
         "batch_size": batch,
         "threads": cores,
         "rounds": rounds,
+        "cpu_features": features.names(),
         "encoders": measured,
         "new_vs_today_max_abs_diff": same,
-        "int8_top10_agreement": round(agreement, 4),
         "faiss_candidate_recall10_fp32": round(recall10(top32), 4),
-        "faiss_candidate_recall10_int8": round(recall10(top8), 4),
+        **{f"{a}_top10_agreement": agreement(rows) for a, rows in tops.items()},
+        **{f"faiss_candidate_recall10_{a}": round(recall10(rows), 4) for a, rows in tops.items()},
+        "machine_choice": {
+            "chosen": choice.chosen,
+            "chunks_per_s": choice.chunks_per_s,
+            "cosine_to_fp32": choice.cosine_to_fp32,
+        },
     }
 
 

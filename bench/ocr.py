@@ -1,7 +1,7 @@
 """OCR figures for `make bench`: pages per second on simulated scans, and what OCR being on costs
 a corpus that has no scans at all (it should cost nothing: no page qualifies, the engine never loads).
 
-    python -m bench.ocr throughput CV_DIR WORK_DIR     # JSON on stdout
+    python -m bench.ocr throughput CV_DIR WORK_DIR [N_CVS]     # JSON on stdout
     python -m bench.ocr overhead CV_DIR FULL_BUILD_SECONDS
 """
 
@@ -18,7 +18,7 @@ from bench.scans import ScanStyle, scan_pdf
 
 def measure_ocr_throughput(cvs: Path, work: Path, n_cvs: int = 5) -> dict:
     """Scanned-looking copies of the first n_cvs CVs, read through the pipeline's own extractor."""
-    from bench.ocr_compare import key_terms, recall
+    from bench.ocr_compare import key_terms, read_truth, recall
     from rag.ingest.extract import extract_pdf
 
     sources = sorted(cvs.glob("*/cv.pdf"))[:n_cvs]
@@ -26,7 +26,7 @@ def measure_ocr_throughput(cvs: Path, work: Path, n_cvs: int = 5) -> dict:
     for i, pdf in enumerate(sources):
         target = work / "scans" / f"{pdf.parent.name}.pdf"
         scan_pdf(pdf, target, ScanStyle(), seed=i)
-        scans.append((target, orjson.loads((pdf.parent / "cv.json").read_bytes())))
+        scans.append((target, read_truth(pdf)))
     extract_pdf(scans[0][0])  # loads the engine; not timed
     pages, recalls = 0, []
     started = time.perf_counter()
@@ -83,7 +83,7 @@ def measure_no_scan_overhead(cvs: Path, full_build_s: float, runs: int = 3) -> d
 if __name__ == "__main__":
     what, cv_dir, arg = sys.argv[1:4]
     if what == "throughput":
-        figures = measure_ocr_throughput(Path(cv_dir), Path(arg))
+        figures = measure_ocr_throughput(Path(cv_dir), Path(arg), *map(int, sys.argv[4:5]))
     else:
         figures = measure_no_scan_overhead(Path(cv_dir), float(arg))
     print(orjson.dumps(figures).decode())

@@ -1,7 +1,7 @@
 """Choose the OCR engine by measurement: RapidOCR (ours) against Tesseract through PyMuPDF.
 
 There are no real scanned CVs here, so the scans are simulated (bench/scans.py) from generated
-CVs whose ground truth (cv.json) says what must be found: the name and the skills. A term counts
+CVs whose ground truth (truth/<cv_id>.json) says what must be found: the name and the skills. A term counts
 as found when every token the project's own tokenizer makes of it is among the tokens of the
 OCR'd text, which is exactly what BM25 needs. Word recall compares with the PDF's own text layer.
 
@@ -30,6 +30,15 @@ from bench.scans import ScanStyle, scan_pdf
 
 TESSDATA = Path("/usr/share/tesseract-ocr/5/tessdata")
 TESS_LANGUAGES = "eng+spa+deu+fra"
+
+
+def read_truth(pdf: Path) -> dict:
+    """A generated CV's ground truth: truth/<cv_id>.json in the folder beside the CV folder, as
+    cv_generation writes it by default (cv_generation.corpus.default_truth)."""
+    from cv_generation.corpus import default_truth
+
+    cv_folder = pdf.parent
+    return orjson.loads((default_truth(cv_folder.parent) / f"{cv_folder.name}.json").read_bytes())
 
 
 def key_terms(truth: dict) -> list[str]:
@@ -173,7 +182,7 @@ def main(n: int, seed: int, tessdata: Path, out: Path) -> None:
         for i, pdf in enumerate(sorted((work / "cvs").glob("*/cv.pdf"))):
             target = work / style_name / f"{pdf.parent.name}.pdf"
             scan_pdf(pdf, target, style, seed * 1000 + i)
-            truth = orjson.loads((pdf.parent / "cv.json").read_bytes())
+            truth = read_truth(pdf)
             scans.append((target, truth, extract_pdf(pdf).pages))
         for name, reader in readers.items():
             report["results"][f"{style_name} {name}"] = measure(reader, scans)

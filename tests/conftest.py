@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
 import shutil
+import tempfile
+import time
+from importlib import metadata
 from pathlib import Path
 
 import pytest
@@ -12,7 +16,9 @@ from fakes.hash_encoder import register as register_fake_encoder
 from hypothesis import settings
 from pdfs import CVS, write_pdf
 
-from rag.index.export import encoder_key, export_encoder
+import rag.index.export
+from rag.cli.console import user_cache_root
+from rag.index.export import encoder_key, encoder_problem, export_encoder
 from rag.index.model_choice import BUNDLED_MODEL, resolve_model
 
 register_fake_encoder()  # hash-words-N, for the fast tests (fakes/hash_encoder.py)
@@ -29,12 +35,15 @@ CHILD_PATH = os.pathsep.join([str(FAKES), str(FAKES.parent.parent)])
 
 @pytest.fixture(autouse=True)
 def offline_model(monkeypatch, tmp_path):
-    """Every test runs like CI: no hub, the bundled all-MiniLM-L6-v2, none of the caller's output
+    """Every test runs like CI: no hub, the bundled all-MiniLM-L6-v2 in fp32, none of the caller's output
     settings (make's RAG_VIA_MAKE words errors for make; NO_COLOR), and a cache of model exports
     of its own (`rag index` never writes into the user's)."""
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
     monkeypatch.setenv("EMBEDDING_MODEL", BUNDLED_MODEL)
+    # The same stores on every CPU: `rag index` embeds in fp32 unless a test asks for its machine's
+    # choice (tests/test_arithmetic.py), which would pick bf16 where there is AMX.
+    monkeypatch.setenv("RAG_ENCODER", "fp32")
     monkeypatch.delenv("RAG_VIA_MAKE", raising=False)
     monkeypatch.delenv("NO_COLOR", raising=False)
 
@@ -60,23 +69,51 @@ def cv_dir(tmp_path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def exported_encoder(tmp_path_factory, worker_id) -> Path:
-    """The bundled model exported once per test run (the export imports torch: seconds).
+def exported_encoder() -> Path:
+    """The bundled model's export, made once per machine and kept between test runs (an export
+    imports torch and sentence-transformers: 10 s on a quiet machine, 50 s at load 11).
 
-    With `pytest -n 2` (make test) the workers share one export: the first makes it under a lock
-    in the run's common temporary folder, the other waits for it.
+    It lives in the user's cache (USER_EXPORTS), under a hash of the code that makes and runs exports, so that a change to that code exports anew; its
+    files are checked against their checksums at the start of every run and a damaged copy is
+    made again. With `pytest -n 2` the workers share it: the first makes it under a lock, the
+    other waits. A fresh export of this tree is tested on its own (make test-slow).
     """
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     source = resolve_model(BUNDLED_MODEL, True, print)
-    base = tmp_path_factory.getbasetemp()
-    shared = base if worker_id == "master" else base.parent
-    folder = shared / "encoders" / encoder_key(source)
-    folder.parent.mkdir(exist_ok=True)
-    with open(shared / "encoders.lock", "w") as lock:
+    folder = USER_EXPORTS / _export_code_hash() / encoder_key(source)  # named as a store names it
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with open(USER_EXPORTS / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
+        if folder.exists() and encoder_problem(folder, "fp32") is not None:
+            shutil.rmtree(folder)
         if not folder.exists():
             export_encoder(source, folder)
+        os.utime(folder.parent)
+        _prune_unused_exports(folder.parent)
     return folder
+
+
+# Read when the tests start, before offline_model points XDG_CACHE_HOME at each test's own folder.
+USER_EXPORTS = (user_cache_root() or Path(tempfile.gettempdir()) / "cv-rag") / "test-exports"
+_EXPORT_CODE = ("export.py", "encoder.py", "model_choice.py")
+
+
+def _export_code_hash() -> str:
+    """What the export depends on besides its key: this tree's export code and the libraries' versions."""
+    digest = hashlib.sha256()
+    for name in _EXPORT_CODE:
+        digest.update((Path(rag.index.export.__file__).parent / name).read_bytes())
+    for package in ("torch", "transformers", "sentence-transformers", "onnxruntime", "onnx"):
+        digest.update(metadata.version(package).encode())
+    return digest.hexdigest()[:10]
+
+
+def _prune_unused_exports(current: Path, days: int = 7) -> None:
+    """Exports of other code versions not used for a week (each is 90 MB)."""
+    stale = time.time() - days * 86400
+    for other in current.parent.iterdir():
+        if other != current and other.is_dir() and other.stat().st_mtime < stale:
+            shutil.rmtree(other, ignore_errors=True)
 
 
 @pytest.fixture

@@ -40,6 +40,7 @@ def test_help_explains_with_examples(runner):
     assert run(runner, "--version")[1].startswith("rag, version ")
 
 
+@pytest.mark.slow
 def test_the_old_folder_options_still_work_hidden_and_say_so(runner, cv_dir, tmp_path, hash_model):
     out = tmp_path / "old"
     code, output = run(runner, "index", "--pdf-dir", cv_dir, "--out-dir", out, "--quiet")

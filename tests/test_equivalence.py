@@ -128,9 +128,15 @@ def test_real_text_scores_equal_get_scores_and_phrases_skip_no_word(tmp_path):
     assert [t.term for t in raw_tokens("Cost and accounting")][1] == "and"
 
 
-def test_onnx_query_vectors_match_sentence_transformers(exported_encoder):
-    from rag.index.export import reference_model
+@pytest.mark.slow
+def test_a_fresh_export_gives_the_query_vectors_of_sentence_transformers(tmp_path):
+    """Exports here, from this tree's code (make test reuses an export made by earlier runs)."""
+    from rag.index.export import encoder_key, export_encoder, reference_model
     from rag.index.model_choice import BUNDLED_MODEL, resolve_model
+
+    source = resolve_model(BUNDLED_MODEL, True, print)
+    folder = tmp_path / encoder_key(source)
+    export_encoder(source, folder)
 
     queries = [
         "Who has experience with Jenkins?",
@@ -142,9 +148,9 @@ def test_onnx_query_vectors_match_sentence_transformers(exported_encoder):
         "Senior data engineer",
         "x",
     ]
-    reference = reference_model(resolve_model(BUNDLED_MODEL, True, print))
+    reference = reference_model(source)
     expected = reference.encode(queries, normalize_embeddings=True)
-    got = Encoder(exported_encoder).embed_queries(queries)
+    got = Encoder(folder).embed_queries(queries)
     cosine = (expected * got).sum(axis=1)
     assert cosine.min() >= 1 - 1e-4
     assert np.allclose(np.linalg.norm(got, axis=1), 1.0, atol=1e-5)

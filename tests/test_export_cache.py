@@ -93,6 +93,7 @@ def test_a_build_without_a_usable_cache_exports_into_the_store(cv_dir, tmp_path,
     assert encoder_problem(folder, "fp32") is None and len(counted_exports) == 1
 
 
+@pytest.mark.slow
 def test_the_int8_variant_is_made_in_the_cache_and_only_it_goes_into_an_int8_store(cv_dir, tmp_path, counted_exports):
     cache = tmp_path / "cache"
     build_store(cv_dir, tmp_path / "fp32", BuildSettings(export_cache=cache))  # the cache's files now hard-linked

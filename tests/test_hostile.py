@@ -111,6 +111,7 @@ def hostile_folder(root: Path) -> dict[str, str]:
 LOWERED = ["--max-file-mb", "2", "--max-chunks", "40", "--file-memory-mb", "128"]
 
 
+@pytest.mark.slow
 def test_a_folder_of_good_cvs_and_every_hostile_file_builds_and_names_each_with_its_reason(tmp_path, hash_model):
     root = tmp_path / "cvs"
     good_cvs(root, 20)

@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from builds import build_store
 from click.testing import CliRunner
 from conftest import CHILD_PATH, HASH_MODEL
@@ -72,6 +73,7 @@ def alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
+@pytest.mark.slow
 def test_extraction_workers_die_when_their_build_is_killed(tmp_path, hash_model):
     folder, said = cvs(tmp_path / "cvs", 16), tmp_path / "workers"  # 16 files: a worker per core
     said.mkdir()
@@ -92,6 +94,7 @@ def test_extraction_workers_die_when_their_build_is_killed(tmp_path, hash_model)
     assert [pid for pid in workers if alive(pid)] == []
 
 
+@pytest.mark.slow
 def test_a_kill_during_the_swap_leaves_a_link_that_the_next_build_removes(tmp_path, hash_model):
     folder, store = cvs(tmp_path / "cvs", 3), tmp_path / "store"
     build_store(folder, store, BuildSettings())

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from builds import build_store
 from conftest import CHILD_PATH, HASH_MODEL
 from pdfs import CVS, write_pdf
@@ -26,6 +27,7 @@ INITIALIZE = {
 }
 
 
+@pytest.mark.slow
 def test_every_malformed_line_gets_the_error_json_rpc_names_and_the_server_goes_on(tmp_path, hash_model):
     for cv_id, text in CVS.items():
         write_pdf(tmp_path / "cvs" / cv_id / "cv.pdf", [text])

@@ -62,6 +62,7 @@ def test_a_word_with_an_unmapped_glyph_and_icon_glyphs_are_dropped():
     assert normalize_text("Kuber\ufffdetes and Python \ue0a1 icon") == "and Python icon"
 
 
+@pytest.mark.slow
 def test_a_scanned_cv_saved_as_an_image_is_read(tmp_path):
     """A picture without text (a photo) is not a CV: test_mixed_folder names it."""
     cv = tmp_path / "cv.png"

@@ -112,6 +112,7 @@ def test_targets_hold_on_a_generated_corpus(corpus: Path) -> None:
     assert len({s.truth["date_format"] for s in samples}) >= 5  # the corpus really varies its dates
 
 
+@pytest.mark.slow
 def test_cli_prints_the_table_and_json(corpus: Path) -> None:
     result = CliRunner().invoke(main, ["--cvs", str(corpus)])
     assert result.exit_code == 0, result.output

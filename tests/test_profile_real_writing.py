@@ -125,6 +125,7 @@ def test_a_country_filter_does_not_load_the_cities():
     assert out.strip() == "0"
 
 
+@pytest.mark.slow
 def test_the_city_table_is_kept_compiled_in_the_user_cache_and_read_back_the_same(tmp_path, monkeypatch):
     """Built once per machine: a second process reads the compiled table, which names the same
     cities as a table built from the data; a damaged file is built again."""

@@ -60,6 +60,7 @@ def searchable(store: Path) -> str:
 KILL_POINTS = [("Path.rename", 1), ("_replace_symlink", 1), ("StoreDir._prune", 1), ("_remove_unless_read", 1)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("target,call", KILL_POINTS)
 def test_kill_9_at_any_step_of_the_swap_leaves_a_working_store(built, target, call):
     cv_dir, store = built

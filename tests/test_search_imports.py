@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 
+import pytest
 from builds import build_store
 from conftest import CHILD_PATH
 
@@ -41,6 +42,7 @@ def unwanted(imported: set[str]) -> list[str]:
     return sorted(m for m in imported if any(m == n or m.startswith(n + ".") for n in NOT_FOR_SEARCH))
 
 
+@pytest.mark.slow
 def test_a_search_imports_only_what_a_search_needs(cv_dir, store_dir, tmp_path):
     build_store(cv_dir, store_dir, BuildSettings())
     imported = imported_by("search", "--store", str(store_dir), "Who has experience with Jenkins?")

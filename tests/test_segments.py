@@ -86,6 +86,7 @@ def test_added_changed_and_removed_cvs_go_through_segments_and_merges_to_the_sam
 MERGE_KILLS = [("SegmentWriter.finish", 2), ("StoreDir.adopt_segment", 2)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("target,call", MERGE_KILLS)
 def test_kill_9_during_a_merge_leaves_a_working_store(cv_dir, tmp_path, hash_model, small_factor, target, call):
     store = tmp_path / "store"

@@ -48,6 +48,7 @@ def run(*args, env=None):
     return result.exit_code, result.output
 
 
+@pytest.mark.slow
 def test_no_subcommand_prints_a_control_character_from_a_name_an_argument_or_a_cv(folders, hash_model):
     cvs, store, jd = folders
     cv_id = f"Eve{HOSTILE}"

@@ -31,6 +31,8 @@ from web_site import FRANK, JD, JENKINS, MODEL, fetch, served_site, serving, wri
 from rag.pipeline.builder import BuildSettings
 from rag.workbench.database import default_path
 
+# Each test drives Chromium (seconds apiece): make test-slow runs them, make test does not.
+pytestmark = pytest.mark.slow
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
 if not (CHROMIUM and CHROMEDRIVER):

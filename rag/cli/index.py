@@ -151,10 +151,23 @@ Examples:
 @option(
     "--encoder",
     "variant",
-    type=click.Choice(VARIANTS),
-    default="fp32",
+    type=click.Choice(["auto", *(v for v in VARIANTS if v != "cuda")]),  # cuda: --device
+    envvar="RAG_ENCODER",
+    default="auto",
     show_default=True,
-    help="Encoder weights: fp32, or int8 (faster, vectors differ slightly; see docs/performance.md).",
+    help="The arithmetic passages are embedded with: auto (the fastest that passed the quality gate, "
+    "timed once on this machine: bf16 where the CPU has AMX or AVX-512 BF16, else fp32), fp32 (the "
+    "reference), bf16 (OpenVINO), or int8 (faster, fails the gate). Default: $RAG_ENCODER, else auto; "
+    "see docs/performance.md.",
+)
+@option(
+    "--device",
+    type=click.Choice(["auto", "cpu", "cuda"]),
+    default="auto",
+    show_default=True,
+    help="Where passages are embedded: cuda (bf16 on the first CUDA GPU, through PyTorch), cpu (--encoder's "
+    "arithmetic), or auto (cuda when PyTorch sees a CUDA GPU and --encoder is auto, else cpu). Queries are "
+    "embedded on the CPU either way.",
 )
 @option(
     "--ocr",
@@ -225,6 +238,7 @@ def main(
     overlap_chars: int,
     batch_size: int,
     variant: str,
+    device: str,
     ocr: str,
     as_of: str | None,
     engine: str,
@@ -255,6 +269,8 @@ def main(
     named = context.get_parameter_source("cv_dir") is not ParameterSource.DEFAULT or context.params.get("cv_dir_old")
     cv_dir = choose_cv_dir(store, cv_dir if named else None, DEFAULT_CV_DIR, replace)
     model = model or os.environ.get("EMBEDDING_MODEL", "").strip() or None
+    reporter = TerminalReporter(quiet)
+    variant = embedding_arithmetic(variant, device, model, export_cache, reporter)
     settings = BuildSettings(
         model,
         chunk_chars,
@@ -267,7 +283,6 @@ def main(
         follow_links,
         export_cache or default_export_cache(),
     )
-    reporter = TerminalReporter(quiet)
     with make_engine(engine, ray_address, ray_workers) as chosen:
         result = build_store(cv_dir, store, settings, force=force, reporter=reporter, engine=chosen)
         # A Ray engine says where the work ran, and what Ray reported about workers that died.
@@ -287,6 +302,30 @@ def main(
         click.echo(result.manifest.to_json())
     else:
         click.echo(summary(result, store) + (f"\n  through {display(where)}" if where else ""))
+
+
+def embedding_arithmetic(
+    variant: str, device: str, model: str | None, cache: Path | None, reporter: TerminalReporter
+) -> str:
+    """--encoder and --device as the arithmetic passages are embedded with: "cuda" on a GPU, else
+    --encoder's, where auto is this machine's fastest that passed the gate (rag/index/arithmetic.py)."""
+    from rag.index.encoder import cuda_visible
+    from rag.index.export import default_arithmetic
+    from rag.index.model_choice import requested_model, resolve_model
+
+    if device == "cuda" and variant != "auto":
+        raise UsageError(
+            f"--device cuda embeds in bf16 on the GPU; leave out --encoder {variant} (or use --device cpu)"
+        )
+    if device == "cuda" or (device == "auto" and variant == "auto"):
+        if cuda_visible():
+            return "cuda"
+        if device == "cuda":
+            raise UsageError("--device cuda: PyTorch sees no CUDA GPU here; use --device cpu or auto")
+    if variant != "auto":
+        return variant
+    name, explicit = requested_model(model)
+    return default_arithmetic(resolve_model(name, explicit, lambda _: None), cache or default_export_cache(), reporter)
 
 
 def default_export_cache() -> Path | None:

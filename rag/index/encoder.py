@@ -9,6 +9,11 @@ beside it: a session maps the weights instead of parsing them and optimises noth
 takes milliseconds. Queries go through a session that also skips prepacking the weights (packing
 every weight matrix costs more than one short query's arithmetic); passages through one that
 prepacks them, which is faster over many batches.
+
+The arithmetic (docs/performance.md, "Arithmetic"): fp32 and int8 run through ONNX Runtime; bf16
+runs the same fp32 graph through OpenVINO, which computes in bf16 on CPUs that have it in hardware
+(AMX, AVX-512 BF16). A bf16 store's queries are embedded in fp32 (a query is one short run, and
+its vector then depends on nothing but the text): they pass the quality gate against its passages.
 """
 
 from __future__ import annotations
@@ -26,12 +31,17 @@ import orjson
 SPEC_FILE = "encoder.json"
 MODEL_FILES = {"fp32": "model.onnx", "int8": "model.int8.onnx"}
 WEIGHTS_SUFFIX = ".data"  # the weights of MODEL_FILES[v] are in MODEL_FILES[v] + WEIGHTS_SUFFIX
+# The arithmetic a store's passages are embedded with -> the graph its queries run (MODEL_FILES'
+# key). "cuda" is bf16 on a CUDA GPU through PyTorch (rag index --device cuda).
+GRAPHS = {"fp32": "fp32", "bf16": "fp32", "int8": "int8", "cuda": "fp32"}
+ARITHMETICS = tuple(GRAPHS)
 
 
 def variant_files(variant: str) -> tuple[str, str]:
-    """A variant's graph and the weights file beside it (an export older than the split holds the
-    graph alone, weights inside)."""
-    return MODEL_FILES[variant], MODEL_FILES[variant] + WEIGHTS_SUFFIX
+    """An arithmetic's graph and the weights file beside it (an export older than the split holds
+    the graph alone, weights inside)."""
+    graph = MODEL_FILES[GRAPHS[variant]]
+    return graph, graph + WEIGHTS_SUFFIX
 
 
 @dataclass(frozen=True)
@@ -131,9 +141,16 @@ class Encoder:
         self._session(prepacked=False)  # a damaged or missing graph fails here, where the caller expects it
 
     def _session(self, prepacked: bool):
-        """The ONNX Runtime session, with the weights prepacked (many batches) or not (a few queries)."""
+        """The ONNX Runtime session, with the weights prepacked (many batches) or not (a few queries);
+        for bf16 passages, OpenVINO's (queries stay on the fp32 session)."""
         if prepacked not in self._sessions:
-            self._sessions[prepacked] = _open_session(self.folder / MODEL_FILES[self.variant], self, prepacked)
+            model = self.folder / variant_files(self.variant)[0]
+            if prepacked and self.variant == "bf16":
+                self._sessions[prepacked] = _open_openvino(model, self.threads)
+            elif prepacked and self.variant == "cuda":
+                self._sessions[prepacked] = _TorchCudaSession(self.spec)
+            else:
+                self._sessions[prepacked] = _open_session(model, self, prepacked)
         return self._sessions[prepacked]
 
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
@@ -176,7 +193,8 @@ class Encoder:
         def run(rows: list[int]) -> tuple[list[int], np.ndarray]:
             return rows, self._run([encodings[i] for i in rows], session)
 
-        with _runner(min(self.threads, len(batches)) if prepacked else 1) as mapped:
+        side_by_side = prepacked and self.variant != "cuda"  # one GPU runs one batch at a time
+        with _runner(min(self.threads, len(batches)) if side_by_side else 1) as mapped:
             for rows, vectors in mapped(run, batches):
                 out[rows] = vectors
                 if on_batch:
@@ -233,17 +251,98 @@ def _open_session(model: Path, encoder: Encoder, prepacked: bool):
     if not prepacked:
         options.add_session_config_entry("session.disable_prepacking", "1")
     try:
-        if _utf8(str(model)):
-            return ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
-        # ONNX Runtime finds the weights beside the graph by its path, which must be UTF-8: a link
-        # with a UTF-8 name to the folder stands in for it while the session maps them.
-        import tempfile
-
-        with tempfile.TemporaryDirectory(prefix="rag-encoder-") as tmp:
-            link = Path(tmp) / "encoder"
-            link.symlink_to(model.parent.absolute(), target_is_directory=True)
-            return ort.InferenceSession(str(link / model.name), options, providers=["CPUExecutionProvider"])
+        with _utf8_path(model) as path:
+            return ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
     except Exception as exc:  # ONNX Runtime raises its own types for damaged files
+        raise DamagedFile(f"the encoder {model.parent.name} cannot be loaded ({short_reason(exc)})") from None
+
+
+@contextmanager
+def _utf8_path(model: Path) -> Iterator[str]:
+    """The graph's path as UTF-8 text. ONNX Runtime and OpenVINO find the weights beside the graph
+    by its path, which must be UTF-8: a link with a UTF-8 name to the folder stands in for it while
+    they read them."""
+    if _utf8(str(model)):
+        yield str(model)
+        return
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="rag-encoder-") as tmp:
+        link = Path(tmp) / "encoder"
+        link.symlink_to(model.parent.absolute(), target_is_directory=True)
+        yield str(link / model.name)
+
+
+class _OpenVinoSession:
+    """The fp32 graph compiled by OpenVINO to compute in bf16, run like an ONNX Runtime session:
+    one stream of one thread per core, each calling thread with an inference request of its own."""
+
+    def __init__(self, compiled) -> None:
+        import threading
+
+        self.compiled = compiled
+        self.inputs = {i.get_any_name() for i in compiled.inputs}
+        self._local = threading.local()
+
+    def run(self, _outputs, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+        request = getattr(self._local, "request", None)
+        if request is None:
+            request = self._local.request = self.compiled.create_infer_request()
+        result = request.infer({name: array for name, array in feeds.items() if name in self.inputs})
+        return [np.array(result[self.compiled.outputs[0]], dtype=np.float32)]
+
+
+def cuda_visible() -> bool:
+    """Whether PyTorch sees a CUDA device; torch is imported only where an NVIDIA driver is loaded."""
+    if not Path("/proc/driver/nvidia/gpus").is_dir() and not Path("/dev/nvidia0").exists():
+        return False
+    try:
+        import torch
+    except ImportError:
+        return False
+    return bool(torch.cuda.is_available())
+
+
+class _TorchCudaSession:
+    """The model's transformer on the first CUDA device in bf16, run like an ONNX Runtime session
+    (token ids in, token vectors out): pooling and normalising stay the encoder's."""
+
+    def __init__(self, spec: EncoderSpec) -> None:
+        import torch
+        from transformers import AutoModel
+
+        from rag.index.model_choice import resolve_model
+
+        self.torch = torch
+        source = resolve_model(spec.model, True, lambda _: None)
+        self.model = AutoModel.from_pretrained(str(source.folder), dtype=torch.bfloat16).to("cuda").eval()
+
+    def run(self, _outputs, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+        torch = self.torch
+        with torch.inference_mode():
+            inputs = {name: torch.from_numpy(array).to("cuda") for name, array in feeds.items()}
+            hidden = self.model(**inputs).last_hidden_state
+            return [hidden.float().cpu().numpy()]
+
+
+def _open_openvino(model: Path, threads: int) -> _OpenVinoSession:
+    from rag.errors import DamagedFile, UserError, short_reason
+
+    try:
+        import openvino
+    except ImportError:
+        raise UserError("the bf16 encoder needs OpenVINO (pip install openvino); use --encoder fp32") from None
+    config = {
+        "INFERENCE_PRECISION_HINT": "bf16",
+        "NUM_STREAMS": str(threads),
+        "INFERENCE_NUM_THREADS": threads,
+        "ENABLE_CPU_PINNING": False,  # the machine is shared with other work
+    }
+    try:
+        core = openvino.Core()
+        with _utf8_path(model) as path:
+            return _OpenVinoSession(core.compile_model(core.read_model(path), "CPU", config))
+    except Exception as exc:  # OpenVINO raises its own types for damaged files
         raise DamagedFile(f"the encoder {model.parent.name} cannot be loaded ({short_reason(exc)})") from None
 
 

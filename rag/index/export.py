@@ -30,6 +30,7 @@ import orjson
 from rag.errors import UserError
 from rag.files import sha256_file, write_atomic
 from rag.index.encoder import (
+    GRAPHS,
     MODEL_FILES,
     SPEC_FILE,
     WEIGHTS_SUFFIX,
@@ -231,7 +232,7 @@ def encoder_problem(folder: Path, variant: str | None = None) -> str | None:
         return f"{SPEC_FILE} cannot be read"
     digests = spec.get("sha256", {})
     if spec.get("backend", "onnx") == "onnx":
-        wanted = [variant] if variant else list(MODEL_FILES)
+        wanted = [GRAPHS[variant]] if variant else list(MODEL_FILES)
         if not any(MODEL_FILES[v] in digests for v in wanted):
             return f"{SPEC_FILE} records no checksum for {' or '.join(MODEL_FILES[v] for v in wanted)}"
     for name, digest in digests.items():
@@ -330,6 +331,25 @@ def ensure_export(source: ModelSource, variant: str, encoders: Path, cache: Path
     return folder
 
 
+def default_arithmetic(source: ModelSource, cache: Path | None, reporter: Reporter) -> str:
+    """What `rag index` embeds with unless told (rag/index/arithmetic.py): fp32 on a CPU without
+    bf16 in hardware, for a model that is not an ONNX export, or without a cache to keep the
+    timings in; else the arithmetic timed fastest on this machine, the model exported first if
+    need be (the build would export it next)."""
+    from rag.index.arithmetic import candidates, choose
+    from rag.index.cpu_features import read_cpu_features
+
+    features = read_cpu_features()
+    if cache is None or backend_for(source.name) or candidates(features) == ["fp32"]:
+        return "fp32"
+    try:
+        with _locked(cache):
+            folder = _made(source, "fp32", cache / encoder_key(source), reporter)
+            return choose(folder, features).chosen
+    except OSError:
+        return "fp32"  # the build says why the cache cannot be used
+
+
 def export_files(folder: Path, variant: str) -> dict[str, str]:
     """The checksums of the files a store's search loads: what a manifest records of its export."""
     digests = orjson.loads((folder / SPEC_FILE).read_bytes()).get("sha256", {})
@@ -375,7 +395,8 @@ def _install(made: Path, folder: Path, variants: set[str]) -> None:
     """Make folder a copy of the export in made, with only the given variants, and swap it in."""
     spec = orjson.loads((made / SPEC_FILE).read_bytes())
     digests = spec.get("sha256", {})
-    names = [n for n in ("tokenizer.json", *(f for v in sorted(variants) for f in variant_files(v))) if n in digests]
+    files = dict.fromkeys(["tokenizer.json", *(f for v in sorted(variants) for f in variant_files(v))])  # bf16 = fp32's
+    names = [n for n in files if n in digests]
     staged = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
     try:
         for name in names:

@@ -28,7 +28,7 @@ from rag import __version__
 from rag.errors import DamagedFile, UserError
 from rag.index.bm25 import EPSILON, K1, B
 from rag.index.dictionary import DictionaryPart, TermDictionary, TermIds
-from rag.index.encoder import available_cores
+from rag.index.encoder import ARITHMETICS, available_cores
 from rag.index.export import EXPORT_VERSION
 from rag.index.model_choice import ModelSource, requested_model, resolve_model
 from rag.ingest.chunking import chunk_spans, document_text, validate_chunking
@@ -55,7 +55,8 @@ from rag.store.reader import SegmentReader
 from rag.store.writer import write_generation
 from rag.text import display
 
-VARIANTS = ("fp32", "int8")
+VARIANTS = ARITHMETICS  # fp32, bf16 (OpenVINO, where the CPU has bf16 products), int8, cuda (bf16 on a GPU)
+PASSAGE_BACKENDS = {"bf16": "openvino", "cuda": "torch-cuda"}  # what embeds passages, when not ONNX Runtime
 _LIBRARIES = (
     "pymupdf",
     "faiss-cpu",
@@ -75,7 +76,7 @@ class BuildSettings:
     chunk_chars: int = 500
     overlap_chars: int = 50
     batch_size: int = 16
-    variant: str = "fp32"  # encoder weights: fp32, or int8 (faster, slightly different vectors)
+    variant: str = "fp32"  # the arithmetic passages are embedded with: fp32, bf16 or int8 (rag index: by machine)
     ocr: bool = True  # read pages without a usable text layer (scans, unmapped fonts) by OCR
     as_of: str | None = None  # "YYYY-MM", the month "present" means in CV dates; None: this month
     limits: Limits = Limits()  # what one file, and the build, may cost (docs/input.md, "Limits")
@@ -365,7 +366,7 @@ def _manifest(job: _Job, writing: Writing, kept: list[SegmentReader], encoder_di
         extractor={"name": EXTRACTOR_NAME, "version": EXTRACTOR_VERSION, "id": identity["extractor"]},
         encoder={
             "key": encoder_dir.name,
-            "backend": "onnxruntime",
+            "backend": PASSAGE_BACKENDS.get(settings.variant, "onnxruntime"),  # passages; queries: onnxruntime
             "variant": settings.variant,
             "pooling": spec.pooling,
             "normalize": spec.normalize,

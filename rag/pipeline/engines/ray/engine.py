@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from rag.errors import Fix, UserError
-from rag.index.encoder import MODEL_FILES
+from rag.index.encoder import GRAPHS, MODEL_FILES
 from rag.ingest.discover import CvFile
 from rag.ingest.document import Document
 from rag.ingest.extract import ExtractionFailed, read_bytes
@@ -210,5 +210,5 @@ def _windows(items: list, size: Callable[[object], int], limit: int) -> Iterator
 
 def _encoder_files(folder: Path, variant: str) -> dict[str, bytes]:
     """The encoder folder's files a worker needs: everything but the other variants' weights."""
-    others = {name for v, name in MODEL_FILES.items() if v != variant}
+    others = {name for v, name in MODEL_FILES.items() if v != GRAPHS[variant]}  # bf16 runs fp32's graph
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file() and p.name not in others}
