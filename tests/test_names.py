@@ -137,7 +137,7 @@ def test_a_name_in_capitals_over_two_lines_is_read(tmp_path):
         ],
         source="inbox/Aqae(1).pdf",
     )
-    assert (found.name, found.name_source) == ("Nadeesha Perera", "cv")
+    assert (found.name, found.name_source, found.headline) == ("Nadeesha Perera", "cv", "Software Engineering Intern")
 
 
 def test_a_line_of_body_size_lower_down_is_no_name(tmp_path):

@@ -166,12 +166,13 @@ def _largest(head: list[HeadLine], clue: frozenset[str]) -> tuple[int, str, str 
     for i, line in enumerate(head):
         if line.top > TOP_SHARE or (i >= TOP_LINES and line.size <= body_size(head[i + 1 :])):
             continue
-        name, rest = _name_part(_two_line_name(head, i) or line.text, bool(clue))
+        split = _two_line_name(head, i)
+        name, rest = _name_part(split or line.text, bool(clue))
         if name is None or (clue and not _agrees(name, clue)):
             continue
         key = (-line.size, not line.bold, line.top)
         if best is None or key < best[0]:
-            best = (key, i, name, rest)
+            best = (key, i + 1 if split else i, name, rest)  # the headline is under the name's last line
     return None if best is None else best[1:]
 
 
