@@ -12,7 +12,7 @@ says so: a CV with no name (a blind CV) shows its file's name, never a heading r
 
 A line is a name only when it looks like one. Not a heading ("SKILL HIGHLIGHTS", "Career
 Overview"), a company placeholder ("Company Name City , State", "Abc Company"), a degree, a job
-title ("Vice President"), a skill ("Microsoft Office", "Core PHP") or a phrase of common words
+title ("Vice President"), a skill ("Microsoft Office", "Docker Kubernetes") or a phrase of common words
 ("To Whom It May Concern", "Fluent in Spanish", "Proficient with Word"), nor a sentence's end.
 And a line no larger than most of the text under it is the name only at the very top of the page:
 lower down it is a line of the CV's body. A name in capitals split over two lines ("JOHN" / "SMITH") is
@@ -35,6 +35,8 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from rag.ingest.document import HeadLine
+from rag.lexicon.role_words import HEADING_NOUNS, ROLE_WORDS
+from rag.lexicon.skill_data import COMMON_WORDS, PROPER_NAMES
 from rag.lexicon.terms import fold
 from rag.lexicon.vocabulary import canonical
 from rag.profile.contact import find_email
@@ -120,15 +122,17 @@ science sciences studies arts business administration finance literature statist
 president vice tester supervisor clerk cashier chef cook pilot driver attorney volunteer worker
 therapist counselor instructor tutor professor aide receptionist secretary bookkeeper auditor
 programmer practitioner founder ceo cto cfo additional kpis kpi
+stored procedures version control commerce optimization database databases
 """.split()
 )
+_NOT_NAME |= ROLE_WORDS | HEADING_NOUNS  # the lexicon's job and heading words ("Development", "Tools")
 # Words no name holds, capitalised or not: what makes a line a phrase ("To Whom It May Concern",
 # "Fluent in Spanish", "Proficient with Word", "Bachelor of Finance").
 _PHRASE_WORDS = set(
     """
 to whom it concern in with for of and on at the from by or is are our your my dear this that
 proficient fluent familiar experienced experience knowledge skilled excellent strong good native
-working advanced basic intermediate
+working advanced basic intermediate more less lower higher modern new full
 """.split()
 )
 
@@ -284,7 +288,19 @@ def _common_phrase(words: list[str]) -> bool:
         return True
     if canonical(" ".join(words)):
         return True
-    return any((skill := canonical(w)) and not skill.istitle() for w in words)
+    return any(_tool_word(w) for w in words)
+
+
+def _tool_word(word: str) -> bool:
+    """A word that names a technology and nothing else ("Docker", "Git", "PHP"): the vocabulary
+    knows it, and it is neither a person's or firm's name nor an ordinary word there ("Ruby",
+    "Jenkins", "Cassandra", "Swift" may be names)."""
+    skill = canonical(word) if len(word.strip(".")) > 1 else None  # an initial is no language ("J. R. Smith")
+    if skill is None:
+        return False
+    if not skill.istitle():
+        return True
+    return not {word.strip(".").title(), skill} & (PROPER_NAMES | COMMON_WORDS)
 
 
 def _next_line(head: list[HeadLine], index: int) -> str | None:
