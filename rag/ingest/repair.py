@@ -6,8 +6,9 @@ read as Windows-1252 ("â€¢" for a bullet, "â€œ…â€\x9d" for quotes, 
 BM25 terms, profiles and vectors all see the real characters. Only its encoding repairs are on:
 its other fixes (straight quotes, ligatures, character widths, HTML entities, line breaks, control
 characters, normalisation) would change text that is already correct, and extraction's own NFKC
-does what it should of them. A character the repair finds already lost (U+FFFD) becomes a word
-break, so "Manager�s" keeps "Manager" searchable.
+does what it should of them. On a line the repair changed, a lost character (U+FFFD, "ï¿½" once
+repaired, or a byte no code page defines) becomes a word break, so "Manager�s" keeps "Manager"
+searchable; on a line it left alone, U+FFFD is an unmapped glyph, which extraction handles.
 """
 
 from __future__ import annotations
@@ -53,6 +54,6 @@ def repair(text: str) -> str:
 
 def _repair_line(line: str) -> str:
     fixed = _STRAY_A0.sub("", fix_text(line, _CONFIG))
-    if _LOST not in line and _LOST in fixed:  # a lost character the repair uncovered: a word break
+    if fixed != line:  # a mis-decoded line: its lost characters were lost by the mis-decoding
         fixed = fixed.replace(_LOST, " ")
     return fixed
