@@ -164,3 +164,10 @@ def test_a_line_of_body_size_lower_down_is_no_name(tmp_path):
         ],
     )
     assert found.name_source == "file name"
+
+
+def test_a_name_in_capitals_over_two_lines_of_several_words_and_a_title_under_a_name(tmp_path):
+    found = who(tmp_path, [(72, 60, 24, "NADEESHA KUMARI"), (72, 88, 24, "PERERA"), (72, 130, 11, "Accounting Intern")])
+    assert (found.name, found.headline) == ("Nadeesha Kumari Perera", "Accounting Intern")
+    found = who(tmp_path, [(72, 60, 24, "JOHN SMITH"), (72, 88, 24, "SOFTWARE ENGINEER"), (72, 130, 11, "Berlin")])
+    assert (found.name, found.headline) == ("John Smith", "SOFTWARE ENGINEER")

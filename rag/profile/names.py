@@ -171,7 +171,9 @@ def _largest(head: list[HeadLine], clue: frozenset[str]) -> tuple[int, str, str 
         if line.top > TOP_SHARE or (i >= TOP_LINES and line.size <= body_size(head[i + 1 :])):
             continue
         split = _two_line_name(head, i)
-        name, rest = _name_part(split or line.text, bool(clue))
+        name, rest = _name_part(split, bool(clue)) if split else (None, None)
+        if name is None:
+            split, (name, rest) = None, _name_part(line.text, bool(clue))
         if name is None or (clue and not _agrees(name, clue)):
             continue
         key = (-line.size, not line.bold, line.top)
@@ -190,17 +192,18 @@ def body_size(lines: list[HeadLine]) -> float:
 
 
 def _two_line_name(head: list[HeadLine], i: int) -> str | None:
-    """A name written one word a line ("JOHN" over "SMITH"): this line and the next, each one word
-    in capitals of the same size, one under the other, joined."""
+    """A name in capitals over two lines ("JOHN" over "SMITH", "NADEESHA KUMARI" over "PERERA"):
+    this line and the next, in capitals of the same size, one under the other, joined (the caller
+    falls back to this line alone when the two are no name)."""
     if i + 1 >= len(head):
         return None
     first, second = head[i], head[i + 1]
-    words = [first.text.strip(), second.text.strip()]
-    if not all(len(w.split()) == 1 and w.isupper() and _WORD.match(w) for w in words):
+    lines = [first.text.strip(), second.text.strip()]
+    if not all(text.isupper() and all(_WORD.match(w) for w in text.split()) for text in lines):
         return None
     if abs(first.size - second.size) > 0.5 or second.top - first.top > 0.08 or abs(first.left - second.left) > 0.1:
         return None
-    return " ".join(words)
+    return " ".join(lines)
 
 
 def _agrees(name: str, clue: frozenset[str]) -> bool:
