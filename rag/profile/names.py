@@ -132,7 +132,7 @@ _PHRASE_WORDS = set(
     """
 to whom it concern in with for of and on at the from by or is are our your my dear this that
 proficient fluent familiar experienced experience knowledge skilled excellent strong good native
-working advanced basic intermediate more less lower higher modern new full
+working advanced basic intermediate more less lower higher modern full
 """.split()
 )
 
