@@ -84,6 +84,8 @@ def test_no_name_on_the_page_falls_back_to_the_file_name(tmp_path):
         ("Bob Smith resume.pdf", "Bob Smith"),
         ("x/Ørsted, Ana (2024) – final v2.pdf", "Ørsted, Ana"),
         ("2024_03.pdf", "2024_03"),
+        ("inbox/Aqae(1).pdf", "Aqae"),
+        ("jane_doe - Copy.pdf", "jane doe"),
     ],
 )
 def test_file_name_stand_ins(source, name):
@@ -101,7 +103,71 @@ def test_file_name_stand_ins(source, name):
         ("Python, SQL", False),
         ("Madonna", False),
         ("john smith", False),
+        # skills, titles, placeholders and phrases (issue 41)
+        ("Microsoft Office", False),
+        ("Fluent in Spanish", False),
+        ("Vice President", False),
+        ("Abc Company", False),
+        ("Bachelor of Finance", False),
+        ("Core Php", False),
+        ("Docker Kubernetes", False),
+        # names made of words a skill or a month shares
+        ("Ruby Jenkins", True),
+        ("Rose Baker", True),
+        ("May Lee", True),
+        ("Nguyen Van An", True),
     ],
 )
 def test_what_looks_like_a_name(text, verdict):
     assert looks_like_name(text) is verdict
+
+
+@pytest.mark.parametrize(
+    "first_lines",
+    [
+        ["SKILL HIGHLIGHTS", "Company Name City , State"],
+        ["Company Name City , State", "Vice President"],
+        ["Core Qualifications", "Microsoft Office"],
+        ["To Whom It May Concern", "Fluent in Spanish"],
+        ["Career Overview", "Proficient with Word"],
+    ],
+)
+def test_a_blind_cv_has_no_name_and_shows_its_clean_file_name(tmp_path, first_lines):
+    lines = [(72, 60 + 20 * i, 14, text) for i, text in enumerate(first_lines)]
+    lines += [(72, 140, 11, "Managed accounts receivable for a regional distributor"), (72, 160, 11, "Abc Company")]
+    found = who(tmp_path, lines, source="inbox/Aqae(1).pdf")
+    assert (found.name, found.name_source) == ("Aqae", "file name")
+
+
+def test_a_name_in_capitals_over_two_lines_is_read(tmp_path):
+    found = who(
+        tmp_path,
+        [
+            (72, 60, 26, "NADEESHA"),
+            (72, 90, 26, "PERERA"),
+            (72, 130, 12, "Software Engineering Intern"),
+            (72, 150, 10, "nadeesha@example.com"),
+        ],
+        source="inbox/Aqae(1).pdf",
+    )
+    assert (found.name, found.name_source, found.headline) == ("Nadeesha Perera", "cv", "Software Engineering Intern")
+
+
+def test_a_line_of_body_size_lower_down_is_no_name(tmp_path):
+    found = who(
+        tmp_path,
+        [
+            (72, 60, 11, "Summary of work in retail banking over many years"),
+            (72, 80, 11, "Worked at the branch front desk and in loans"),
+            (72, 100, 11, "Lightning Web Components"),
+            (72, 120, 11, "Built forms for the loans team in Salesforce"),
+        ],
+    )
+    assert found.name_source == "file name"
+
+
+def test_a_name_in_capitals_over_two_lines_of_several_words_and_a_title_under_a_name(tmp_path):
+    found = who(tmp_path, [(72, 60, 24, "NADEESHA KUMARI"), (72, 88, 24, "PERERA"), (72, 130, 11, "Accounting Intern")])
+    assert (found.name, found.headline) == ("Nadeesha Kumari Perera", "Accounting Intern")
+    found = who(tmp_path, [(72, 60, 24, "JOHN SMITH"), (72, 88, 24, "SOFTWARE ENGINEER"), (72, 130, 11, "Berlin")])
+    assert (found.name, found.headline) == ("John Smith", "SOFTWARE ENGINEER")

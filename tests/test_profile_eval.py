@@ -147,6 +147,7 @@ def test_an_external_truth_is_scored_on_the_fields_it_holds() -> None:
     )
     fields = score_cv(profile, EXTERNAL, frozenset({"Python"}), "Jane Smith").fields
     assert fields == {
+        "no_name": 0.0,  # a name read from a CV whose truth names nobody
         "years": 1.0,
         "years_exact": 1.0,
         "city": 1.0,
@@ -160,3 +161,10 @@ def test_an_external_truth_is_scored_on_the_fields_it_holds() -> None:
     )
     assert summary["all"]["n"] == 2 and summary["all"]["n:name"] == 1 and summary["all"]["name"] == 1.0
     assert summary["all"]["years"] == 0.5 and "country" not in summary["all"] and "template:plain" in summary
+
+
+def test_a_blind_cv_scores_no_name_only_when_no_line_was_taken_for_one():
+    assert score_cv(Profile(), EXTERNAL, frozenset(), "ext 0003", "file name").fields["no_name"] == 1.0
+    assert score_cv(Profile(), EXTERNAL, frozenset(), "Core Qualifications", "cv").fields["no_name"] == 0.0
+    named = EXTERNAL | {"name": "Jane Smith"}
+    assert "no_name" not in score_cv(Profile(), named, frozenset(), "Jane Smith").fields

@@ -6,7 +6,9 @@ external.py) holds only what its text states: a name, a place, years of experien
 phone, skills, each possibly null. A field is scored on the CVs whose truth has it, and each
 field's mean is over those CVs alone (its own n). Per CV, each field scores between 0 and 1:
 - name: 1 when the candidate's name (names.py, kept beside the profile) is the truth's, exactly
-  after case folding and collapsing white space;
+  after case folding and collapsing white space; no_name, on a CV whose truth holds no name (a
+  blind CV: "name": null), 1 when none was read from the CV (its file's name stands in), 0 when a
+  line of it was shown as the person's name;
 - years: 1 when the profile's years are within ±1 of the truth (unknown scores 0), and
   years_exact when they are equal. The generator's truth is a number counted from the CV's dated
   roles, and is compared with the profile's years; an external corpus's is {"years", "phrase"},
@@ -43,6 +45,7 @@ from rag.profile.read import Profile
 
 FIELDS: tuple[str, ...] = (
     "name",
+    "no_name",
     "years",
     "years_exact",
     "country",
@@ -120,12 +123,16 @@ def _held(truth: dict, key: str) -> bool:
     return truth.get(key) is not None
 
 
-def score_cv(profile: Profile, truth: dict, labelled: frozenset[str], name: str | None = None) -> CvScore:
+def score_cv(
+    profile: Profile, truth: dict, labelled: frozenset[str], name: str | None = None, name_source: str = "cv"
+) -> CvScore:
     """One CV's field scores, for the fields its truth holds. labelled: the canonical skills (ours)
-    the truth can label; name: the candidate's name as the index read it."""
+    the truth can label; name: the candidate's name as the index read it, and where from."""
     fields: dict[str, float] = {}
     if _held(truth, "name"):
         fields["name"] = float(name is not None and _normal(name).casefold() == _normal(truth["name"]).casefold())
+    elif "name" in truth:
+        fields["no_name"] = float(name_source != "cv")
     if _held(truth, "years_experience"):
         years, expected = compared_years(profile, truth)
         fields["years"] = float(years is not None and abs(years - expected) <= 1)

@@ -26,6 +26,7 @@ from rag.profile.read import Profile, build_profile
 
 SHOWN = (
     "name",
+    "no_name",
     "years",
     "years_exact",
     "country",
@@ -60,6 +61,7 @@ class Sample:
     name: str
     profile: Profile
     truth: dict
+    name_source: str = "cv"
 
 
 def reference_month(truth: dict) -> str | None:
@@ -86,7 +88,8 @@ def profile_corpus(cvs: Path, truth_dir: Path) -> tuple[list[Sample], float]:
         month = reference_month(truth) or current_month()
         profile = build_profile(extracted.pages, month, extracted.head, extracted.file_date)
         spent += time.perf_counter() - started
-        samples.append(Sample(identify(extracted.head, f"{folder.name}/cv.pdf").name, profile, truth))
+        who = identify(extracted.head, f"{folder.name}/cv.pdf")
+        samples.append(Sample(who.name, profile, truth, who.name_source))
     return samples, spent
 
 
@@ -97,13 +100,14 @@ def store_samples(store, truth_dir: Path) -> list[Sample]:
     for candidate, record in zip(store.candidates.all(), store.profiles().table.all()):
         truth_file = truth_dir / f"{candidate.cv_id}.json"
         if truth_file.is_file():
-            samples.append(Sample(candidate.name, record.read(), orjson.loads(truth_file.read_bytes())))
+            truth = orjson.loads(truth_file.read_bytes())
+            samples.append(Sample(candidate.name, record.read(), truth, candidate.name_source))
     return samples
 
 
 def score_samples(samples: list[Sample], truth_dir: Path) -> list[CvScore]:
     labelled = labelled_skills(truth_dir, [s.truth for s in samples])
-    return [score_cv(s.profile, s.truth, labelled, s.name) for s in samples]
+    return [score_cv(s.profile, s.truth, labelled, s.name, s.name_source) for s in samples]
 
 
 def format_table(summary: dict[str, dict[str, float]]) -> str:

@@ -25,9 +25,12 @@ from rag.ingest.file_date import pdf_month
 from rag.ingest.hidden import HiddenText, find_hidden, visible_blocks
 from rag.ingest.limits import FileLimits, size_text
 from rag.ingest.reading_order import Box, reading_order
+from rag.ingest.repair import REPAIR_ID, repair
 
 EXTRACTOR_NAME = "pymupdf-xycut"
-EXTRACTOR_VERSION = "5"  # 3: unmapped glyphs, icon glyphs, OCR; 4: hidden text left out, the file's date; 5: hidden only where a rendering agrees
+# 3: unmapped glyphs, icon glyphs, OCR; 4: hidden text left out, the file's date; 5: hidden only where
+# a rendering agrees; 6: mis-decoded text repaired (repair.py, whose id, with ftfy's version, is in the id)
+EXTRACTOR_VERSION = "6"
 IMAGE_TYPES = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".tif": "tiff", ".tiff": "tiff"}
 
 # Ligatures expanded (no TEXT_PRESERVE_LIGATURES), text outside the page dropped. Glyphs without a
@@ -48,7 +51,7 @@ pymupdf.TOOLS.mupdf_display_warnings(False)
 def extractor_id(ocr: bool) -> str:
     """Everything that shapes extraction, as one string: cached documents are reused only under
     the same one, and it is part of the build fingerprint, so turning OCR on or off rebuilds."""
-    base = f"{EXTRACTOR_NAME}/{EXTRACTOR_VERSION}"
+    base = f"{EXTRACTOR_NAME}/{EXTRACTOR_VERSION}+{REPAIR_ID}"
     if not ocr:
         return base
     from rag.ingest.ocr import engine_id
@@ -352,9 +355,10 @@ _ICONS = re.compile(r"[\ue000-\uf8ff\U000f0000-\U0010ffff]")  # private use: ico
 
 
 def normalize_text(text: str) -> str:
-    """NFKC (full-width letters, ligatures, no-break spaces), one space between words, no soft
+    """Mis-decoded characters repaired (repair.py, before NFKC folds the no-break spaces it reads),
+    NFKC (full-width letters, ligatures, no-break spaces), one space between words, no soft
     hyphens, no icon glyphs, no words holding an unmapped glyph."""
-    text = unicodedata.normalize("NFKC", text).replace("\u00ad", "")
+    text = unicodedata.normalize("NFKC", repair(text)).replace("\u00ad", "")
     text = _UNMAPPED_WORD.sub(" ", _ICONS.sub(" ", text))
     text = _SPACES.sub(" ", text)
     text = "\n".join(line.strip() for line in text.split("\n"))

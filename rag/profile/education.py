@@ -57,3 +57,40 @@ def highest_level(text: str) -> str | None:
     """The highest level named in text, or None when it names none."""
     found = levels_in(text)
     return max(found, key=LEVELS.index) if found else None
+
+
+# A degree still being studied for: "Reading for BSc", "currently pursuing", "Expected 2025",
+# "2022 - present", "final year"; "en curso", "cursando"; "laufend", "voraussichtlich"; "en cours".
+_IN_PROGRESS = regex.compile(
+    r"""(?<![\p{L}\p{N}])(?:reading\s+for | currently\s+(?:pursuing|studying|enrolled|reading|doing)
+        | pursuing | expected(?:\s+(?:in|graduation|completion))?[\s:,]*(?:\p{L}+\s+)?(?:19|20)\d\d
+        | (?:anticipated|expected)\s+graduation | in\s+progress | ongoing | undergraduate\s+student | student\s+of
+        | (?:final|first|second|third|fourth|1st|2nd|3rd|4th)[\s-]year | (?:19|20)\d\d\s*[-–—]\s*(?:present|current|now|today)
+        | en\s+curso | cursando | actualmente | laufend | voraussichtlich | derzeit | en\s+cours | pr[ée]vu(?:e)?\s+en)
+        (?![\p{L}\p{N}])""",
+    regex.IGNORECASE | regex.VERBOSE,
+)
+_FOLLOW = 2  # lines after a degree that may still say it is in progress ("Expected 2025" under it)
+
+
+def held_and_studied(lines: list[str]) -> tuple[str | None, str | None]:
+    """(the highest degree held, a higher one still being studied for, or None): a degree whose
+    line, or one of the next two before another degree, says it is in progress is not held."""
+    held: list[str] = []
+    studied: list[str] = []
+    for i, line in enumerate(lines):
+        found = levels_in(line)
+        if not found:
+            continue
+        after = []
+        for following in lines[i + 1 : i + 1 + _FOLLOW]:
+            if levels_in(following):
+                break
+            after.append(following)
+        ongoing = any(_IN_PROGRESS.search(text) for text in (line, *after))
+        (studied if ongoing else held).extend(found)
+    top = max(held, key=LEVELS.index) if held else None
+    studying = max(studied, key=LEVELS.index) if studied else None
+    if studying is not None and top is not None and LEVELS.index(studying) <= LEVELS.index(top):
+        studying = None
+    return top, studying

@@ -8,7 +8,17 @@ a place. A name line may carry more ("Alice Smith — DevOps Engineer, Berlin", 
 Experience: 5 years"); the name is its first part. The headline (title, often the location) is
 what follows the name, on its line or the next one, unless that is a heading, a contact field or
 a handle ("PasinduTY"). When nothing looks like a name, the file name stands in, and the record
-says so.
+says so: a CV with no name (a blind CV) shows its file's name, never a heading read as a person.
+
+A line is a name only when it looks like one. Not a heading ("SKILL HIGHLIGHTS", "Career
+Overview"), a company placeholder ("Company Name City , State", "Abc Company"), a degree, a job
+title ("Vice President"), a skill ("Microsoft Office", "Docker Kubernetes") or a phrase of common words
+("To Whom It May Concern", "Fluent in Spanish", "Proficient with Word"), nor a sentence's end.
+And a line no larger than most of the text under it is the name only at the very top of the page:
+lower down it is a line of the CV's body. A name in capitals split over two lines ("JOHN" / "SMITH") is
+read as one. The words are this project's own lists (below, and the skill vocabulary): the
+registries weighed (names-dataset, probablepeople, wordfreq) either cost far more than they
+give or judge headings wrongly (docs/profiles.md, "Names").
 
 Two clues outside the page body check the choice: the e-mail's local part and the file name.
 When they agree on a name word ("pasindu.perera@..." and "Pasindu_Perera_CV.pdf") and the chosen
@@ -25,12 +35,16 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from rag.ingest.document import HeadLine
+from rag.lexicon.role_words import HEADING_NOUNS, ROLE_WORDS
+from rag.lexicon.skill_data import COMMON_WORDS, PROPER_NAMES
 from rag.lexicon.terms import fold
+from rag.lexicon.vocabulary import canonical
 from rag.profile.contact import find_email
 from rag.profile.places import find_location
 from rag.profile.sections import heading_kind
 
 TOP_SHARE = 0.45  # the name is in the upper part of page 1 (lower lines only rank font sizes)
+TOP_LINES = 2  # a name no larger than the text under it is one of the page's first lines
 
 _SEPARATORS = re.compile(r"\s+[—–|·•]\s+|\s+-\s+|,\s*|\t+")
 _LABEL = re.compile(
@@ -96,6 +110,29 @@ ingenieur developpeur developpeuse chef analyste infirmier infirmiere comptable 
 university universitat universidad universite universita hochschule school college institute institut
 instituto academy academie gmbh ag ltd inc llc sa sarl sl colegio collage universidade politecnico polytechnic
 lycee gymnasium vidyalaya vidyalayam convent girls boys girl's boy's kindergarten
+highlights highlight qualifications qualification overview achievements achievement accomplishments
+responsibilities responsibility competencies competency strengths interests hobbies certifications
+certification certified projects project awards activities publications training expertise abilities
+objectives career core key professional technical employment history academic background
+company companies corporation corp technologies systems solutions industries services enterprises
+consulting labs associates partners international global bank hospital agency foundation
+name city state address date signature
+bachelor bachelor's bachelors master's masters degree diploma associate bs ba bsc msc mba phd doctorate
+science sciences studies arts business administration finance literature statistics computer
+president vice tester supervisor clerk cashier chef cook pilot driver attorney volunteer worker
+therapist counselor instructor tutor professor aide receptionist secretary bookkeeper auditor
+programmer practitioner founder ceo cto cfo additional kpis kpi
+stored procedures version control commerce optimization database databases
+""".split()
+)
+_NOT_NAME |= ROLE_WORDS | HEADING_NOUNS  # the lexicon's job and heading words ("Development", "Tools")
+# Words no name holds, capitalised or not: what makes a line a phrase ("To Whom It May Concern",
+# "Fluent in Spanish", "Proficient with Word", "Bachelor of Finance").
+_PHRASE_WORDS = set(
+    """
+to whom it concern in with for of and on at the from by or is are our your my dear this that
+proficient fluent familiar experienced experience knowledge skilled excellent strong good native
+working advanced basic intermediate more less lower higher modern full
 """.split()
 )
 
@@ -131,15 +168,42 @@ def _best_name(head: list[HeadLine], clue: frozenset[str]) -> tuple[int, str, st
 def _largest(head: list[HeadLine], clue: frozenset[str]) -> tuple[int, str, str | None] | None:
     best = None
     for i, line in enumerate(head):
-        if line.top > TOP_SHARE:
+        if line.top > TOP_SHARE or (i >= TOP_LINES and line.size <= body_size(head[i + 1 :])):
             continue
-        name, rest = _name_part(line.text, bool(clue))
+        split = _two_line_name(head, i)
+        name, rest = _name_part(split, bool(clue)) if split else (None, None)
+        if name is None:
+            split, (name, rest) = None, _name_part(line.text, bool(clue))
         if name is None or (clue and not _agrees(name, clue)):
             continue
         key = (-line.size, not line.bold, line.top)
         if best is None or key < best[0]:
-            best = (key, i, name, rest)
+            best = (key, i + 1 if split else i, name, rest)  # the headline is under the name's last line
     return None if best is None else best[1:]
+
+
+def body_size(lines: list[HeadLine]) -> float:
+    """The size most of these lines' text is written in (by characters). A name is larger than the
+    text under it; one of the same size is the name only at the very top of the page."""
+    chars: dict[float, int] = {}
+    for line in lines:
+        chars[line.size] = chars.get(line.size, 0) + len(line.text)
+    return max(chars, key=lambda size: (chars[size], -size)) if chars else 0.0
+
+
+def _two_line_name(head: list[HeadLine], i: int) -> str | None:
+    """A name in capitals over two lines ("JOHN" over "SMITH", "NADEESHA KUMARI" over "PERERA"):
+    this line and the next, in capitals of the same size, one under the other, joined (the caller
+    falls back to this line alone when the two are no name)."""
+    if i + 1 >= len(head):
+        return None
+    first, second = head[i], head[i + 1]
+    lines = [first.text.strip(), second.text.strip()]
+    if not all(text.isupper() and all(_WORD.match(w) for w in text.split()) for text in lines):
+        return None
+    if abs(first.size - second.size) > 0.5 or second.top - first.top > 0.08 or abs(first.left - second.left) > 0.1:
+        return None
+    return " ".join(lines)
 
 
 def _agrees(name: str, clue: frozenset[str]) -> bool:
@@ -203,6 +267,8 @@ def looks_like_name(text: str) -> bool:
         return False
     capitalised = 0
     odd = 0  # lowercase words that are not known particles: tolerated once, inside the name
+    if _common_phrase(words):
+        return False
     for i, word in enumerate(words):
         if not _WORD.match(word) or fold(word).strip(".") in _NOT_NAME:
             return False
@@ -213,6 +279,31 @@ def looks_like_name(text: str) -> bool:
             if odd > 1 or i in (0, len(words) - 1):
                 return False
     return capitalised >= 2
+
+
+def _common_phrase(words: list[str]) -> bool:
+    """Words no name holds: a phrase word, a sentence's end ("Server Environment."), or a skill: the
+    whole line ("Microsoft Office"), or a word the vocabulary writes as no name is written ("PHP",
+    "Node.js"), so that "Ruby Jenkins" stays a name."""
+    if any(fold(w).strip(".") in _PHRASE_WORDS for w in words):
+        return True
+    if words[-1].endswith(".") and len(words[-1].strip(".")) > 1:
+        return True
+    if canonical(" ".join(words)):
+        return True
+    return any(_tool_word(w) for w in words)
+
+
+def _tool_word(word: str) -> bool:
+    """A word that names a technology and nothing else ("Docker", "Git", "PHP"): the vocabulary
+    knows it, and it is neither a person's or firm's name nor an ordinary word there ("Ruby",
+    "Jenkins", "Cassandra", "Swift" may be names)."""
+    skill = canonical(word) if len(word.strip(".")) > 1 else None  # an initial is no language ("J. R. Smith")
+    if skill is None:
+        return False
+    if not skill.istitle():
+        return True
+    return not {word.strip(".").title(), skill} & (PROPER_NAMES | COMMON_WORDS)
 
 
 def _next_line(head: list[HeadLine], index: int) -> str | None:
@@ -236,6 +327,7 @@ def name_from_file(source: str) -> str:
     called cv.pdf its folder's name; the name as it is when nothing readable is left."""
     path = PurePosixPath(source)
     stem = path.parent.name if fold(path.stem) in _FILE_NOISE and path.parent.name else path.stem
+    stem = _COPY_MARK.sub(" ", stem).strip() or stem  # "Aqae(1)", "cv [2]", "jane - Copy"
     words = [
         w
         for w in re.split(r"[\s_.-]+", stem)
@@ -246,4 +338,5 @@ def name_from_file(source: str) -> str:
     return " ".join(words) if words else stem
 
 
+_COPY_MARK = re.compile(r"\s*[(\[]\s*\d{1,3}\s*[)\]]|\s+-\s+copy(?:\s*\(\d+\))?$", re.IGNORECASE)
 _FILE_NOISE = {"cv", "resume", "lebenslauf", "curriculum", "vitae", "final", "draft", "new", "copy", "updated"}

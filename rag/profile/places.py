@@ -256,7 +256,11 @@ def _location_in(segment: str, told: bool = False, prefer: Collection[str] = ())
             return None
         else:
             city = unknown[0]
+    if city is not None and (_STREET_WORDS.search(city) or regex.search(r"\d", city)):
+        return None  # a street is never the town
     code = written_code or city_code or ("US" if state and city else None)
+    if code is None and told and city and len(prefer) == 1:
+        code = next(iter(prefer))  # a town the gazetteer lacks, in the one country its phone number names
     if code is None and not (told and city):
         return None
     return Location(city, written, code, country_name(code) if code else None)

