@@ -33,11 +33,10 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 
+from rag.app.adding import BuildSettings, add_files, outcome, store_settings
 from rag.errors import UserError
 from rag.ingest.discover import CV_TYPES
-from rag.ingest.limits import MB, Limits, size_text
-from rag.pipeline.builder import BuildSettings, build_store
-from rag.store.manifest import Manifest
+from rag.ingest.limits import MB, size_text
 from rag.text import plural
 from rag.web.forms import SearchForm
 from rag.web.guard import TOKEN_FIELD, WriteGuard, WriteRefused
@@ -174,20 +173,6 @@ def store_file(folder: Path, name: str, data: bytes, taken: set[str]) -> str:
         tmp.unlink()
 
 
-def build_settings(manifest: Manifest) -> BuildSettings:
-    """The settings the store was built with: the build is then incremental (only the new files
-    are read) and each file meets the same limits as in `rag index`."""
-    s = manifest.settings
-    return BuildSettings(
-        model=s["model"],
-        chunk_chars=manifest.chunk_chars,
-        overlap_chars=manifest.overlap_chars,
-        variant=manifest.encoder["variant"],
-        ocr="+ocr" in s["extractor"],
-        limits=Limits(**s["limits"]),
-    )
-
-
 class JobReporter:
     """The build's reporter (pipeline/builder.py: Reporter), writing its progress into the job."""
 
@@ -269,11 +254,10 @@ class Uploads:
             if not uploads:
                 raise HTTPException(400, "no file chosen: drop CV files on the page or choose them")
             with self.site.serving() as loaded:
-                manifest = loaded.store.manifest
+                settings = store_settings(loaded)
                 folder = self.site._folder(loaded)
             if folder is None or not folder.is_dir():
                 raise HTTPException(409, f"the CV folder {folder} is not there to add files to (rag serve --cv-dir)")
-            settings = build_settings(manifest)
             per_file = settings.limits.file_bytes
             received, refused = [], []
             for upload in uploads:
@@ -305,16 +289,9 @@ class Uploads:
         reporter = JobReporter(job, self.lock)
         try:
             with self.building:
-                result = build_store(folder, self.site.root, settings, reporter=reporter)
-            skipped = {s["source"]: s["reason"] for s in result.manifest.skipped}
+                skipped = add_files(folder, self.site.root, settings, reporter)
             with self.site.serving() as loaded:  # the new generation, loaded for the next search too
-                rows = {c.source: c for c in loaded.store.candidates.all()}
-            added, left_out = [], []
-            for name in job.stored:
-                if name in rows:
-                    added.append({"file": name, "name": rows[name].name, "cv_id": rows[name].cv_id})
-                else:
-                    left_out.append({"file": name, "reason": skipped.get(name, "not in the new generation")})
+                added, left_out = outcome(loaded, job.stored, skipped)
             with self.lock:
                 job.moved(added=added, skipped=left_out, stage="done")
         except (UserError, HTTPException) as exc:
