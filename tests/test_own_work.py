@@ -9,8 +9,10 @@ import pytest
 from rag.profile.education import held_and_studied
 from rag.profile.places import find_location
 from rag.profile.read import build_profile
+from rag.render.profile import profile_document, profile_text
 from rag.search.filters import Filters
 from rag.store.profiles import ProfileColumns
+from rag.store.rows import Candidate
 
 AS_OF = "2025-06"
 STUDENT = (
@@ -91,3 +93,12 @@ def test_a_street_is_never_the_town(line):
 def test_a_town_the_gazetteer_lacks_takes_the_country_of_its_phone_number():
     found = find_location(["45/2 Church Street, Nugegoda"], prefer=("LK",))
     assert (found.city, found.code) == ("Nugegoda", "LK")
+
+
+def test_rag_profile_says_a_degree_is_in_progress_and_that_the_filter_leaves_it_out():
+    student = build_profile([STUDENT], AS_OF)
+    person = Candidate("nimal", "nimal.pdf", "Nimal Perera", "cv", None, None, 0, 3, [0])
+    doc = profile_document(person, student, AS_OF)
+    assert (doc["profile"]["education"], doc["profile"]["education_in_progress"]) == ("secondary", "bachelor")
+    line = next(x for x in profile_text(doc).splitlines() if x.strip().startswith("education"))
+    assert "secondary; bachelor in progress (not counted by --where education)" in line

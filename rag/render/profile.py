@@ -83,6 +83,7 @@ def profile_document(candidate: Candidate, profile: Profile, as_of: str) -> dict
         "as_of": as_of,
         "profile": {name: field_json(name, profile) for name in SHOWN_FIELDS}
         | {
+            "education_in_progress": profile.education_in_progress,
             "experience_months": profile.experience_months,
             "years_stated": profile.years_stated,
             "present": profile.present,
@@ -131,6 +132,9 @@ def profile_text(doc: dict) -> str:
         text = field_text(name, fields[name])
         if name == "years_experience":
             text += years_note(fields, months)
+        if name == "education" and fields.get("education_in_progress"):
+            held = text if fields[name] else "none held"
+            text = f"{held}; {fields['education_in_progress']} in progress (not counted by --where education)"
         if name == "title" and doc["seniority"]:
             text += f"  [seniority: {doc['seniority']}, from the {doc['seniority_rule'] or 'title'}]"
         lines.append(f"  {LABELS[name]:<11} {display(text)}")
