@@ -13,6 +13,9 @@ from cv_generation.pdf import render_pdf
 from cv_generation.profiles import Profile, sample_profile
 from cv_generation.templates import MAIN_LEFT, SIDEBAR_WIDTH, TEMPLATE_NAMES
 
+# Thorough and slow (seconds of builds, workers or subprocesses): make test-slow runs it, CI too.
+pytestmark = pytest.mark.slow
+
 HARD_NAMES = (
     "Łukasz Żółkiewski-Müller",
     "Begoña Núñez Ibáñez",

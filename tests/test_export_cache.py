@@ -17,6 +17,9 @@ from rag.index.export import LAYOUT, encoder_problem
 from rag.pipeline.builder import BuildSettings, Quiet
 from rag.store.open import open_store
 
+# Thorough and slow (seconds of builds, workers or subprocesses): make test-slow runs it, CI too.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def counted_exports(monkeypatch, exported_encoder):

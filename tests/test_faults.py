@@ -29,6 +29,9 @@ from rag.pipeline.builder import BuildSettings
 from rag.store.folder import StoreDir
 from rag.store.open import open_store
 
+# Thorough and slow (seconds of builds, workers or subprocesses): make test-slow runs it, CI too.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

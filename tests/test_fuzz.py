@@ -32,6 +32,9 @@ from rag.search.retrieval import Searcher, check_request
 from rag.search.where import FIELDS, describe, parse
 from rag.store.open import open_store
 
+# Thorough and slow (seconds of builds, workers or subprocesses): make test-slow runs it, CI too.
+pytestmark = pytest.mark.slow
+
 # Text of every kind: any code point but surrogates (control characters, marks, right-to-left
 # overrides, byte-order marks among them), and pieces chosen for the trouble they make.
 HOSTILE = st.sampled_from(

@@ -17,6 +17,9 @@ from rag.cli import index as build_index
 from rag.search.retrieval import Searcher
 from rag.store.open import open_store
 
+# Thorough and slow (seconds of builds, workers or subprocesses): make test-slow runs it, CI too.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def mixed(tmp_path_factory) -> Path:

@@ -11,6 +11,9 @@ from pdfs import scanned_pdf, text_pixmap, unmapped_pdf
 from rag.ingest.extract import ExtractionFailed, extract_image, extract_pdf, normalize_text
 from rag.lexicon.terms import tokenize
 
+# Thorough and slow (seconds of builds, workers or subprocesses): make test-slow runs it, CI too.
+pytestmark = pytest.mark.slow
+
 SCAN = [("Nadia Okafor", 22), ("Geophysicist, Lagos", 13), ("Seismic inversion with Petrel and Python", 13)]
 
 

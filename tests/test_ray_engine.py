@@ -32,6 +32,9 @@ from rag.pipeline.engines.ray.cluster import RayConnection, RaySettings  # noqa:
 from rag.pipeline.engines.ray.engine import RayEngine  # noqa: E402
 from rag.pipeline.engines.ray.stages import Embedder  # noqa: E402
 
+# Thorough and slow (seconds of builds, workers or subprocesses): make test-slow runs it, CI too.
+pytestmark = pytest.mark.slow
+
 SETTINGS = BuildSettings(chunk_chars=200, overlap_chars=30)
 QUERIES = ["jenkins kubernetes", "financial statements", "cuidados intensivos"]  # hybrid: FAISS, BM25 and RRF
 

@@ -27,6 +27,9 @@ from rag.store.folder import StoreDir
 from rag.store.manifest import MARKER
 from rag.store.open import open_store
 
+# Thorough and slow (seconds of builds, workers or subprocesses): make test-slow runs it, CI too.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -22,6 +22,9 @@ from rag.cli import main as rag
 from rag.ingest.limits import MB
 from rag.store.open import open_store
 
+# Thorough and slow (seconds of builds, workers or subprocesses): make test-slow runs it, CI too.
+pytestmark = pytest.mark.slow
+
 ENV = {"EMBEDDING_MODEL": HASH_MODEL, "HF_HUB_OFFLINE": "1"}
 REASONS = {  # kind -> (files, the reason each must be named with)
     "zero-page": ([f"no-pages-{n}.pdf" for n in range(4)], "the PDF has no pages"),

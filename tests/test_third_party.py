@@ -22,6 +22,9 @@ from cv_generation.third_party import (
 )
 from rag.ingest.extract import extract_pdf
 
+# Thorough and slow (seconds of builds, workers or subprocesses): make test-slow runs it, CI too.
+pytestmark = pytest.mark.slow
+
 TEXT = """ ():
 Name: Kasun Perera   Experience: 4 years
 Email: kasun@example.com

@@ -11,10 +11,14 @@ import textwrap
 import time
 from pathlib import Path
 
+import pytest
 from conftest import CHILD_PATH
 
 from rag.workbench import shortlists
 from rag.workbench.database import Database
+
+# Thorough and slow (seconds of builds, workers or subprocesses): make test-slow runs it, CI too.
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
 WRITES = 80  # each process's own people; then 30 both add

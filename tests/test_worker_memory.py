@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hostile_files import compressed_text
 
 import rag.pipeline.engines.isolation as isolation
@@ -13,6 +14,9 @@ from rag.ingest.discover import CvFile
 from rag.ingest.extract import extractor_id
 from rag.ingest.limits import MB, FileLimits
 from rag.pipeline.engines.isolation import Given, extract_isolated
+
+# Thorough and slow (seconds of builds, workers or subprocesses): make test-slow runs it, CI too.
+pytestmark = pytest.mark.slow
 
 KEPT: list[bytearray] = []
 
