@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
+import pytest
+from click.testing import CliRunner
+from pdfs import write_pdf
 
+from rag.cli import main as rag
 from rag.pipeline.builder import BuildSettings
 from rag.pipeline.builder import build_store as library_build_store
 
@@ -15,6 +20,19 @@ from rag.pipeline.builder import build_store as library_build_store
 def build_store(cv_dir, out_dir, settings: BuildSettings, **kwargs):
     model = settings.model or os.environ.get("EMBEDDING_MODEL") or None
     return library_build_store(cv_dir, out_dir, replace(settings, model=model), **kwargs)
+
+
+def indexed_pdfs(folder: Path, texts: dict[str, str], fontsize: dict[str, float] | None = None) -> Path:
+    """The store `rag index` builds with the hashing encoder from one one-page PDF per text
+    (cv_id -> text; fontsize: cv_id -> its size, where a long line must stay one line)."""
+    for cv_id, text in texts.items():
+        write_pdf(folder / f"{cv_id}.pdf", [text], fontsize=(fontsize or {}).get(cv_id, 10.5))
+    out = folder.parent / "store"
+    with pytest.MonkeyPatch.context() as m:
+        m.setenv("EMBEDDING_MODEL", "hash-words-64")
+        result = CliRunner().invoke(rag, ["index", "--cv-dir", str(folder), "--store", str(out), "--quiet"])
+    assert result.exit_code == 0, result.output
+    return out
 
 
 QUERIES = (["jenkins"], ["rust", "kafka"], ["autosar", "python"], ["ifrs"], ["engineer", "developer"], ["cv"])

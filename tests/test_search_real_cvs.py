@@ -5,8 +5,8 @@ hashing encoder (exact and fast)."""
 
 import orjson
 import pytest
+from builds import indexed_pdfs
 from click.testing import CliRunner
-from pdfs import write_pdf
 
 from rag.cli import main as rag
 
@@ -31,15 +31,7 @@ CVS = {
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("real") / "cvs"
-    for cv_id, text in CVS.items():
-        write_pdf(folder / f"{cv_id}.pdf", [text])
-    out = folder.parent / "store"
-    with pytest.MonkeyPatch.context() as m:
-        m.setenv("EMBEDDING_MODEL", "hash-words-64")
-        result = CliRunner().invoke(rag, ["index", "--cv-dir", str(folder), "--store", str(out), "--quiet"])
-    assert result.exit_code == 0, result.output
-    return out
+    return indexed_pdfs(tmp_path_factory.mktemp("real") / "cvs", CVS)
 
 
 @pytest.fixture(autouse=True)

@@ -9,8 +9,8 @@ import re
 
 import orjson
 import pytest
+from builds import indexed_pdfs
 from click.testing import CliRunner
-from pdfs import write_pdf
 
 from rag.cli import main as rag
 from rag.lexicon.spelling import is_word
@@ -38,15 +38,8 @@ CVS = {
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("why") / "cvs"
-    for cv_id, text in CVS.items():  # small print keeps the long line one line
-        write_pdf(folder / f"{cv_id}.pdf", [text], fontsize=3.5 if cv_id == "qa" else 10.5)
-    out = folder.parent / "store"
-    with pytest.MonkeyPatch.context() as m:
-        m.setenv("EMBEDDING_MODEL", "hash-words-64")
-        result = CliRunner().invoke(rag, ["index", "--cv-dir", str(folder), "--store", str(out), "--quiet"])
-    assert result.exit_code == 0, result.output
-    return out
+    # small print keeps the long line one line
+    return indexed_pdfs(tmp_path_factory.mktemp("why") / "cvs", CVS, fontsize={"qa": 3.5})
 
 
 @pytest.fixture(autouse=True)
