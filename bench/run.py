@@ -601,6 +601,7 @@ def main(
         if not os.environ.get(name, "").strip():
             os.environ[name] = value
     WORK.mkdir(parents=True, exist_ok=True)
+    REPORTS.mkdir(parents=True, exist_ok=True)  # BENCH_REPORTS may name a folder not made yet
     cvs, store, scratch = WORK / "cvs", WORK / "store", WORK / "store-scratch"
     if web_only:
         shutil.rmtree(cvs, ignore_errors=True)
