@@ -193,7 +193,9 @@ class Encoder:
         def run(rows: list[int]) -> tuple[list[int], np.ndarray]:
             return rows, self._run([encodings[i] for i in rows], session)
 
-        side_by_side = prepacked and self.variant != "cuda"  # one GPU runs one batch at a time
+        # One GPU runs one batch at a time; OpenVINO runs one too, on every core: two Python threads
+        # inferring at once deadlocked it (openvino 2026.4.1, `rag index` of 30 CVs, both in set_shape).
+        side_by_side = prepacked and self.variant not in ("cuda", "bf16")
         with _runner(min(self.threads, len(batches)) if side_by_side else 1) as mapped:
             for rows, vectors in mapped(run, batches):
                 out[rows] = vectors
@@ -275,21 +277,20 @@ def _utf8_path(model: Path) -> Iterator[str]:
 
 class _OpenVinoSession:
     """The fp32 graph compiled by OpenVINO to compute in bf16, run like an ONNX Runtime session:
-    one stream of one thread per core, each calling thread with an inference request of its own."""
+    one stream on every core, one inference request, one inference at a time."""
 
     def __init__(self, compiled) -> None:
         import threading
 
         self.compiled = compiled
         self.inputs = {i.get_any_name() for i in compiled.inputs}
-        self._local = threading.local()
+        self._request = compiled.create_infer_request()
+        self._lock = threading.Lock()  # one inference at a time: concurrent ones deadlocked OpenVINO
 
     def run(self, _outputs, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
-        request = getattr(self._local, "request", None)
-        if request is None:
-            request = self._local.request = self.compiled.create_infer_request()
-        result = request.infer({name: array for name, array in feeds.items() if name in self.inputs})
-        return [np.array(result[self.compiled.outputs[0]], dtype=np.float32)]
+        with self._lock:
+            result = self._request.infer({name: array for name, array in feeds.items() if name in self.inputs})
+            return [np.array(result[self.compiled.outputs[0]], dtype=np.float32)]
 
 
 def cuda_visible() -> bool:
@@ -334,7 +335,7 @@ def _open_openvino(model: Path, threads: int) -> _OpenVinoSession:
         raise UserError("the bf16 encoder needs OpenVINO (pip install openvino); use --encoder fp32") from None
     config = {
         "INFERENCE_PRECISION_HINT": "bf16",
-        "NUM_STREAMS": str(threads),
+        "NUM_STREAMS": "1",  # one batch at a time, every core on it (Encoder.embed)
         "INFERENCE_NUM_THREADS": threads,
         "ENABLE_CPU_PINNING": False,  # the machine is shared with other work
     }
