@@ -243,12 +243,11 @@ def get(path, keyed=True):
 deadline = time.monotonic() + 300  # the container starts and loads the store
 while True:
     try:
+        if not key():  # the server prints its key before it answers
+            raise OSError("no access key printed yet")
         status, _, body = get("/status")
         break
     except urllib.error.HTTPError as exc:
-        if exc.code == 401 and not key() and time.monotonic() < deadline:  # its key not printed yet
-            time.sleep(1)
-            continue
         sys.exit(f"make serve: /status answered {exc.code}: {exc.read()[:800]!r}")
     except OSError:
         if time.monotonic() > deadline:
