@@ -3,8 +3,8 @@ no cut-off on how common a word is in this folder decides whether it is a concep
 
 import orjson
 import pytest
+from builds import indexed_pdfs
 from click.testing import CliRunner
-from pdfs import write_pdf
 
 from rag.cli import main as rag
 
@@ -25,15 +25,7 @@ TEXTS = {
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("common") / "cvs"
-    for cv_id, text in TEXTS.items():
-        write_pdf(folder / f"{cv_id}.pdf", [text])
-    out = folder.parent / "store"
-    with pytest.MonkeyPatch.context() as m:
-        m.setenv("EMBEDDING_MODEL", "hash-words-64")
-        done = CliRunner().invoke(rag, ["index", "--cv-dir", str(folder), "--store", str(out), "--quiet"])
-    assert done.exit_code == 0, done.output
-    return out
+    return indexed_pdfs(tmp_path_factory.mktemp("common") / "cvs", TEXTS)
 
 
 @pytest.mark.parametrize("question", ["Zorblat", "Who has experience with Zorblat?"])
