@@ -214,8 +214,8 @@ def test_profile_command_shows_what_the_index_read(people):
     missing = runner.invoke(rag, ["profile", "hana", "--store", str(store)])
     assert (
         missing.exit_code == 1
-        and missing.output.startswith("error: no CV 'hana'")
-        and "closest: hanna" in missing.output
+        and missing.output.startswith("error: no CV with cv_id 'hana' in the store (")
+        and "; did you mean hanna" in missing.output
         and len(missing.output.splitlines()) == 1
     )
 

@@ -10,7 +10,7 @@ from rag.store.cv_text import read_cv
 from rag.store.open import OpenStore
 from rag.store.rows import Candidate
 
-__all__ = ["OpenStore", "candidate", "closest", "cv", "find", "pages", "profile"]
+__all__ = ["OpenStore", "candidate", "cv", "cv_ids", "find", "not_found", "pages", "profile"]
 
 
 def find(store: OpenStore, wanted: str, rows: dict[str, int] | None = None) -> int | None:
@@ -21,9 +21,17 @@ def find(store: OpenStore, wanted: str, rows: dict[str, int] | None = None) -> i
     return next((i for i, c in enumerate(store.candidates.all()) if wanted in (c.cv_id, c.source)), None)
 
 
-def closest(store: OpenStore, wanted: str, n: int = 3) -> list[str]:
-    """The store's cv_ids most like wanted (nearest_ids)."""
-    return nearest_ids(wanted, [c.cv_id for c in store.candidates.all()], n)
+def cv_ids(store: OpenStore) -> list[str]:
+    return [c.cv_id for c in store.candidates.all()]
+
+
+def not_found(wanted: str, ids: list[str], otherwise: str = "") -> str:
+    """The one line every door says for a cv_id the store lacks: how many CVs it holds and the
+    nearest ids (nearest_ids), or, when none is near, the door's own hint (otherwise)."""
+    close = nearest_ids(wanted, ids)
+    hint = f"; did you mean {', '.join(close)}?" if close else (f"; {otherwise}" if otherwise else "")
+    shown = wanted if len(wanted) <= 60 else wanted[:59] + "…"
+    return f"no CV with cv_id {shown!r} in the store ({len(ids)} CVs){hint}"
 
 
 def nearest_ids(wanted: str, ids: list[str], n: int = 3) -> list[str]:

@@ -37,9 +37,7 @@ def main(cv_id: str, store: Path, as_json: bool) -> None:
     with reading(store) as opened:
         row = profile.find(opened, cv_id)
         if row is None:
-            close = profile.closest(opened, cv_id)
-            hint = f"; closest: {', '.join(close)}" if close else ""
-            raise UserError(f"no CV {cv_id!r} in the store in {store}{hint}")
+            raise UserError(profile.not_found(cv_id, profile.cv_ids(opened)))
         doc = profile.profile(opened, row)
     click.echo(to_json(doc) if as_json else profile_text(doc))
 

@@ -13,7 +13,6 @@ Each tool returns structured content, checked by the SDK against its output sche
 
 from __future__ import annotations
 
-import difflib
 import logging
 import sys
 from collections.abc import Iterator
@@ -377,6 +376,4 @@ def checked_filters(min_years, max_years, locations, languages, skills, where, k
 
 
 def unknown_cv(cv_id: str, loaded: Loaded) -> str:
-    close = difflib.get_close_matches(cv_id, list(loaded.rows), n=3)
-    hint = f"; did you mean {', '.join(close)}?" if close else "; search_candidates returns the cv_id of each candidate"
-    return f"no CV with cv_id {clip(repr(cv_id), 60)} in the store ({loaded.store.manifest.candidate_count} CVs){hint}"
+    return profile.not_found(cv_id, list(loaded.rows), "search_candidates returns the cv_id of each candidate")

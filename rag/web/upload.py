@@ -255,7 +255,7 @@ class Uploads:
                 raise HTTPException(400, "no file chosen: drop CV files on the page or choose them")
             with self.site.serving() as loaded:
                 settings = store_settings(loaded)
-                folder = self.site._folder(loaded)
+                folder = self.site.cv_folder(loaded)
             if folder is None or not folder.is_dir():
                 raise HTTPException(409, f"the CV folder {folder} is not there to add files to (rag serve --cv-dir)")
             per_file = settings.limits.file_bytes

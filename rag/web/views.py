@@ -9,7 +9,6 @@ drawing run in worker threads, off the event loop.
 
 from __future__ import annotations
 
-import difflib
 import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -175,7 +174,7 @@ class Site:
         cv_id = request.query_params.get("id", "")
         with self.serving() as loaded:
             source = self._candidate_row(loaded, cv_id)[1].source
-            folder = self._folder(loaded)
+            folder = self.cv_folder(loaded)
         path = self.files.locate(folder, source)
         if path is None:
             raise HTTPException(404, f"{source} is not in the CV folder {folder} (any more)")
@@ -248,16 +247,16 @@ class Site:
         with self.serving() as loaded:
             m = loaded.store.manifest
             return status(loaded, str(self.root)) | {
-                "cv_dir": str(self._folder(loaded)),
+                "cv_dir": str(self.cv_folder(loaded)),
                 "cv_dir_given": self.cv_dir is not None,
-                "cv_dir_found": bool(self._folder(loaded) and self._folder(loaded).is_dir()),
+                "cv_dir_found": bool(self.cv_folder(loaded) and self.cv_folder(loaded).is_dir()),
                 "ocr_pages": m.ocr_pages,
                 "database": str(self.bench.db.path),
                 "database_made": self.bench.db.exists,
                 **{k: len(v) for k, v in self.bench.beside(None).items() if k in ("lists", "searches")},
             }
 
-    def _folder(self, loaded: Loaded) -> Path | None:
+    def cv_folder(self, loaded: Loaded) -> Path | None:
         """Where the CV files are: the folder given, else the one the store records (older
         stores record none)."""
         recorded = loaded.store.manifest.cv_dir
@@ -266,11 +265,7 @@ class Site:
     def _candidate_row(self, loaded: Loaded, cv_id: str):
         row = loaded.rows.get(cv_id)
         if row is None:
-            close = difflib.get_close_matches(cv_id, list(loaded.rows), n=3)
-            hint = f"; did you mean {', '.join(close)}?" if close else ""
-            raise HTTPException(
-                404, f"no CV with cv_id {cv_id[:60]!r} in the store ({loaded.store.manifest.candidate_count} CVs){hint}"
-            )
+            raise HTTPException(404, profile.not_found(cv_id, list(loaded.rows)))
         return row, profile.candidate(loaded.store, row)
 
     def _candidate(self, cv_id: str, search: SearchForm, matching: MatchForm, held: HeldJd | None) -> dict:
@@ -280,7 +275,7 @@ class Site:
             why = self._why(loaded, candidate, search, matching, held)
             source = candidate.source
             ocr = frozenset(next((o["pages"] for o in loaded.store.manifest.ocr_pages if o["source"] == source), ()))
-            folder = self._folder(loaded)
+            folder = self.cv_folder(loaded)
             views = self.files.views(folder, source, why["highlights"], ocr) if self.files.drawn(source) else None
             text = None
             if views is None:  # a Word CV, or a file that is gone: the indexed text, marked
@@ -330,7 +325,7 @@ class Site:
     def _png(self, cv_id: str, number: int) -> bytes | None:
         with self.serving() as loaded:
             candidate = self._candidate_row(loaded, cv_id)[1]
-            generation, folder = loaded.store.generation.name, self._folder(loaded)
+            generation, folder = loaded.store.generation.name, self.cv_folder(loaded)
         if not self.files.drawn(candidate.source):
             return None
         return self.files.png(folder, generation, cv_id, candidate.source, number)
