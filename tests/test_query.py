@@ -1,5 +1,6 @@
 """Query understanding: the concepts a candidate must hold, the text to embed, the seniority asked."""
 
+import numpy as np
 import pytest
 
 from rag.lexicon.seniority import title_level
@@ -127,6 +128,40 @@ def test_the_dense_text_drops_the_question_around_the_content():
     assert analyse("¿Quién tiene experiencia con Jenkins?").dense_text == "Jenkins"
     assert analyse("Senior Data Engineer").dense_text == "Senior Data Engineer"
     assert analyse("experience").dense_text == "experience"  # nothing but framing: kept whole
+
+
+@pytest.mark.parametrize(
+    "text,embedded",
+    [
+        ("Who has experience with Jenkins?", ("Jenkins",)),  # a skill question: the framing cut
+        ("Which candidates have worked on container orchestration?", ("container orchestration",)),
+        ("Wer hat Erfahrung mit Jenkins?", ("Jenkins",)),
+        ("Senior Data Engineer", ("Senior Data Engineer",)),  # nothing cut: one text
+        ("Who builds online shops?", ("builds online shops", "Who builds online shops")),  # a description
+        ('Who writes "stored procedures"?', ("writes stored procedures", "Who writes stored procedures")),
+        ("Who knows Python AND Django?", ("Python Django",)),  # "knows" is framing
+    ],
+)
+def test_a_description_is_embedded_whole_as_well_as_cut(text, embedded):
+    assert analyse(text).dense_texts == embedded
+
+
+def test_the_dense_list_averages_the_cosines_of_every_embedded_text():
+    from rag.search.retrievers import DenseRetriever, Request
+
+    class Fixed(DenseRetriever):
+        def __init__(self):
+            pass
+
+        def chunk_scores(self, text, keep=None, at_least=None):
+            return np.array([0.8, 0.2, 0.4]) if text.startswith("Who") else np.array([0.2, 0.6, 0.4])
+
+    starts = np.array([0, 2, 3])
+    got = Fixed().retrieve(Request(analyse("Who builds online shops?"), starts, None, {}))
+    assert got.chunk_scores.tolist() == pytest.approx([0.5, 0.4, 0.4])
+    assert got.scores.tolist() == pytest.approx([0.5, 0.4])  # a person's best chunk, of the averages
+    alone = Fixed().retrieve(Request(analyse("Who has experience with shops?"), starts, None, {}))
+    assert alone.chunk_scores.tolist() == pytest.approx([0.2, 0.6, 0.4])
 
 
 @pytest.mark.parametrize(

@@ -85,7 +85,8 @@ class DenseRetriever:
         return self.store.checked(lambda: index.similarities(self.encoder.embed_queries([text])[0], allowed, at_least))
 
     def retrieve(self, request: Request) -> Retrieved:
-        chunks = self.chunk_scores(request.query.dense_text, request.keep)
+        each = [self.chunk_scores(text, request.keep) for text in request.query.dense_texts]
+        chunks = each[0] if len(each) == 1 else sum(each) / len(each)
         return Retrieved(agg.best_of_all(request.starts, chunks), chunks)
 
     def order(self, scores: np.ndarray, allowed: np.ndarray | None) -> np.ndarray:
