@@ -67,7 +67,8 @@ class FusionSettings:
 
     def for_query(self, names_something: bool) -> Mapping[str, float]:
         """The weights for one query: BM25 counts for less when the query only describes a need
-        (no skill, name or phrase to hold), where its word matches are mostly noise."""
+        (no skill, name or phrase that some candidate holds: retrieval.names_something), where
+        its word matches are mostly noise."""
         if names_something or self.described == 1.0:
             return self.weights
         return {n: w * (self.described if n == KEYWORD else 1.0) for n, w in self.weights.items()}
