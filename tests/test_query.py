@@ -146,22 +146,33 @@ def test_a_description_is_embedded_whole_as_well_as_cut(text, embedded):
     assert analyse(text).dense_texts == embedded
 
 
-def test_the_dense_list_averages_the_cosines_of_every_embedded_text():
+def test_the_dense_list_searches_with_the_mean_of_every_embedded_texts_vector():
     from rag.search.retrievers import DenseRetriever, Request
 
-    class Fixed(DenseRetriever):
-        def __init__(self):
-            pass
+    chunks = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8]])  # unit vectors of three chunks
 
-        def chunk_scores(self, text, keep=None, at_least=None):
-            return np.array([0.8, 0.2, 0.4]) if text.startswith("Who") else np.array([0.2, 0.6, 0.4])
+    class Texts:  # "Who ..." (the whole question) points along x, the cut along y
+        def embed_queries(self, texts):
+            return np.array([[1.0, 0.0] if t.startswith("Who") else [0.0, 1.0] for t in texts], np.float32)
 
+    class Index:
+        def similarities(self, query, allowed=None, at_least=None):
+            return chunks @ (query / np.linalg.norm(query))
+
+    class Store:
+        @staticmethod
+        def checked(call):
+            return call()
+
+    dense = DenseRetriever(Store())
+    dense._encoder, dense._index = Texts(), Index()
     starts = np.array([0, 2, 3])
-    got = Fixed().retrieve(Request(analyse("Who builds online shops?"), starts, None, {}))
-    assert got.chunk_scores.tolist() == pytest.approx([0.5, 0.4, 0.4])
-    assert got.scores.tolist() == pytest.approx([0.5, 0.4])  # a person's best chunk, of the averages
-    alone = Fixed().retrieve(Request(analyse("Who has experience with shops?"), starts, None, {}))
-    assert alone.chunk_scores.tolist() == pytest.approx([0.2, 0.6, 0.4])
+    both = dense.retrieve(Request(analyse("Who builds online shops?"), starts, None, {}))
+    half = 1 / np.sqrt(2)
+    assert both.chunk_scores.tolist() == pytest.approx([half, half, 1.4 * half])
+    assert both.scores.tolist() == pytest.approx([half, 1.4 * half])  # a person's best chunk
+    cut = dense.retrieve(Request(analyse("Who has experience with shops?"), starts, None, {}))
+    assert cut.chunk_scores.tolist() == pytest.approx([0.0, 1.0, 0.8])  # "shops" alone
 
 
 @pytest.mark.parametrize(

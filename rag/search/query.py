@@ -78,7 +78,7 @@ class Query:
 
     @property
     def dense_texts(self) -> tuple[str, ...]:
-        """What the encoder reads: the dense list averages each text's cosine with a chunk."""
+        """What the encoder reads: the dense list searches with the mean of their vectors."""
         return (self.dense_text, self.dense_whole) if self.dense_whole else (self.dense_text,)
 
 
