@@ -73,3 +73,24 @@ def test_metrics_against_hand_computed_values():
     ideal = 1 + 1 / math.log2(3) + 1 / math.log2(4)
     assert ndcg_at_k(ranked_ids, relevant, 10) == pytest.approx(dcg / ideal)
     assert ndcg_at_k(["a"], {"a"}, 10) == pytest.approx(1.0)
+
+
+def _held(*rows, strong=None, seniority=None):
+    """Rankings over three candidates whose concepts (one per row, strong unless said) hold as given."""
+    from rag.search.query import Concept, analyse
+    from rag.search.retrieval import Rankings
+
+    strong = strong or [True] * len(rows)
+    concepts = [Concept(f"c{i}", ((f"c{i}",),), strong=s) for i, s in enumerate(strong)]
+    held = np.array(rows, dtype=bool).reshape(len(rows), 3)
+    return Rankings(analyse("x"), "candidates", STARTS, {}, {}, concepts, held, seniority, {})
+
+
+def test_a_query_names_something_only_when_some_candidate_holds_a_strong_concept():
+    from rag.search.retrieval import names_something
+
+    assert names_something(_held([0, 1, 0], [0, 0, 0]))  # one of two concepts held
+    assert not names_something(_held([0, 0, 0], [0, 0, 0]))  # nobody holds either: a description
+    assert not names_something(_held([1, 1, 0], [0, 0, 0], strong=[False, True]))  # only a weak one held
+    assert names_something(_held([0, 0, 0]))  # one concept asked for alone ("Objective-C") names it
+    assert names_something(_held([0, 0, 0], [0, 0, 0], seniority=np.array([True, False, False])))

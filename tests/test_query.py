@@ -1,5 +1,6 @@
 """Query understanding: the concepts a candidate must hold, the text to embed, the seniority asked."""
 
+import numpy as np
 import pytest
 
 from rag.lexicon.seniority import title_level
@@ -127,6 +128,51 @@ def test_the_dense_text_drops_the_question_around_the_content():
     assert analyse("¿Quién tiene experiencia con Jenkins?").dense_text == "Jenkins"
     assert analyse("Senior Data Engineer").dense_text == "Senior Data Engineer"
     assert analyse("experience").dense_text == "experience"  # nothing but framing: kept whole
+
+
+@pytest.mark.parametrize(
+    "text,embedded",
+    [
+        ("Who has experience with Jenkins?", ("Jenkins",)),  # a skill question: the framing cut
+        ("Which candidates have worked on container orchestration?", ("container orchestration",)),
+        ("Wer hat Erfahrung mit Jenkins?", ("Jenkins",)),
+        ("Senior Data Engineer", ("Senior Data Engineer",)),  # nothing cut: one text
+        ("Who builds online shops?", ("builds online shops", "Who builds online shops")),  # a description
+        ('Who writes "stored procedures"?', ("writes stored procedures", "Who writes stored procedures")),
+        ("Who knows Python AND Django?", ("Python Django",)),  # "knows" is framing
+    ],
+)
+def test_a_description_is_embedded_whole_as_well_as_cut(text, embedded):
+    assert analyse(text).dense_texts == embedded
+
+
+def test_the_dense_list_searches_with_the_mean_of_every_embedded_texts_vector():
+    from rag.search.retrievers import DenseRetriever, Request
+
+    chunks = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8]])  # unit vectors of three chunks
+
+    class Texts:  # "Who ..." (the whole question) points along x, the cut along y
+        def embed_queries(self, texts):
+            return np.array([[1.0, 0.0] if t.startswith("Who") else [0.0, 1.0] for t in texts], np.float32)
+
+    class Index:
+        def similarities(self, query, allowed=None, at_least=None):
+            return chunks @ (query / np.linalg.norm(query))
+
+    class Store:
+        @staticmethod
+        def checked(call):
+            return call()
+
+    dense = DenseRetriever(Store())
+    dense._encoder, dense._index = Texts(), Index()
+    starts = np.array([0, 2, 3])
+    both = dense.retrieve(Request(analyse("Who builds online shops?"), starts, None, {}))
+    half = 1 / np.sqrt(2)
+    assert both.chunk_scores.tolist() == pytest.approx([half, half, 1.4 * half])
+    assert both.scores.tolist() == pytest.approx([half, 1.4 * half])  # a person's best chunk
+    cut = dense.retrieve(Request(analyse("Who has experience with shops?"), starts, None, {}))
+    assert cut.chunk_scores.tolist() == pytest.approx([0.0, 1.0, 0.8])  # "shops" alone
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,8 @@ concepts rather than words. Within a coverage level a fusion rule orders them:
   candidates (Bruch, Gai and Ingber, ACM TOIS 2023).
 
 When a query names nothing specific (a description: no strong concept anyone holds, no
-seniority), BM25's weight is multiplied by `described`: its word matches are mostly noise there.
+seniority, and not one concept asked for alone: retrieval.names_something), BM25's weight is
+multiplied by `described`: its word matches are mostly noise there.
 
 A list that is far surer of its first candidate than of any other keeps that candidate first
 within its coverage level (sure_tops): BM25's top score at least SURE_RATIO times the next
@@ -67,7 +68,8 @@ class FusionSettings:
 
     def for_query(self, names_something: bool) -> Mapping[str, float]:
         """The weights for one query: BM25 counts for less when the query only describes a need
-        (no skill, name or phrase to hold), where its word matches are mostly noise."""
+        (no skill, name or phrase that some candidate holds: retrieval.names_something), where
+        its word matches are mostly noise."""
         if names_something or self.described == 1.0:
             return self.weights
         return {n: w * (self.described if n == KEYWORD else 1.0) for n, w in self.weights.items()}

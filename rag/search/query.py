@@ -74,6 +74,12 @@ class Query:
     excluded: tuple[Concept, ...] = ()  # NOT / -X: candidates holding any of these are left out
     required: tuple[Concept, ...] = ()  # A AND B: candidates lacking any of these are left out
     ignored: tuple[str, ...] = ()  # what the query holds that is searched for by meaning only
+    dense_whole: str = ""  # the whole question too, when the cut dropped stop words alone (dense_texts)
+
+    @property
+    def dense_texts(self) -> tuple[str, ...]:
+        """What the encoder reads: the dense list searches with the mean of their vectors."""
+        return (self.dense_text, self.dense_whole) if self.dense_whole else (self.dense_text,)
 
 
 @dataclass(frozen=True)
@@ -130,9 +136,11 @@ def analyse(text: str) -> Query:
     wanted = list(dict.fromkeys(wanted))
     kept = [item for item in items if not item.negated]
     positive = [t.term for item in kept for t in item.tokens]
-    dense = _dense_tokens([t for item in kept for t in item.tokens])
+    words = [t for item in kept for t in item.tokens]
+    dense = _dense_tokens(words)
     stems = frozenset(t.term[:5] for t in dense if len(t.term) > 3)
-    dense_text = _dense_text(text, dense, plain=len(items) == 1 and not items[0].quoted)
+    plain = len(items) == 1 and not items[0].quoted
+    dense_text = _dense_text(text, dense, plain)
     return Query(
         text,
         tuple(query_terms_of(positive)),
@@ -142,6 +150,7 @@ def analyse(text: str) -> Query:
         stems,
         tuple(dict.fromkeys(excluded)),
         tuple(c for c in wanted if c in musts),
+        dense_whole=_dense_text(text, words, plain) if _unframed(words, dense) else "",
     )
 
 
@@ -453,6 +462,16 @@ def _dense_tokens(tokens: list) -> list:
     shares pulls all query vectors one way and dilutes what is asked (measured: docs/search.md)."""
     content = [i for i, t in enumerate(tokens) if t.term not in STOPWORDS and t.term not in QUERY_FRAMING]
     return tokens[content[0] : content[-1] + 1] if content else tokens
+
+
+def _unframed(words: list[Token], dense: list[Token]) -> bool:
+    """Whether the cut to the content dropped stop words alone ("Who builds online shops?" as
+    "builds online shops"): such a question is a description whose whole sentence the encoder
+    reads better, so it is embedded whole as well as cut. A cut that drops framing ("Who has
+    experience with", "Which candidates") keeps the cut alone: there the framing every question
+    shares pulls the query vectors one way (measured on the dev splits: docs/search.md)."""
+    dropped = [t for t in words if t not in dense]
+    return bool(dropped) and not any(t.term in QUERY_FRAMING for t in dropped)
 
 
 # ---- resolving drafts against the store ----------------------------------------------------------

@@ -9,6 +9,7 @@ here and one more name in lists.py.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -75,17 +76,24 @@ class DenseRetriever:
             )
         return self._encoder
 
-    def chunk_scores(self, text: str, keep: np.ndarray | None = None, at_least: float | None = None) -> np.ndarray:
-        """Cosine of the query with every chunk. Exact in a store scored exactly (every segment up
-        to ann.FLAT_MAX chunks); in a larger one exact for the closest chunks among those of the
-        candidates kept (keep: bool per candidate) and for every chunk at or above at_least, the
-        lowest of those elsewhere (dense.py, docs/scale.md)."""
+    def chunk_scores(
+        self, text: str | Sequence[str], keep: np.ndarray | None = None, at_least: float | None = None
+    ) -> np.ndarray:
+        """Cosine of the query with every chunk; several texts are one query, the mean of their
+        vectors (a description embedded cut and whole: Query.dense_texts), embedded in one batch
+        and searched once. Exact in a store scored exactly (every segment up to ann.FLAT_MAX
+        chunks); in a larger one exact for the closest chunks among those of the candidates kept
+        (keep: bool per candidate) and for every chunk at or above at_least, the lowest of those
+        elsewhere (dense.py, docs/scale.md)."""
+        texts = [text] if isinstance(text, str) else list(text)
         index = self.index
         allowed = None if keep is None else np.repeat(keep, np.diff(self.store.starts))
-        return self.store.checked(lambda: index.similarities(self.encoder.embed_queries([text])[0], allowed, at_least))
+        return self.store.checked(
+            lambda: index.similarities(self.encoder.embed_queries(texts).mean(axis=0), allowed, at_least)
+        )
 
     def retrieve(self, request: Request) -> Retrieved:
-        chunks = self.chunk_scores(request.query.dense_text, request.keep)
+        chunks = self.chunk_scores(request.query.dense_texts, request.keep)
         return Retrieved(agg.best_of_all(request.starts, chunks), chunks)
 
     def order(self, scores: np.ndarray, allowed: np.ndarray | None) -> np.ndarray:
