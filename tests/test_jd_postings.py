@@ -1,6 +1,7 @@
 """Real postings' habits (issue 40): capitalised everyday words are no product names, a posting
-headed only by a job board's block has its needs in the text above it, and a one-word practice's
-root noun ("document" of "documentation") is no form of it."""
+headed only by a job board's block has its needs in the text above it, a one-word practice's
+root noun ("document" of "documentation") is no form of it, and a posting written without
+capitals still names its acronyms ("aws", "sql")."""
 
 from rag.jobs.jd import SKILL, YEARS, parse_jd
 from rag.lexicon.stems import forms_among
@@ -31,3 +32,18 @@ def test_a_one_word_practice_leaves_its_root_noun_out():
     assert forms_among("documentation", terms, alone=True) == ["documented", "documenting", "documentation"]
     assert forms_among("documentation", terms) == terms  # beside other words, every form counts
     assert forms_among("review", ["review", "reviews", "reviewed"], alone=True) == ["review", "reviews", "reviewed"]
+
+
+def test_a_clause_without_capitals_reads_its_acronyms():
+    jd = parse_jd("requirements:\n- experience with aws rds ec2, primarily via sql and couchbase\n")
+    assert {"Amazon Web Services", "SQL", "Couchbase"} <= set(jd.skills)
+    # in a clause with capitals, case still tells: "aws" written so beside "Docker" is no AWS
+    assert "Amazon Web Services" not in parse_jd("Requirements:\n- Docker and aws\n").skills
+    # short acronyms stay unread in lower case ("ml", "ai" are words or abbreviations of prose)
+    assert "Machine Learning" not in parse_jd("requirements:\n- 5 ml of water, ai\n").skills
+
+
+def test_a_job_description_reads_no_practice_from_its_root_noun():
+    assert parse_jd("Requirements:\n- Documented processes\n").requirements[0].skills == ("Documentation",)
+    jd = parse_jd("Requirements:\n- Interpret documents from the business\n")
+    assert all("Documentation" not in r.skills for r in jd.requirements)

@@ -584,7 +584,8 @@ def _mentions(clause: str, sectioned: bool) -> list[_Mention]:
     skill's name written in full ("ISTQB Foundation Level" is ISTQB, not ISTQB and "Level";
     "Core PHP" is PHP)."""
     lead = bool(_LEADS.match(fold(clause)))  # "Jest is a plus": the clause is about the skill it opens with
-    known = [_Mention(m.start, m.end, m.canonical, ()) for m in find_skills(clause, lead)]
+    uncased = not any(ch.isupper() for ch in clause)  # written without capitals: case tells no acronym
+    known = [_Mention(m.start, m.end, m.canonical, ()) for m in find_skills(clause, lead, uncased)]
     on_a_skill, reach = _overlap_test([(k.start, k.end) for k in known]), -1
     for m in find_practices(clause):  # in order of their starts: reach is the furthest end of those added
         if not on_a_skill(m.start, m.end) and reach <= m.start:

@@ -51,13 +51,13 @@ def forms_among(word: str, terms: list[str], alone: bool = False) -> list[str]:
     (a one-word practice), so the root noun a derived word is cut down to ("document", "documents"
     of "documentation": a thing, not the doing) is no form of it; "documented" and "documenting"
     are."""
-    return [t for t in terms if same_word(word, t) and not (alone and _root_noun(t, word))]
+    return [t for t in terms if same_word(word, t) and not (alone and root_noun(t, word))]
 
 
 _ROOT_ENDINGS = ("", "s", "es")  # a stem followed by these is the root word itself, or its plural
 
 
-def _root_noun(form: str, word: str) -> bool:
+def root_noun(form: str, word: str) -> bool:
     """Whether form is the root (or its plural) that word derives from by a longer ending."""
     return form != word and any(
         form.startswith(stem) and form[len(stem) :] in _ROOT_ENDINGS and word[len(stem) :] not in _ROOT_ENDINGS
