@@ -659,8 +659,8 @@ def _title_case(clause: str) -> bool:
 def unknown_names(clause: str, taken: list[tuple[int, int]], strict: bool) -> list[tuple[int, int, bool]]:
     """Spans of names the vocabulary does not know: runs of up to three words written as names,
     outside the taken spans, each with whether it is one everyday English word capitalised
-    ("Internet", "Security"), which names a product only beside one ("Cisco Switch"); a run of
-    such words may be a name ("Rest Assured"). A word is a name when technical (digits, "#+./" inside, capitals
+    ("Internet", "Security"), which names a product only beside one; a run of such words may be
+    a name ("Rest Assured"). A word is a name when technical (digits, "#+./" inside, capitals
     inside: "H2O", "Vue.js", "RabbitMQ"), in capitals ("OSPF", "SAS"), or, unless strict (prose,
     where companies and places abound), capitalised after the clause's first word ("Rest
     Assured", "Fortinet"). Common acronyms, stop words, role words and language names are none."""

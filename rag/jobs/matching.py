@@ -319,9 +319,8 @@ def formed_chunks(searcher: Searcher, words: tuple[str, ...]) -> np.ndarray:
     """The chunks holding every word in one of its forms, each within as many words as there are of
     the first (rag/index/proximity.py)."""
     keyword = searcher.keyword
-    alone = (
-        len(words) == 1
-    )  # one word is all the evidence: its root noun is no form of it ("Document" of "Documentation")
+    # One word is all the evidence: its root noun is no form of it ("Document" of "Documentation").
+    alone = len(words) == 1
     return near_chunks(keyword, [word_forms(keyword, w, alone) for w in words], window=len(words))
 
 
