@@ -2,6 +2,8 @@
 the same in search and match (SQL held by MySQL and MS SQL Server), and one row per person with
 every CV of theirs named. The hashing encoder keeps the store small and fast."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from builds import build_store
@@ -32,6 +34,8 @@ CVS = {
     "manual": "Uwe Brand\nuwe.brand@post.de\nKenntnisse: Selenium, JavaScript und Manual Testing",
     "pat_qa": "Pat Quinn\npat.quinn@mail.ie · +353 87 123 4567\nQA Engineer\nSkills: Selenium, Python",
     "pat_dev": "Pat Quinn\npat.quinn@mail.ie · +353 87 123 4567\nDeveloper\nSkills: Kubernetes, Go",
+    "translator": "Ola Nord\nola.nord@post.dk\nProjects\nDocument Translator\nA web app that translates PDF files.",
+    "writer": "Eva Holm\neva.holm@post.se\nExperience\nDocumented the REST APIs of three services for the team.",
 }
 
 
@@ -127,3 +131,14 @@ def test_labels_stay_whole_in_the_text(searcher):
     assert any("education bachelor degree or higher" in line for line in listed)
     long = next(line for line in listed if "CI/CD with" in line)
     assert "…" in long and "/Jenk " not in long and "= Jenk" not in long
+
+
+def test_a_one_word_practice_is_not_met_by_its_root_noun(searcher):
+    """ "Documentation" is the practice: "Documented the REST APIs" shows it, a project titled
+    "Document Translator" does not (the stem "document" is a thing there, not the doing)."""
+    jd = parse_jd("Requirements:\n- Requirements gathering and documentation with stakeholders\n")
+    (req,) = [r for r in jd.requirements if r.skills == ("Documentation",)]
+    result = match(searcher, replace(jd, requirements=(req,)), MatchSettings(topk=20))
+    by_cv = {c.candidate.cv_id.split("/")[0]: c.outcomes[0] for c in result.candidates}
+    assert by_cv["writer"].state == MET and "Documented" in by_cv["writer"].evidence.text
+    assert by_cv["translator"].state != MET

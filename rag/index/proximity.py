@@ -10,9 +10,11 @@ from rag.index.keyword import KeywordIndex
 from rag.lexicon.stems import forms_among, shared_prefix
 
 
-def word_forms(keyword: KeywordIndex, word: str) -> tuple[str, ...]:
-    """The index's terms that are forms of the (folded) word, the word itself first when held."""
-    return tuple(dict.fromkeys([word, *forms_among(word, keyword.dictionary.terms_starting(shared_prefix(word)))]))
+def word_forms(keyword: KeywordIndex, word: str, alone: bool = False) -> tuple[str, ...]:
+    """The index's terms that are forms of the (folded) word, the word itself first when held;
+    alone: the word is all the evidence (rag/lexicon/stems.forms_among)."""
+    terms = keyword.dictionary.terms_starting(shared_prefix(word))
+    return tuple(dict.fromkeys([word, *forms_among(word, terms, alone)]))
 
 
 def near_chunks(keyword: KeywordIndex, forms: list[tuple[str, ...]], window: int) -> np.ndarray:

@@ -58,6 +58,7 @@ from rag.lexicon.job_words import (
 )
 from rag.lexicon.numbers import NUMBER_WORDS
 from rag.lexicon.role_words import ROLE_WORDS
+from rag.lexicon.spelling import everyday_word
 from rag.lexicon.stems import same_word
 from rag.lexicon.terms import QUERY_FRAMING, STOPWORDS, fold, folded_words, raw_tokens
 from rag.lexicon.vocabulary import find_practices, find_skills
@@ -253,7 +254,8 @@ def parse_jd(text: str) -> JobDescription:
             unread.append(clause)
     if NICE in headings and not headings & {MUST, BOARD}:  # only nice-to-haves are headed: the needs are the rest
         found += [r for clause in unread for r in _read_clause(clause, True, False) if r.kind != PHRASE]
-    elif sum(1 for r in found if r.skills) < _FEW_SKILLS:  # the sections hardly name a skill the vocabulary knows
+    elif sum(1 for r in found if r.skills) < _FEW_SKILLS or not headings & {MUST, NICE}:
+        # the sections hardly name a skill the vocabulary knows, or a job board's block is all there is
         stated = bool(headings & {MUST, NICE})  # else the text above a job board's block is the requirements
         found += [r for clause in unread for r in _read_clause(clause, not stated, False) if r.kind != PHRASE]
     if MUST in headings and sum(1 for r in found if r.skills) < _FEW_SKILLS:
@@ -582,7 +584,8 @@ def _mentions(clause: str, sectioned: bool) -> list[_Mention]:
     skill's name written in full ("ISTQB Foundation Level" is ISTQB, not ISTQB and "Level";
     "Core PHP" is PHP)."""
     lead = bool(_LEADS.match(fold(clause)))  # "Jest is a plus": the clause is about the skill it opens with
-    known = [_Mention(m.start, m.end, m.canonical, ()) for m in find_skills(clause, lead)]
+    uncased = not any(ch.isupper() for ch in clause)  # written without capitals: case tells no acronym
+    known = [_Mention(m.start, m.end, m.canonical, ()) for m in find_skills(clause, lead, uncased)]
     on_a_skill, reach = _overlap_test([(k.start, k.end) for k in known]), -1
     for m in find_practices(clause):  # in order of their starts: reach is the furthest end of those added
         if not on_a_skill(m.start, m.end) and reach <= m.start:
@@ -594,7 +597,7 @@ def _mentions(clause: str, sectioned: bool) -> list[_Mention]:
     strict = not sectioned or _capitalises_nouns(clause) or _title_case(clause)
     names = []
     ends, starts = _places(known, "end"), _places(known, "start")  # looked up, not searched: linear time
-    for a, b in unknown_names(clause, taken, strict=strict):
+    for a, b, everyday in unknown_names(clause, taken, strict=strict):
         before = _first_at(ends, _space_before(clause, a), a)  # a known mention ending in the spaces before
         after = None if before is not None else _first_at(starts, b, _space_after(clause, b))
         if before is not None:  # the name goes on: it is the skill's, written in full
@@ -603,7 +606,7 @@ def _mentions(clause: str, sectioned: bool) -> list[_Mention]:
         elif after is not None:  # "Core PHP", "Selenium" in "Apache Selenium": the skill's name, in full
             _move(starts, after, known[after].start, a)
             known[after] = replace(known[after], start=a)
-        else:
+        elif not everyday:  # "Internet", "Open Source" alone name no product
             names.append(_Mention(a, b, None, tuple(folded_words(clause[a:b]))))
     return sorted(known + names, key=lambda m: m.start)
 
@@ -653,9 +656,11 @@ def _title_case(clause: str) -> bool:
     return len(words) >= _TITLE_CASE_WORDS and all(w[:1].isupper() for w in words)
 
 
-def unknown_names(clause: str, taken: list[tuple[int, int]], strict: bool) -> list[tuple[int, int]]:
+def unknown_names(clause: str, taken: list[tuple[int, int]], strict: bool) -> list[tuple[int, int, bool]]:
     """Spans of names the vocabulary does not know: runs of up to three words written as names,
-    outside the taken spans. A word is a name when technical (digits, "#+./" inside, capitals
+    outside the taken spans, each with whether it is one everyday English word capitalised
+    ("Internet", "Security"), which names a product only beside one; a run of such words may be
+    a name ("Rest Assured"). A word is a name when technical (digits, "#+./" inside, capitals
     inside: "H2O", "Vue.js", "RabbitMQ"), in capitals ("OSPF", "SAS"), or, unless strict (prose,
     where companies and places abound), capitalised after the clause's first word ("Rest
     Assured", "Fortinet"). Common acronyms, stop words, role words and language names are none."""
@@ -677,14 +682,26 @@ def unknown_names(clause: str, taken: list[tuple[int, int]], strict: bool) -> li
             or _CEFR.fullmatch(written)
         ):
             continue
+        plain = _everyday(written, token.term)
         previous = spans[-1] if spans else None
         if previous and previous[2] == index - 1 and previous[3] < 3 and not clause[previous[1] : token.start].strip():
-            previous[1], previous[2], previous[3] = token.end, index, previous[3] + 1
+            previous[1], previous[2], previous[3], previous[4] = (
+                token.end,
+                index,
+                previous[3] + 1,
+                previous[4] and plain,
+            )
         else:
-            spans.append([token.start, token.end, index, 1])
+            spans.append([token.start, token.end, index, 1, plain])
         if token.term in ROLE_WORDS:
             roles.add(len(spans) - 1)
-    return [(a, b) for i, (a, b, _, _) in enumerate(spans) if i not in roles]
+    return [(a, b, plain and words == 1) for i, (a, b, _, words, plain) in enumerate(spans) if i not in roles]
+
+
+def _everyday(written: str, term: str) -> bool:
+    """A word capitalised as a name but common in English prose ("Internet", "Cloud", "Security"):
+    alone, no name of a product. In capitals or technical ("REST", "Vue.js") it may be one."""
+    return written[1:].islower() and written.isalpha() and everyday_word(term)
 
 
 def _overlap_test(spans: list[tuple[int, int]]) -> Callable[[int, int], bool]:

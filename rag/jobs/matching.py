@@ -319,7 +319,9 @@ def formed_chunks(searcher: Searcher, words: tuple[str, ...]) -> np.ndarray:
     """The chunks holding every word in one of its forms, each within as many words as there are of
     the first (rag/index/proximity.py)."""
     keyword = searcher.keyword
-    return near_chunks(keyword, [word_forms(keyword, w) for w in words], window=len(words))
+    # One word is all the evidence: its root noun is no form of it ("Document" of "Documentation").
+    alone = len(words) == 1
+    return near_chunks(keyword, [word_forms(keyword, w, alone) for w in words], window=len(words))
 
 
 def _held_names(searcher: Searcher, jd: JobDescription) -> tuple[JobDescription, dict[int, str]]:
@@ -568,7 +570,7 @@ def _formed_line(
     if not len(inside):
         return None
     chunk = searcher.store.chunks.get([int(inside[0])])[int(inside[0])]
-    forms = {form for words in spelled for form in word_forms(searcher.keyword, words[0])}
+    forms = {form for words in spelled for form in word_forms(searcher.keyword, words[0], len(words) == 1)}
     spans = matching_spans(chunk.text, forms)
     return line_at(person, chunk, spans[0].start if spans else 0, tuple(sorted(forms)))
 

@@ -6,6 +6,8 @@ Did you mean asks this before offering a store's term for a word no CV holds: "r
 "builds", "accountant" and "analista" are words, not misspellings of "response", "build",
 "Accounting" or "analyst". A list loads on the first word it is asked about (English alone, in
 0.3 s, for most words; all four, about 1.5 s, for a word none of them knows) and stays loaded.
+The English list's counts also tell an everyday word ("Internet", "Security") that a job posting
+capitalises from a product's name ("Fortinet", "Cisco"): rag/jobs/jd.py reads no name of the first.
 """
 
 from __future__ import annotations
@@ -23,14 +25,15 @@ SHORTEST = 5  # a shorter word's stem is too often some other word's
 LANGUAGES = ("en", "es", "de", "fr")  # the CV languages, most common first
 
 
+EVERYDAY = 5000  # an English word this frequent in the list is prose, not a name (below: "Router", "Cisco")
+
 STEMMERS = {"en": "english", "es": "spanish", "de": "german", "fr": "french"}
 
 
 @cache
 def _words(language: str) -> tuple[frozenset[str], frozenset[str], Stemmer.Stemmer]:
     """A language's words, folded, their Snowball stems, and its stemmer."""
-    data = (importlib.resources.files("spellchecker") / "resources" / f"{language}.json.gz").read_bytes()
-    words = frozenset(fold(word) for word in json.loads(gzip.decompress(data)))
+    words = frozenset(fold(word) for word in _counts(language))
     stemmer = Stemmer.Stemmer(STEMMERS[language])
     return words, frozenset(stemmer.stemWords(list(words))), stemmer
 
@@ -44,3 +47,22 @@ def is_word(word: str) -> bool:
         if word in words or (len(word) >= SHORTEST and stemmer.stemWord(word) in stems):
             return True
     return False
+
+
+@cache
+def _counts(language: str) -> dict[str, int]:
+    """A language's list as it comes: each word and how often it occurs."""
+    data = (importlib.resources.files("spellchecker") / "resources" / f"{language}.json.gz").read_bytes()
+    return json.loads(gzip.decompress(data))
+
+
+@cache
+def _everyday() -> frozenset[str]:
+    return frozenset(fold(word) for word, count in _counts("en").items() if count >= EVERYDAY)
+
+
+def everyday_word(word: str) -> bool:
+    """Whether a folded word is among English prose's common words (counted EVERYDAY times or
+    more in pyspellchecker's frequency list): "internet", "security", "cloud", but not "router",
+    "cisco" or "fortinet"."""
+    return word in _everyday()

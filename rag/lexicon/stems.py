@@ -46,6 +46,21 @@ def shared_prefix(word: str) -> str:
     return shortest[:-1] if len(shortest) > SHORTEST else shortest[: SHORTEST - 1]
 
 
-def forms_among(word: str, terms: list[str]) -> list[str]:
-    """Those of the terms that are forms of the word."""
-    return [t for t in terms if same_word(word, t)]
+def forms_among(word: str, terms: list[str], alone: bool = False) -> list[str]:
+    """Those of the terms that are forms of the word. alone: the word is all the evidence there is
+    (a one-word practice), so the root noun a derived word is cut down to ("document", "documents"
+    of "documentation": a thing, not the doing) is no form of it; "documented" and "documenting"
+    are."""
+    return [t for t in terms if same_word(word, t) and not (alone and root_noun(t, word))]
+
+
+_ROOT_ENDINGS = ("", "s", "es")  # a stem followed by these is the root word itself, or its plural
+
+
+def root_noun(form: str, word: str) -> bool:
+    """Whether form is the root (or its plural) that word derives from by a longer ending."""
+    return form != word and any(
+        form.startswith(stem) and form[len(stem) :] in _ROOT_ENDINGS and word[len(stem) :] not in _ROOT_ENDINGS
+        for stem in stems(word)
+        if word.startswith(stem)
+    )

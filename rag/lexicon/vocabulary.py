@@ -28,7 +28,8 @@ from functools import lru_cache
 import regex
 
 from rag.lexicon.skill_data import COMMON_WORDS, PRACTICES, PROPER_NAMES, SKILLS
-from rag.lexicon.stems import same_word, stems
+from rag.lexicon.spelling import everyday_word
+from rag.lexicon.stems import root_noun, same_word, stems
 from rag.lexicon.synonyms import ALIAS_GROUPS
 from rag.lexicon.terms import Token, fold, folded_words, raw_tokens
 
@@ -177,15 +178,17 @@ def canonical(phrase: str) -> str | None:
     return spelling.canonical if spelling else None
 
 
-def find_skills(text: str, lead: bool = False) -> list[SkillMention]:
+def find_skills(text: str, lead: bool = False, uncased: bool = False) -> list[SkillMention]:
     """Every skill mention in text, in order, never overlapping. With lead, an everyday word that
-    opens the text counts too: a job description's clause about a skill ("Jest is a plus")."""
+    opens the text counts too: a job description's clause about a skill ("Jest is a plus"). With
+    uncased, the text was written without capitals, so that case tells no acronym: one of three
+    letters or more that is no everyday English word ("aws", "sql") counts in lower case."""
     tokens = raw_tokens(text)
     terms = [t.term for t in tokens]
     found: list[SkillMention] = []
     i = 0
     while i < len(tokens):
-        taken = _match_at(text, tokens, terms, i, lead and i == 0)
+        taken = _match_at(text, tokens, terms, i, lead and i == 0, uncased)
         if taken:
             found.append(taken[0])
             i += taken[1]
@@ -203,7 +206,7 @@ def skill_names(text: str) -> list[str]:
 
 
 def _match_at(
-    text: str, tokens: list[Token], terms: list[str], i: int, lead: bool = False
+    text: str, tokens: list[Token], terms: list[str], i: int, lead: bool = False, uncased: bool = False
 ) -> tuple[SkillMention, int] | None:
     longest = _LONGEST.get(terms[i], 0)
     for n in range(min(longest, len(tokens) - i), 0, -1):
@@ -211,7 +214,7 @@ def _match_at(
         if spelling is None or not _gaps_match(text, tokens[i : i + n], spelling.gaps):
             continue
         start, end = tokens[i].start, tokens[i + n - 1].end
-        if _accepted(text, start, end, spelling, lead):
+        if _accepted(text, start, end, spelling, lead, uncased):
             return SkillMention(spelling.canonical, start, end), n
     return None
 
@@ -238,10 +241,11 @@ def _joined_parts(text: str, token: Token) -> Iterable[SkillMention]:
             yield SkillMention(spelling.canonical, start, end)
 
 
-def _accepted(text: str, start: int, end: int, spelling: _Spelling, lead: bool = False) -> bool:
+def _accepted(text: str, start: int, end: int, spelling: _Spelling, lead: bool = False, uncased: bool = False) -> bool:
     written = text[start:end]
     if spelling.rule == _CAPS and not all(ch.isupper() for ch in written if ch.isalpha()):
-        return False
+        if not (uncased and len(written) >= _UNCASED_LETTERS and not everyday_word(fold(written))):
+            return False
     if spelling.rule == _WORD and not (written[0].isupper() and (lead or _fits_as_word(text, start, end))):
         return False
     if spelling.rule == _LETTER and not (written.isupper() and _in_a_list(text, start, end)):
@@ -249,6 +253,9 @@ def _accepted(text: str, start: int, end: int, spelling: _Spelling, lead: bool =
     if _in_an_organisation(text, start, end) or _ends_a_longer_name(text, start, end):
         return False
     return not (spelling.proper and _inside_a_name(text, start, end))
+
+
+_UNCASED_LETTERS = 3  # shorter acronyms ("ai", "ml", "pr") are words or abbreviations of prose in lower case
 
 
 def _ends_a_longer_name(text: str, start: int, end: int) -> bool:
@@ -398,8 +405,9 @@ def find_practices(text: str) -> list[SkillMention]:
         for name, words in {hit for stem in set(stems(token.term)) for hit in table.get(stem, ())}:
             if not same_word(words[-1], token.term):
                 continue
-            if len(words) == 1:
-                found.append(SkillMention(name, token.start, token.end))
+            if len(words) == 1:  # alone, the root noun is a thing, not the doing ("document" of "documentation")
+                if not root_noun(token.term, words[0]):
+                    found.append(SkillMention(name, token.start, token.end))
                 continue
             for j in (i - 1, i + 1):  # the other word before ("code reviews") or after ("reviewing code")
                 if 0 <= j < len(tokens) and same_word(words[0], tokens[j].term):

@@ -1,0 +1,49 @@
+"""Real postings' habits (issue 40): capitalised everyday words are no product names, a posting
+headed only by a job board's block has its needs in the text above it, a one-word practice's
+root noun ("document" of "documentation") is no form of it, and a posting written without
+capitals still names its acronyms ("aws", "sql")."""
+
+from rag.jobs.jd import SKILL, YEARS, parse_jd
+from rag.lexicon.stems import forms_among
+
+
+def test_capitalised_everyday_words_are_no_names():
+    jd = parse_jd(
+        "Requirements:\n- Hands on experience with Cisco, Fortinet and Netgear products like Switch, Router "
+        "and Access points\n- Experience with REST and the Internet\n"
+    )
+    assert set(jd.terms) == {("cisco",), ("fortinet",), ("netgear",), ("router",), ("rest",)}
+    assert all(r.kind == SKILL for r in jd.requirements)
+
+
+def test_a_job_boards_block_alone_leaves_the_needs_to_the_text_above_it():
+    jd = parse_jd(
+        "Experience in REST, PHP, AWS or Google Cloud.\nKnowledge of MySQL and Angular is a plus.\n"
+        "Experience:\nREST and SOAP: 2 years (Preferred)\nPHP or Google Cloud: 2 years (Preferred)\n"
+    )
+    assert {"MySQL", "Angular", "SOAP", "PHP"} <= set(jd.skills)
+    nice = {s for r in jd.requirements if not r.must for s in r.skills}
+    assert {"MySQL", "Angular"} <= nice
+    assert any(r.kind == YEARS and "SOAP" in r.skills for r in jd.requirements)
+
+
+def test_a_one_word_practice_leaves_its_root_noun_out():
+    terms = ["document", "documents", "documented", "documenting", "documentation"]
+    assert forms_among("documentation", terms, alone=True) == ["documented", "documenting", "documentation"]
+    assert forms_among("documentation", terms) == terms  # beside other words, every form counts
+    assert forms_among("review", ["review", "reviews", "reviewed"], alone=True) == ["review", "reviews", "reviewed"]
+
+
+def test_a_clause_without_capitals_reads_its_acronyms():
+    jd = parse_jd("requirements:\n- experience with aws rds ec2, primarily via sql and couchbase\n")
+    assert {"Amazon Web Services", "SQL", "Couchbase"} <= set(jd.skills)
+    # in a clause with capitals, case still tells: "aws" written so beside "Docker" is no AWS
+    assert "Amazon Web Services" not in parse_jd("Requirements:\n- Docker and aws\n").skills
+    # short acronyms stay unread in lower case ("ml", "ai" are words or abbreviations of prose)
+    assert "Machine Learning" not in parse_jd("requirements:\n- 5 ml of water, ai\n").skills
+
+
+def test_a_job_description_reads_no_practice_from_its_root_noun():
+    assert parse_jd("Requirements:\n- Documented processes\n").requirements[0].skills == ("Documentation",)
+    jd = parse_jd("Requirements:\n- Interpret documents from the business\n")
+    assert all("Documentation" not in r.skills for r in jd.requirements)
