@@ -87,7 +87,7 @@ def describe_fusion(rule: str, weights: Mapping[str, float], rrf_k: int, coverag
     if described != 1.0:
         shown += f", {KEYWORD} ×{described:g} for a description"
     shown += f"; a list's far-surer top first ({KEYWORD} ≥{SURE_RATIO:g}× the next, {DENSE} +{SURE_GAP:g})"
-    return ("more of the query's concepts first, then " if coverage else "") + shown
+    return ("more of the query's concepts first (not for a description), then " if coverage else "") + shown
 
 
 def normalised(scores: np.ndarray) -> np.ndarray:
