@@ -131,7 +131,7 @@ def test_modes_and_fusion_switches(runner, store):
         "rrf_k": 10,
         "coverage": True,
         "described": 0.25,
-        "text": "more of the query's concepts first, then rrf: Σ w/(10 + rank), w bm25 1, faiss 1, "
+        "text": "more of the query's concepts first (not for a description), then rrf: Σ w/(10 + rank), w bm25 1, faiss 1, "
         "bm25 ×0.25 for a description; a list's far-surer top first (bm25 ≥4× the next, faiss +0.15)",
     }
     code, output = run(

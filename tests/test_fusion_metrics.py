@@ -75,7 +75,7 @@ def test_metrics_against_hand_computed_values():
     assert ndcg_at_k(["a"], {"a"}, 10) == pytest.approx(1.0)
 
 
-def _held(*rows, strong=None, seniority=None):
+def _held(*rows, strong=None, seniority=None, text="x", orders=None):
     """Rankings over three candidates whose concepts (one per row, strong unless said) hold as given."""
     from rag.search.query import Concept, analyse
     from rag.search.retrieval import Rankings
@@ -83,7 +83,9 @@ def _held(*rows, strong=None, seniority=None):
     strong = strong or [True] * len(rows)
     concepts = [Concept(f"c{i}", ((f"c{i}",),), strong=s) for i, s in enumerate(strong)]
     held = np.array(rows, dtype=bool).reshape(len(rows), 3)
-    return Rankings(analyse("x"), "candidates", STARTS, {}, {}, concepts, held, seniority, {})
+    orders = orders or {}
+    scores = {name: np.linspace(1.0, 0.9, 3)[np.argsort(order)] for name, order in orders.items()}
+    return Rankings(analyse(text), "candidates", STARTS, orders, scores, concepts, held, seniority, {})
 
 
 def test_a_query_names_something_only_when_some_candidate_holds_a_strong_concept():
@@ -94,3 +96,25 @@ def test_a_query_names_something_only_when_some_candidate_holds_a_strong_concept
     assert not names_something(_held([1, 1, 0], [0, 0, 0], strong=[False, True]))  # only a weak one held
     assert names_something(_held([0, 0, 0]))  # one concept asked for alone ("Objective-C") names it
     assert names_something(_held([0, 0, 0], [0, 0, 0], seniority=np.array([True, False, False])))
+
+
+def test_a_framed_question_asking_in_words_of_prose_is_a_description_coverage_does_not_lift():
+    from rag.search.retrieval import Searcher, names_something
+
+    # "documentation" held by candidate 2 (strong), "authoring" by nobody (weak); both lists put 0 first.
+    lists = {"faiss": np.array([0, 1, 2]), "bm25": np.array([0, 2, 1])}
+    framed = _held(
+        [0, 0, 1],
+        [0, 0, 0],
+        strong=[True, False],
+        text="Who has experience with documentation authoring?",
+        orders=lists,
+    )
+    assert framed.query.framed and not names_something(framed)
+    assert Searcher.fused_with(framed, FusionSettings()).orders["fused"].tolist()[0] == 0
+    # Unframed, or with every concept strong, it names something and coverage puts the holder first.
+    bare = _held([0, 0, 1], [0, 0, 0], strong=[True, False], text="documentation authoring", orders=lists)
+    skill = _held([0, 0, 1], strong=[True], text="Who has experience with documentation?", orders=lists)
+    for named in (bare, skill):
+        assert names_something(named)
+        assert Searcher.fused_with(named, FusionSettings()).orders["fused"].tolist()[0] == 2

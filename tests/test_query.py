@@ -146,6 +146,13 @@ def test_a_description_is_embedded_whole_as_well_as_cut(text, embedded):
     assert analyse(text).dense_texts == embedded
 
 
+def test_a_question_is_framed_when_its_cut_drops_framing_words():
+    assert analyse("Who has experience with documentation authoring?").framed
+    assert analyse("Find people skilled in bedside nursing.").framed
+    assert not analyse("Who builds online shops?").framed  # only a stop word dropped
+    assert not analyse("documentation authoring").framed  # nothing dropped
+
+
 def test_the_dense_list_searches_with_the_mean_of_every_embedded_texts_vector():
     from rag.search.retrievers import DenseRetriever, Request
 

@@ -11,9 +11,10 @@ concepts rather than words. Within a coverage level a fusion rule orders them:
 - convex: w_bm25 · bm25 + w_faiss · faiss, each list's scores min-max normalised over all
   candidates (Bruch, Gai and Ingber, ACM TOIS 2023).
 
-When a query names nothing specific (a description: no strong concept anyone holds, no
-seniority, and not one concept asked for alone: retrieval.names_something), BM25's weight is
-multiplied by `described`: its word matches are mostly noise there.
+When a query names nothing specific (a description: no strong concept anyone holds, or a framed
+question that also asks in words of prose; no seniority, and not one concept asked for alone:
+retrieval.names_something), coverage does not rank first and BM25's weight is multiplied by
+`described`: its word matches are mostly noise there.
 
 A list that is far surer of its first candidate than of any other keeps that candidate first
 within its coverage level (sure_tops): BM25's top score at least SURE_RATIO times the next
@@ -86,7 +87,7 @@ def describe_fusion(rule: str, weights: Mapping[str, float], rrf_k: int, coverag
     if described != 1.0:
         shown += f", {KEYWORD} ×{described:g} for a description"
     shown += f"; a list's far-surer top first ({KEYWORD} ≥{SURE_RATIO:g}× the next, {DENSE} +{SURE_GAP:g})"
-    return ("more of the query's concepts first, then " if coverage else "") + shown
+    return ("more of the query's concepts first (not for a description), then " if coverage else "") + shown
 
 
 def normalised(scores: np.ndarray) -> np.ndarray:

@@ -75,6 +75,7 @@ class Query:
     required: tuple[Concept, ...] = ()  # A AND B: candidates lacking any of these are left out
     ignored: tuple[str, ...] = ()  # what the query holds that is searched for by meaning only
     dense_whole: str = ""  # the whole question too, when the cut dropped stop words alone (dense_texts)
+    framed: bool = False  # the cut dropped framing words ("Who has experience with", "Find people skilled in")
 
     @property
     def dense_texts(self) -> tuple[str, ...]:
@@ -151,6 +152,7 @@ def analyse(text: str) -> Query:
         tuple(dict.fromkeys(excluded)),
         tuple(c for c in wanted if c in musts),
         dense_whole=_dense_text(text, words, plain) if _unframed(words, dense) else "",
+        framed=_framed(words, dense),
     )
 
 
@@ -471,7 +473,13 @@ def _unframed(words: list[Token], dense: list[Token]) -> bool:
     experience with", "Which candidates") keeps the cut alone: there the framing every question
     shares pulls the query vectors one way (measured on the dev splits: docs/search.md)."""
     dropped = [t for t in words if t not in dense]
-    return bool(dropped) and not any(t.term in QUERY_FRAMING for t in dropped)
+    return bool(dropped) and not _framed(words, dense)
+
+
+def _framed(words: list[Token], dense: list[Token]) -> bool:
+    """Whether the cut to the content dropped framing words ("Who has experience with ..."), the
+    frame a skill question and a paraphrase of one share (retrieval.names_something reads it)."""
+    return any(t.term in QUERY_FRAMING for t in words if t not in dense)
 
 
 # ---- resolving drafts against the store ----------------------------------------------------------

@@ -214,7 +214,8 @@ class Searcher:
         """The same lists with the fused one (re)computed under other fusion settings. Convex
         fusion normalises each list over the units the filters let through."""
         units = len(r.starts) - 1
-        weights = fusion.for_query(names_something(r))
+        named = names_something(r)
+        weights = fusion.for_query(named)
         if fusion.rule == "rrf":
             fused = rrf_scores({n: r.orders[n] for n in RETRIEVED}, units, fusion.rrf_k, weights)
         else:
@@ -222,7 +223,8 @@ class Searcher:
             fused = np.zeros(units)
             fused[shown] = convex_scores({n: r.scores[n][shown] for n in RETRIEVED}, weights)
         sure = sure_tops({n: r.orders[n] for n in RETRIEVED}, r.scores)
-        order = only(ranked(lifted(fused, sure), coverage_levels(r) if fusion.coverage else None), r.allowed)
+        levels = coverage_levels(r) if fusion.coverage and named else None  # a description: the rule alone
+        order = only(ranked(lifted(fused, sure), levels), r.allowed)
         return replace(r, orders=r.orders | {FUSED: order}, scores=r.scores | {FUSED: fused})
 
     def _postings(self, terms: tuple[str, ...], concepts: list[Concept]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
@@ -393,13 +395,18 @@ def _positions(order: np.ndarray, units: int) -> np.ndarray:
 
 
 def names_something(r: Rankings) -> bool:
-    """Whether the query asks for something concrete, so BM25 keeps its whole weight in the
-    fusion: a strong concept some candidate holds, a seniority, or one concept asked for alone
-    ("Objective-C" is a skill question even where no CV holds the name as written). A strong
-    concept nobody holds leaves a description ("Find people skilled in load and performance
-    testing.": BM25's matches of its words buried FAISS's 0.76 at 0.18; docs/search.md)."""
-    held = bool((r.strong & (r.holders() > 0)).any())
-    return held or r.seniority is not None or (len(r.concepts) == 1 and bool(r.strong.any()))
+    """Whether the query asks for something concrete, so coverage ranks first and BM25 keeps its
+    whole weight in the fusion: a strong concept some candidate holds, a seniority, or one concept
+    asked for alone ("Objective-C" is a skill question even where no CV holds the name as written).
+    A strong concept nobody holds leaves a description ("Find people skilled in load and
+    performance testing.": BM25's matches of its words buried FAISS's 0.76 at 0.18), and so does a
+    framed question that also asks in words of prose (a weak concept): "Who has experience with
+    documentation authoring?" holds "documentation", which 20 CVs hold, and coverage lifted them
+    over what FAISS found (0.71 to 0.00; docs/search.md)."""
+    if r.seniority is not None or (len(r.concepts) == 1 and bool(r.strong.any())):
+        return True
+    prose = r.query.framed and not bool(r.strong.all())
+    return bool((r.strong & (r.holders() > 0)).any()) and not prose
 
 
 def coverage_levels(r: Rankings) -> np.ndarray:
