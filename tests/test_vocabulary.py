@@ -66,6 +66,21 @@ def test_everyday_words(text: str, expected: list[str]) -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
+        ("Experience with REST and GraphQL", ["REST APIs", "GraphQL"]),
+        ("SOAP/REST web services", ["SOAP", "REST APIs"]),
+        ("REST-based services", ["REST APIs"]),
+        ("the rest of the team", []),  # an acronym that is an English word: only in capitals
+        ("Rest assured, we reply", []),
+        ("soap and water", []),
+    ],
+)
+def test_acronyms_that_are_words_only_in_capitals(text: str, expected: list[str]) -> None:
+    assert skill_names(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
         ("in R serving 5 teams", ["R"]),
         ("R and Python", ["R", "Python"]),
         ("• Python\n• R", ["Python", "R"]),
