@@ -48,3 +48,14 @@ def test_a_job_description_reads_no_practice_from_its_root_noun():
     assert parse_jd("Requirements:\n- Documented processes\n").requirements[0].skills == ("Documentation",)
     jd = parse_jd("Requirements:\n- Interpret documents from the business\n")
     assert all("Documentation" not in r.skills for r in jd.requirements)
+
+
+def test_a_slash_between_fields_asks_for_each_and_within_a_field_for_either():
+    jd = parse_jd("Requirements:\n- Strong Java/Spring/SQL skills\n- Experience with AWS/GCP\n- iOS/Android apps\n")
+    assert [r.skills for r in jd.requirements] == [
+        ("Java",),
+        ("Spring",),
+        ("SQL",),
+        ("Amazon Web Services", "Google Cloud Platform"),
+        ("iOS", "Android"),
+    ]
