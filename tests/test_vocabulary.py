@@ -72,9 +72,12 @@ def test_everyday_words(text: str, expected: list[str]) -> None:
         ("the rest of the team", []),  # an acronym that is an English word: only in capitals
         ("Rest assured, we reply", []),
         ("soap and water", []),
+        ("AWS (EC2, ECS and EKS)", ["Amazon Web Services", "Amazon EC2", "Amazon ECS", "Amazon EKS"]),
+        ("Java/J2EE, AJAX", ["Java", "Java EE", "AJAX"]),
+        ("Drupal, Joomla or WooCommerce", ["Drupal", "Joomla", "WooCommerce"]),
     ],
 )
-def test_acronyms_that_are_words_only_in_capitals(text: str, expected: list[str]) -> None:
+def test_web_and_cloud_names_and_acronyms_that_are_words(text: str, expected: list[str]) -> None:
     assert skill_names(text) == expected
 
 
