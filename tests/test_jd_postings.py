@@ -12,7 +12,8 @@ def test_capitalised_everyday_words_are_no_names():
         "Requirements:\n- Hands on experience with Cisco, Fortinet and Netgear products like Switch, Router "
         "and Access points\n- Experience with REST and the Internet\n"
     )
-    assert set(jd.terms) == {("cisco",), ("fortinet",), ("netgear",), ("router",), ("rest",)}
+    assert set(jd.terms) == {("cisco",), ("fortinet",), ("netgear",), ("router",)}
+    assert "REST APIs" in jd.skills
     assert all(r.kind == SKILL for r in jd.requirements)
 
 
@@ -47,3 +48,14 @@ def test_a_job_description_reads_no_practice_from_its_root_noun():
     assert parse_jd("Requirements:\n- Documented processes\n").requirements[0].skills == ("Documentation",)
     jd = parse_jd("Requirements:\n- Interpret documents from the business\n")
     assert all("Documentation" not in r.skills for r in jd.requirements)
+
+
+def test_a_slash_between_fields_asks_for_each_and_within_a_field_for_either():
+    jd = parse_jd("Requirements:\n- Strong Java/Spring/SQL skills\n- Experience with AWS/GCP\n- iOS/Android apps\n")
+    assert [r.skills for r in jd.requirements] == [
+        ("Java",),
+        ("Spring",),
+        ("SQL",),
+        ("Amazon Web Services", "Google Cloud Platform"),
+        ("iOS", "Android"),
+    ]

@@ -66,6 +66,24 @@ def test_everyday_words(text: str, expected: list[str]) -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
+        ("Experience with REST and GraphQL", ["REST APIs", "GraphQL"]),
+        ("SOAP/REST web services", ["SOAP", "REST APIs"]),
+        ("REST-based services", ["REST APIs"]),
+        ("the rest of the team", []),  # an acronym that is an English word: only in capitals
+        ("Rest assured, we reply", []),
+        ("soap and water", []),
+        ("AWS (EC2, ECS and EKS)", ["Amazon Web Services", "Amazon EC2", "Amazon ECS", "Amazon EKS"]),
+        ("Java/J2EE, AJAX", ["Java", "Java EE", "AJAX"]),
+        ("Drupal, Joomla or WooCommerce", ["Drupal", "Joomla", "WooCommerce"]),
+    ],
+)
+def test_web_and_cloud_names_and_acronyms_that_are_words(text: str, expected: list[str]) -> None:
+    assert skill_names(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
         ("in R serving 5 teams", ["R"]),
         ("R and Python", ["R", "Python"]),
         ("• Python\n• R", ["Python", "R"]),

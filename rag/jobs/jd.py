@@ -61,7 +61,7 @@ from rag.lexicon.role_words import ROLE_WORDS
 from rag.lexicon.spelling import everyday_word
 from rag.lexicon.stems import same_word
 from rag.lexicon.terms import QUERY_FRAMING, STOPWORDS, fold, folded_words, raw_tokens
-from rag.lexicon.vocabulary import find_practices, find_skills
+from rag.lexicon.vocabulary import domain, find_practices, find_skills
 from rag.profile.education import LEVELS as EDUCATION_LEVELS
 from rag.profile.education import levels_in
 from rag.profile.spoken import languages_in
@@ -762,7 +762,7 @@ def _skill_groups(clause: str, mentions: list[_Mention]) -> list[_Group]:
     narrowed: list[int] = []  # per run: the index from which its members meet it ("X with Y": from Y)
     for previous, mention in zip([None, *mentions], mentions):
         gap = fold(clause[previous.end : mention.start]).strip(" \t") if previous else None
-        if gap is not None and _gap_words(gap) in ALTERNATIVES:
+        if gap is not None and _gap_words(gap) in ALTERNATIVES and not _kinds_apart(gap, previous, mention):
             runs[-1].append(mention)
             linked[-1] = linked[-1] or gap.strip(", ") != ""
         elif gap is not None and _gap_words(gap) in NARROWINGS:
@@ -840,6 +840,14 @@ def _first_years_end(clause: str) -> int | None:
         mid = (lo + hi) // 2
         lo, hi = (lo, mid) if len(fold(clause[:mid])) >= first.end() else (mid + 1, hi)
     return lo
+
+
+def _kinds_apart(gap: str, previous: _Mention, mention: _Mention) -> bool:
+    """Whether a slash joins skills of two fields ("Java/Spring": a language and its framework,
+    both asked), not two ways of meeting one need ("AWS/GCP", "Java/Kotlin")."""
+    if gap != "/" or previous.canonical is None or mention.canonical is None:
+        return False
+    return domain(previous.canonical) != domain(mention.canonical)
 
 
 def _gap_words(gap: str) -> str:

@@ -9,8 +9,9 @@ localised names such as "Projektmanagement" or "gestion de projet").
 
 Each entry is a canonical name, or a tuple of the canonical name and its other spellings.
 How a spelling is matched follows from how it is written here (see vocabulary.py):
-- an acronym of at most three letters written in capitals (ML, AWS, PR, C&B): matched only
-  where the text writes it in capitals too ("ml" is millilitres, "ai" is French);
+- an acronym of at most three letters written in capitals (ML, AWS, PR, C&B), or one that is
+  also an everyday English word (REST, SOAP): matched only where the text writes it in capitals
+  too ("ml" is millilitres, "ai" is French, "the rest" and "soap" are prose);
 - listed in COMMON_WORDS (Go, Swift, Lean): matched only when capitalised, and not when it
   opens a sentence or is followed by "de"/"du" ("Chef de projet");
 - listed in PROPER_NAMES (Jenkins, Ruby): not inside a run of capitalised words ("Mark Jenkins",
@@ -112,6 +113,8 @@ SKILLS: dict[str, tuple[Entry, ...]] = {
         "Symfony",
         "CodeIgniter",
         "Hibernate",
+        ("Java EE", "J2EE", "Jakarta EE"),
+        "AJAX",
         "Quarkus",
         "Micronaut",
         ("Tailwind CSS", "Tailwind", "TailwindCSS"),
@@ -318,10 +321,10 @@ SKILLS: dict[str, tuple[Entry, ...]] = {
         "DigitalOcean",
         "Cloudflare",
         "AWS Lambda",
-        "Amazon EC2",
+        ("Amazon EC2", "EC2"),
         "Amazon S3",
-        "Amazon ECS",
-        "Amazon EKS",
+        ("Amazon ECS", "ECS"),
+        ("Amazon EKS", "EKS"),
         "Serverless",
         "VMware",
         "Hyper-V",
@@ -332,7 +335,7 @@ SKILLS: dict[str, tuple[Entry, ...]] = {
         "VPN",
         "Load Balancing",
         "Microservices",
-        ("REST APIs", "RESTful services", "REST API", "RESTful"),
+        ("REST APIs", "RESTful services", "REST API", "RESTful", "REST"),
         "SOAP",
         "OpenAPI",
         "Kafka Streams",
@@ -576,6 +579,9 @@ SKILLS: dict[str, tuple[Entry, ...]] = {
         "Google Tag Manager",
         "Google Search Console",
         "WordPress",
+        "WooCommerce",
+        "Drupal",
+        "Joomla",
         "Shopify",
         "Magento",
         "Copywriting",

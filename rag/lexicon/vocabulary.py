@@ -88,8 +88,8 @@ def _rule(spelling: str, explicit: bool) -> str:
         return _LETTER
     if spelling in COMMON_WORDS:
         return _WORD
-    if 2 <= len(letters) <= 3 and all(ch.isupper() for ch in letters) and explicit:
-        return _CAPS
+    if all(ch.isupper() for ch in letters) and explicit and (2 <= len(letters) <= 3 or everyday_word(fold(spelling))):
+        return _CAPS  # "REST", "SOAP": in lower case they are words of prose
     if not explicit and len(letters) <= 3 and spelling.isalpha():
         return _CAPS  # short forms from synonyms.py are written in lower case there
     return _PLAIN
