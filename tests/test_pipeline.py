@@ -249,6 +249,13 @@ def test_default_model_falls_back_to_the_bundled_one_with_a_warning(cv_dir, stor
     assert result.manifest.embedding_model == "sentence-transformers/all-MiniLM-L6-v2"
     assert result.manifest.embedding_model_requested == "intfloat/multilingual-e5-small"
     assert any(w.startswith("The fp32 weights of the default") and "EMBEDDING_MODEL" in w for w in reporter.warnings)
+    # CVs added from the web page are built as this build was, naming no model: naming the default
+    # would take the 4-bit e5 where this build fell back to MiniLM
+    from types import SimpleNamespace
+
+    from rag.app.adding import store_settings
+
+    assert store_settings(SimpleNamespace(store=open_store(store_dir))).model is None
 
 
 def test_the_fallback_warning_says_which_model_and_why_and_how_to_get_e5():
