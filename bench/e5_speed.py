@@ -1,6 +1,7 @@
-"""chunks/s of the production encoder (fp32, every core, batches side by side) with the imported
-multilingual-e5-small (its own tokenizer, so its own token counts) beside all-MiniLM-L6-v2, on the
-same chunks, in interleaved rounds (bench/embedding.py's rates): the 100,000-CV plan's e5 row.
+"""chunks/s of the production encoder (every core, batches side by side) with the imported
+multilingual-e5-small (its own tokenizer, so its own token counts) beside all-MiniLM-L6-v2, each in
+fp32 (ONNX Runtime) and bf16 (OpenVINO), on the same chunks, in interleaved rounds
+(bench/embedding.py's rates): the 100,000-CV plan's e5 row, with the arithmetic that wins here.
 
     python -m bench.e5_speed --minilm EXPORT --e5 EXPORT --store STORE [--sample 512] --out FILE
 """
@@ -8,6 +9,7 @@ same chunks, in interleaved rounds (bench/embedding.py's rates): the 100,000-CV 
 from __future__ import annotations
 
 import argparse
+import datetime
 import random
 from pathlib import Path
 
@@ -15,6 +17,7 @@ import orjson
 
 from bench.e5_agreement import _chunks
 from bench.embedding import rates
+from rag.index.cpu_features import read_cpu_features
 from rag.index.encoder import Encoder, available_cores
 
 
@@ -31,11 +34,15 @@ def main() -> None:
     encoders = {}
     tokens = {}
     for name, folder in (("all-MiniLM-L6-v2", args.minilm), ("multilingual-e5-small q4", args.e5)):
-        encoder = Encoder(folder, threads=available_cores())
-        encoders[name] = lambda t, encoder=encoder: encoder.embed_passages(t, 16)
+        for variant in ("fp32", "bf16"):
+            encoder = Encoder(folder, variant, threads=available_cores())
+            encoders[f"{name} {variant}"] = lambda t, encoder=encoder: encoder.embed_passages(t, 16)
         tokens[name] = sum(len(e.ids) for e in encoder.tokenizer.encode_batch(texts))
-    report = {"chunks": len(texts), "cores": available_cores(), "tokens": tokens}
+    features = read_cpu_features()
+    report = {"chunks": len(texts), "cores": available_cores(), "cpu": features.model, "cpu_features": features.names()}
+    report["tokens"] = tokens
     report["rates"] = rates(encoders, texts, args.rounds)
+    report["date"] = datetime.date.today().isoformat()
     args.out.write_bytes(orjson.dumps(report, option=orjson.OPT_INDENT_2))
     print(orjson.dumps(report).decode())
 

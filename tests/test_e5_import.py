@@ -145,4 +145,4 @@ def test_without_the_hub_the_named_model_is_imported_and_the_default_still_falls
     if OFFLINE_DEFAULT_IMPORTED:
         assert default == named and not warnings
     else:  # the dev splits chose MiniLM (docs/models.md)
-        assert default.name == BUNDLED_MODEL and "Falling back" in warnings[0]
+        assert default.name == BUNDLED_MODEL and f"EMBEDDING_MODEL={MODEL}" in warnings[0]

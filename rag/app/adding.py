@@ -15,8 +15,11 @@ def store_settings(loaded: Loaded) -> BuildSettings:
     are read) and each file meets the same limits as in `rag index`."""
     manifest = loaded.store.manifest
     s = manifest.settings
+    # A store whose build named no model is built again naming none: naming the default would
+    # take another model where the first build fell back (no hub: the 4-bit e5, not MiniLM).
+    named = s.get("model_named", not manifest.embedding_model_origin.endswith("(fallback)"))
     return BuildSettings(
-        model=s["model"],
+        model=s["model"] if named else None,
         chunk_chars=manifest.chunk_chars,
         overlap_chars=manifest.overlap_chars,
         variant=manifest.encoder["variant"],

@@ -129,11 +129,14 @@ class BuildResult:
     profiled: int = 0  # profiles read this time (the rest came from the previous build)
 
 
-def settings_identity(settings: BuildSettings, model: str) -> dict:
-    """Everything besides the PDFs that changes what a build produces."""
+def settings_identity(settings: BuildSettings, model: str, named: bool) -> dict:
+    """Everything besides the PDFs that changes what a build produces. Whether the model was named
+    is part of it: without the hub the default falls back to another model, a named one does not
+    (model_choice.py), so naming the default after a fallback build must rebuild."""
     return {
         "store_format": STORE_FORMAT,
         "model": model,
+        "model_named": named,
         "encoder": f"onnx-{settings.variant}/{EXPORT_VERSION}",
         "chunk_chars": settings.chunk_chars,
         "overlap_chars": settings.overlap_chars,
@@ -186,7 +189,7 @@ def _build(
     settings = replace(settings, as_of=settings.as_of or current_month())  # one month for the whole build
     model_name, explicit = requested_model(settings.model)
     files, discovery_skips = discover_cvs(pdf_dir, settings.follow_links, settings.limits.file_bytes)
-    identity = settings_identity(settings, model_name)
+    identity = settings_identity(settings, model_name, explicit)
     fp = fingerprint(
         [(f.source, f.mtime_ns, f.size) for f in files] + [(s.source, 0, 0) for s in discovery_skips],
         identity | {"cv_dir": str(pdf_dir.resolve())},
