@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -189,21 +190,36 @@ class Encoder:
         max_tokens = batch_size * self.spec.max_seq_length if by_tokens else None
         session = self._session(prepacked)
         batches = length_batches(lengths, batch_size, max_tokens)
-
-        def run(rows: list[int]) -> tuple[list[int], np.ndarray]:
-            return rows, self._run([encodings[i] for i in rows], session)
-
-        # One GPU runs one batch at a time; OpenVINO runs one too, on every core: two Python threads
-        # inferring at once deadlocked it (openvino 2026.4.1, `rag index` of 30 CVs, both in set_shape).
-        side_by_side = prepacked and self.variant not in ("cuda", "bf16")
-        with _runner(min(self.threads, len(batches)) if side_by_side else 1) as mapped:
-            for rows, vectors in mapped(run, batches):
-                out[rows] = vectors
+        with self._batch_vectors(session, prepacked, ([encodings[i] for i in rows] for rows in batches)) as vectors:
+            for rows, batch_vectors in zip(batches, vectors):
+                out[rows] = batch_vectors
                 if on_batch:
                     on_batch(len(rows))
         return out
 
+    @contextmanager
+    def _batch_vectors(self, session, prepacked: bool, batches: Iterable[list]) -> Iterator[Iterator[np.ndarray]]:
+        """Each batch's vectors, in order: OpenVINO's requests side by side, all started from this
+        thread; ONNX Runtime's batches side by side, each on a thread of its own; a GPU's one at a time."""
+        if isinstance(session, _OpenVinoSession):
+            done = session.in_order(map(self._feeds, batches))
+            try:
+                yield (self._vectors(hidden, feeds["attention_mask"]) for feeds, hidden in done)
+            finally:
+                done.close()  # waits for the requests still running, then frees the session
+            return
+        batches = list(batches)
+        side_by_side = prepacked and self.variant != "cuda"
+        with _runner(min(self.threads, len(batches)) if side_by_side else 1) as mapped:
+            yield mapped(lambda batch: self._run(batch, session), batches)
+
     def _run(self, encodings: list, session) -> np.ndarray:
+        feeds = self._feeds(encodings)
+        hidden = session.run(None, {name: feeds[name] for name in self.spec.inputs})[0]
+        return self._vectors(hidden, feeds["attention_mask"])
+
+    def _feeds(self, encodings: list) -> dict[str, np.ndarray]:
+        """The model's inputs for a batch, padded to its longest text."""
         width = max(len(e.ids) for e in encodings)
         ids = np.full((len(encodings), width), self.spec.pad_id, dtype=np.int64)
         mask = np.zeros((len(encodings), width), dtype=np.int64)
@@ -213,8 +229,9 @@ class Encoder:
             ids[row, :n] = e.ids
             mask[row, :n] = 1
             types[row, :n] = e.type_ids
-        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
-        hidden = session.run(None, {name: feeds[name] for name in self.spec.inputs})[0]
+        return {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
+
+    def _vectors(self, hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
         vectors = pool(hidden, mask, self.spec.pooling)
         if self.spec.normalize:
             vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
@@ -276,21 +293,48 @@ def _utf8_path(model: Path) -> Iterator[str]:
 
 
 class _OpenVinoSession:
-    """The fp32 graph compiled by OpenVINO to compute in bf16, run like an ONNX Runtime session:
-    one stream on every core, one inference request, one inference at a time."""
+    """The fp32 graph compiled by OpenVINO to compute in bf16: one stream of one thread per core,
+    one inference request per stream, the batches handed to the requests in turn and all started
+    and awaited by the one thread that embeds, so that the streams compute side by side.
 
-    def __init__(self, compiled) -> None:
+    Why one thread: a request per Python thread, two threads inferring at once, deadlocked OpenVINO
+    2026.4.1 for good (`rag index` of 30 CVs on an AMX Xeon, both threads in set_shape). Here no two
+    Python threads are ever inside OpenVINO at once (one caller at a time), the inputs are copied
+    into each request's own tensors, and no callback runs Python on OpenVINO's threads, so
+    OpenVINO's threads never wait on Python's lock."""
+
+    def __init__(self, compiled, requests: int) -> None:
         import threading
 
         self.compiled = compiled
         self.inputs = {i.get_any_name() for i in compiled.inputs}
-        self._request = compiled.create_infer_request()
-        self._lock = threading.Lock()  # one inference at a time: concurrent ones deadlocked OpenVINO
+        self._requests = [compiled.create_infer_request() for _ in range(max(1, requests))]
+        self._lock = threading.Lock()  # one caller at a time (a server may embed from two threads)
 
     def run(self, _outputs, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+        with closing(self.in_order([feeds])) as done:
+            return [hidden for _, hidden in done]
+
+    def in_order(self, batches: Iterable[dict[str, np.ndarray]]) -> Iterator[tuple[dict, np.ndarray]]:
+        """(feeds, token vectors) of each batch in order, up to one batch per request running at once."""
+        running: deque = deque()
         with self._lock:
-            result = self._request.infer({name: array for name, array in feeds.items() if name in self.inputs})
-            return [np.array(result[self.compiled.outputs[0]], dtype=np.float32)]
+            try:
+                for n, feeds in enumerate(batches):
+                    if len(running) == len(self._requests):  # the oldest is the request batch n goes to
+                        yield self._finished(*running.popleft())
+                    request = self._requests[n % len(self._requests)]
+                    request.start_async({k: v for k, v in feeds.items() if k in self.inputs}, share_inputs=False)
+                    running.append((feeds, request))
+                while running:
+                    yield self._finished(*running.popleft())
+            finally:
+                for _, request in running:  # the caller stopped early: nothing may run on after the lock
+                    request.wait()
+
+    def _finished(self, feeds: dict, request) -> tuple[dict, np.ndarray]:
+        request.wait()
+        return feeds, np.array(request.get_output_tensor(0).data, dtype=np.float32)  # a copy: the request is reused
 
 
 def cuda_visible() -> bool:
@@ -335,14 +379,14 @@ def _open_openvino(model: Path, threads: int) -> _OpenVinoSession:
         raise UserError("the bf16 encoder needs OpenVINO (pip install openvino); use --encoder fp32") from None
     config = {
         "INFERENCE_PRECISION_HINT": "bf16",
-        "NUM_STREAMS": "1",  # one batch at a time, every core on it (Encoder.embed)
+        "NUM_STREAMS": str(threads),  # one batch per core at a time, as ONNX Runtime's fp32 runs them
         "INFERENCE_NUM_THREADS": threads,
         "ENABLE_CPU_PINNING": False,  # the machine is shared with other work
     }
     try:
         core = openvino.Core()
         with _utf8_path(model) as path:
-            return _OpenVinoSession(core.compile_model(core.read_model(path), "CPU", config))
+            return _OpenVinoSession(core.compile_model(core.read_model(path), "CPU", config), threads)
     except Exception as exc:  # OpenVINO raises its own types for damaged files
         raise DamagedFile(f"the encoder {model.parent.name} cannot be loaded ({short_reason(exc)})") from None
 
