@@ -896,10 +896,15 @@ def _target_rows(r: dict) -> list[str]:
         )
     if "index300" in r:
         x = r["index300"]
+        cpu = (
+            f" ({x['index_force_cpu_s']:.1f} CPU-s against {x['st_encode_cpu_s']:.1f}: {x['cpu_ratio']:.2f}x)"
+            if "cpu_ratio" in x
+            else ""
+        )
         rows.append(
-            f"| from-scratch `rag index --force`, {x['cvs']} generated CVs ({x['chunks']:,} chunks; target ≤ 0.30x) | "
-            f"{x['index_force_s']:.1f} s | sentence-transformers encoding the same chunks {x['st_encode_s']:.1f} s | "
-            f"{x['ratio']:.2f}x |"
+            f"| from-scratch `rag index --force` ({x.get('arithmetic', 'fp32')}), {x['cvs']} generated CVs "
+            f"({x['chunks']:,} chunks; target ≤ 0.50x on a CPU with AMX) | {x['index_force_s']:.1f} s | "
+            f"sentence-transformers encoding the same chunks {x['st_encode_s']:.1f} s | {x['ratio']:.2f}x{cpu} |"
         )
     if "generation" in r:
         rows.append(f"| generating 1,000 CVs | {r['generation']['wall_s']:.1f} s | | |")

@@ -4,7 +4,11 @@ so, where it has not)."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -12,13 +16,14 @@ import orjson
 import pytest
 from builds import build_store
 from click.testing import CliRunner
+from conftest import CHILD_PATH
 
-import rag.index.cpu_features
 from rag.cli.index import main as index_main
 from rag.index.arithmetic import CHOICE_FILE, MIN_SPEEDUP, candidates, choose, fastest
-from rag.index.cpu_features import CpuFeatures, parse_cpuinfo, read_cpu_features
+from rag.index.cpu_features import CPUINFO_ENV, CpuFeatures, parse_cpuinfo, read_cpu_features
 from rag.index.encoder import Encoder, cuda_visible
 from rag.pipeline.builder import BuildSettings
+from rag.store.open import open_store
 
 AMX_XEON = """processor\t: 0
 vendor_id\t: GenuineIntel
@@ -61,9 +66,11 @@ def test_an_avx2_only_cpu_keeps_fp32_and_the_fastest_that_agrees_wins_elsewhere(
     assert fastest({"fp32": 100.0}, {}) == "fp32"
 
 
-def test_rag_index_on_an_avx2_only_cpu_builds_fp32_by_default(cv_dir, store_dir, monkeypatch):
+def test_rag_index_on_an_avx2_only_cpu_builds_fp32_by_default(cv_dir, store_dir, monkeypatch, tmp_path):
     monkeypatch.delenv("RAG_ENCODER")
-    monkeypatch.setattr(rag.index.cpu_features, "read_cpu_features", lambda: AVX2_ONLY)
+    (tmp_path / "cpuinfo").write_text(AVX2_EPYC)
+    monkeypatch.setenv(CPUINFO_ENV, str(tmp_path / "cpuinfo"))  # how the bench reads this CPU as AVX2-only
+    assert read_cpu_features() == AVX2_ONLY
     result = CliRunner().invoke(index_main, ["--cv-dir", str(cv_dir), "--store", str(store_dir), "--quiet"])
     assert result.exit_code == 0, result.output
     manifest = orjson.loads((store_dir / "manifest.json").read_bytes())
@@ -108,6 +115,41 @@ def test_the_machine_choice_is_timed_once_and_a_bf16_store_searches_the_same_eve
     runs = [CliRunner().invoke(search_main, ["--store", str(store_dir), "Jenkins"]) for _ in range(2)]
     assert runs[0].exit_code == 0, runs[0].output
     assert runs[0].output == runs[1].output and "alice" in runs[0].output.lower()
+
+
+@pytest.mark.slow  # three builds, each in a process of its own, and two threads embedding: seconds
+@needs_bf16
+def test_bf16_builds_never_hang_and_two_threads_can_share_a_bf16_encoder(cv_dir, store_dir, exported_encoder):
+    """Two Python threads inferring through OpenVINO at once hung `rag index` for good (OpenVINO
+    2026.4.1, both in set_shape). The same store built from scratch in bf16 three times, each
+    build under a time limit, gives the same vectors every time; two threads embedding through one
+    bf16 encoder at once both finish, with the vectors one thread gets alone."""
+    args = [sys.executable, "-m", "rag", "index", "--cv-dir", cv_dir, "--store", store_dir, "--encoder", "bf16"]
+    env = os.environ | {"PYTHONPATH": CHILD_PATH}
+    vectors = []
+    for _ in range(3):
+        built = subprocess.run([*map(str, args), "--force", "--quiet"], env=env, capture_output=True, timeout=300)
+        assert built.returncode == 0, built.stderr.decode()[-2000:]
+        with open_store(store_dir) as store:
+            assert store.manifest.encoder["variant"] == "bf16"
+            vectors.append(np.array(store.dense_index().vectors()))
+    assert all(np.array_equal(vectors[0], v) for v in vectors[1:])
+
+    encoder = Encoder(exported_encoder, "bf16")
+    texts = [
+        f"Senior DevOps engineer number {i} with Jenkins, Kubernetes and Terraform" * (1 + i % 5) for i in range(40)
+    ]
+    alone = encoder.embed_passages(texts)
+    results: list[np.ndarray] = []
+    threads = [
+        threading.Thread(target=lambda: results.append(encoder.embed_passages(texts)), daemon=True) for _ in range(2)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not any(thread.is_alive() for thread in threads), "two threads embedding in bf16 hung"
+    assert len(results) == 2 and all(np.array_equal(alone, r) for r in results)
 
 
 CUDA = cuda_visible()
