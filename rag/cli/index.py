@@ -14,6 +14,7 @@ from rag.cli.console import Command, TerminalReporter, option, user_cache_root
 from rag.cli.fixes import docker_runner, via_make, word
 from rag.cli.options import DEFAULT_CV_DIR, cv_dir_option, store_option
 from rag.errors import Fix, UsageError
+from rag.index import cpu_features
 from rag.index.model_choice import DEFAULT_MODEL
 from rag.ingest.chunking import DEFAULT_CHUNK_CHARS, DEFAULT_OVERLAP_CHARS
 from rag.ingest.limits import MB, Limits
@@ -269,6 +270,7 @@ def main(
     named = context.get_parameter_source("cv_dir") is not ParameterSource.DEFAULT or context.params.get("cv_dir_old")
     cv_dir = choose_cv_dir(store, cv_dir if named else None, DEFAULT_CV_DIR, replace)
     model = model or os.environ.get("EMBEDDING_MODEL", "").strip() or None
+    cpu_features.read_elsewhere(os.environ.get(cpu_features.CPUINFO_ENV))  # the tests' and the bench's other CPU
     reporter = TerminalReporter(quiet)
     variant = embedding_arithmetic(variant, device, model, export_cache, reporter)
     settings = BuildSettings(

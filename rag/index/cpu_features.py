@@ -6,14 +6,15 @@ VNNI speeds int8; AVX2 alone is the fp32 machine the defaults were first made on
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 CPUINFO = Path("/proc/cpuinfo")
 # A cpuinfo file read instead, for the tests and the bench only: this machine read as another (an
-# AVX2-only CPU on one with AMX), to take that machine's path here.
+# AVX2-only CPU on one with AMX), to take that machine's path here. The command line reads the
+# variable and hands it to read_elsewhere (only the command line reads the environment).
 CPUINFO_ENV = "RAG_CPUINFO"
+_source = CPUINFO
 _FLAGS = {
     "amx_bf16": "amx_bf16",
     "amx_int8": "amx_int8",
@@ -56,9 +57,15 @@ def parse_cpuinfo(text: str) -> CpuFeatures:
     return CpuFeatures(model, **{field: flag in flags for field, flag in _FLAGS.items()})
 
 
+def read_elsewhere(path: str | None) -> None:
+    """Read the cpuinfo file at path instead of this machine's from now on (None: this machine's)."""
+    global _source
+    _source = Path(path) if path else CPUINFO
+
+
 def read_cpu_features(path: Path | None = None) -> CpuFeatures:
-    """This machine's features (or RAG_CPUINFO's); none where the file cannot be read (not Linux)."""
-    path = path or Path(os.environ.get(CPUINFO_ENV) or CPUINFO)
+    """This machine's features (or read_elsewhere's file's); none where the file cannot be read (not Linux)."""
+    path = path or _source
     try:
         return parse_cpuinfo(path.read_text(errors="replace"))
     except OSError:
