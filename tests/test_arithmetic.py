@@ -86,6 +86,7 @@ needs_bf16 = pytest.mark.skipif(
 )
 
 
+@pytest.mark.slow  # an OpenVINO compile and bf16 passages, twice: seconds
 @needs_bf16
 def test_bf16_passages_are_close_to_fp32_and_the_same_every_run(exported_encoder):
     texts = ["Senior DevOps engineer with Jenkins and Kubernetes", "Enfermera en Madrid", "x"] * 6

@@ -133,6 +133,7 @@ def test_parallel_workers_write_the_same_files(small: Path, tmp_path: Path, monk
     assert _files(tmp_path) == _files(small)
 
 
+@pytest.mark.slow  # generates a corpus in another process: seconds
 def test_cli_in_another_process_with_other_hash_seed(small: Path, tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
     done = subprocess.run(

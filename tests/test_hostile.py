@@ -138,6 +138,7 @@ def test_a_folder_of_good_cvs_and_every_hostile_file_builds_and_names_each_with_
         )
 
 
+@pytest.mark.slow  # workers killed, crashed and hung: seconds
 def test_a_worker_that_is_killed_crashes_or_hangs_costs_its_file_only(tmp_path, hash_model, monkeypatch):
     """The kernel's OOM killer (SIGKILL), a crash in C (SIGSEGV) and a reader that never returns:
     each file is named with its reason, its worker replaced, and the CVs after it indexed."""
@@ -318,6 +319,7 @@ def test_the_web_page_and_mcp_refuse_a_long_query_with_the_same_line(tmp_path, h
     assert at_the_cap.structured_content["lists"]
 
 
+@pytest.mark.slow  # 50,000 characters read at every door: seconds
 def test_a_job_description_of_one_line_of_fifty_thousand_characters_is_read(tmp_path, hash_model):
     good_cvs(tmp_path / "cvs", 2)
     build_store(tmp_path / "cvs", tmp_path / "store", BuildSettings())

@@ -267,6 +267,7 @@ async def protocol_session(cv_dir: Path, out: Path, errlog) -> None:
     assert not stray
 
 
+@pytest.mark.slow  # a real MCP server process over stdio: seconds
 def test_the_mcp_server_over_stdio(corpus, tmp_path, hash_model):
     out = tmp_path / "store"
     log = tmp_path / "server.log"

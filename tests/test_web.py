@@ -383,6 +383,7 @@ def test_the_server_follows_rebuilds_and_says_when_there_is_no_store(tmp_path, h
         assert sorted(r[0] for r in shown_lists(fetch(f"{url}/?q=Kafka").text)["bm25"]) == ["frank", "kim"]
 
 
+@pytest.mark.slow  # two rag serve processes: seconds
 def test_rag_serve_serves_until_stopped_and_a_busy_port_is_one_line(tmp_path, hash_model):
     cv_dir, store = tmp_path / "cvs", tmp_path / "store"
     write_pdf(cv_dir / "frank" / "cv.pdf", FRANK)
