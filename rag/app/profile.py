@@ -6,6 +6,7 @@ from __future__ import annotations
 import difflib
 
 from rag.render.profile import cv_document, profile_document
+from rag.render.terminal import clip
 from rag.store.cv_text import read_cv
 from rag.store.open import OpenStore
 from rag.store.rows import Candidate
@@ -30,8 +31,7 @@ def not_found(wanted: str, ids: list[str], otherwise: str = "") -> str:
     nearest ids (nearest_ids), or, when none is near, the door's own hint (otherwise)."""
     close = nearest_ids(wanted, ids)
     hint = f"; did you mean {', '.join(close)}?" if close else (f"; {otherwise}" if otherwise else "")
-    shown = wanted if len(wanted) <= 60 else wanted[:59] + "…"
-    return f"no CV with cv_id {shown!r} in the store ({len(ids)} CVs){hint}"
+    return f"no CV with cv_id {clip(wanted, 60)!r} in the store ({len(ids)} CVs){hint}"
 
 
 def nearest_ids(wanted: str, ids: list[str], n: int = 3) -> list[str]:

@@ -70,9 +70,9 @@ def is_word(word: str) -> bool:
     return False
 
 
-@cache
 def _counts(language: str) -> dict[str, int]:
-    """A language's list as it comes: each word and how often it occurs."""
+    """A language's list as it comes: each word and how often it occurs (read anew by each of the
+    two that keep what they need of it: holding the four lists' counts too took 55 MB more)."""
     data = (importlib.resources.files("spellchecker") / "resources" / f"{language}.json.gz").read_bytes()
     return json.loads(gzip.decompress(data))
 

@@ -142,6 +142,11 @@ def analyse(text: str) -> Query:
     stems = frozenset(t.term[:5] for t in dense if len(t.term) > 3)
     plain = len(items) == 1 and not items[0].quoted
     dense_text = _dense_text(text, dense, plain)
+    # A cut that dropped stop words alone ("Who builds online shops?" as "builds online shops")
+    # leaves a description whose whole sentence the encoder reads better, so it is embedded whole
+    # as well; a cut that dropped framing ("Who has experience with") keeps the cut alone: there the
+    # framing every question shares pulls the query vectors one way (dev splits: docs/search.md).
+    framed = _framed(words, dense)
     return Query(
         text,
         tuple(query_terms_of(positive)),
@@ -151,8 +156,8 @@ def analyse(text: str) -> Query:
         stems,
         tuple(dict.fromkeys(excluded)),
         tuple(c for c in wanted if c in musts),
-        dense_whole=_dense_text(text, words, plain) if _unframed(words, dense) else "",
-        framed=_framed(words, dense),
+        dense_whole=_dense_text(text, words, plain) if len(dense) < len(words) and not framed else "",
+        framed=framed,
     )
 
 
@@ -464,16 +469,6 @@ def _dense_tokens(tokens: list) -> list:
     shares pulls all query vectors one way and dilutes what is asked (measured: docs/search.md)."""
     content = [i for i, t in enumerate(tokens) if t.term not in STOPWORDS and t.term not in QUERY_FRAMING]
     return tokens[content[0] : content[-1] + 1] if content else tokens
-
-
-def _unframed(words: list[Token], dense: list[Token]) -> bool:
-    """Whether the cut to the content dropped stop words alone ("Who builds online shops?" as
-    "builds online shops"): such a question is a description whose whole sentence the encoder
-    reads better, so it is embedded whole as well as cut. A cut that drops framing ("Who has
-    experience with", "Which candidates") keeps the cut alone: there the framing every question
-    shares pulls the query vectors one way (measured on the dev splits: docs/search.md)."""
-    dropped = [t for t in words if t not in dense]
-    return bool(dropped) and not _framed(words, dense)
 
 
 def _framed(words: list[Token], dense: list[Token]) -> bool:

@@ -245,11 +245,11 @@ class Site:
 
     def _status(self) -> dict:
         with self.serving() as loaded:
-            m = loaded.store.manifest
+            m, folder = loaded.store.manifest, self.cv_folder(loaded)
             return status(loaded, str(self.root)) | {
-                "cv_dir": str(self.cv_folder(loaded)),
+                "cv_dir": str(folder),
                 "cv_dir_given": self.cv_dir is not None,
-                "cv_dir_found": bool(self.cv_folder(loaded) and self.cv_folder(loaded).is_dir()),
+                "cv_dir_found": bool(folder and folder.is_dir()),
                 "ocr_pages": m.ocr_pages,
                 "database": str(self.bench.db.path),
                 "database_made": self.bench.db.exists,
