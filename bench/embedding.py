@@ -25,7 +25,10 @@ import orjson
 PY = sys.executable
 GATE_NDCG = 0.005  # a faster encoder may move no list's nDCG@10 by more than this on any corpus
 GATE_AGREEMENT = 0.95  # and must share at least this share of FAISS's top 10 chunks with fp32
-EVAL_CORPORA = ("dev", "test", "external-dev", "external-test", "third-party-dev", "third-party-test")
+EVAL_CORPORA = (
+    *("dev", "test", "external-dev", "external-test", "third-party-dev", "third-party-test"),
+    *("trades-dev", "trades-test", "trades-test-blind"),
+)
 EXTERNAL_AS_OF = "2026-11"  # as the Makefile builds the external and third-party corpora
 GENERATED_AS_OF = "2025-06"
 
@@ -189,7 +192,7 @@ def measure_quality_gate(eval_root: Path, work: Path, variant: str = "int8") -> 
         corpus = eval_root / name
         if not (corpus / "cvs").is_dir() or not (corpus / "truth" / "queries.jsonl").is_file():
             continue
-        as_of = GENERATED_AS_OF if name in ("dev", "test") else EXTERNAL_AS_OF
+        as_of = EXTERNAL_AS_OF if name.startswith(("external", "third-party")) else GENERATED_AS_OF
         stores = {v: work / f"gate-{name}-{v}" for v in ("fp32", variant)}
         scores = {}
         for v, store in stores.items():

@@ -171,3 +171,22 @@ def test_synonym_groups_are_merged() -> None:
 def test_rule_sets_name_real_spellings() -> None:
     for spelling in COMMON_WORDS | PROPER_NAMES:
         assert canonical(spelling) is not None, spelling
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("AWS technologies like EC2, EMR, S3", ["Amazon Web Services", "Amazon EC2", "Amazon EMR", "Amazon S3"]),
+        ("Kafka, EMR(Spark), S3 integration", ["Apache Kafka", "Amazon EMR", "Apache Spark", "Amazon S3"]),
+        ("Charting in the EMR, patient care", ["Electronic Health Records", "Patient Care"]),
+        ("EMR", ["Electronic Health Records"]),
+    ],
+)
+def test_a_shared_acronym_takes_the_field_of_the_skills_beside_it(text: str, expected: list[str]) -> None:
+    """EMR is a nurse's records and a data engineer's Amazon EMR: the other skills of the text decide."""
+    assert skill_names(text) == expected
+
+
+def test_the_plural_of_an_acronym_is_not_a_longer_acronym() -> None:
+    assert skill_names("user access controls (ACLs), firewalls") == ["Firewalls"]
+    assert skill_names("Certified in ACLS and BLS") == ["Advanced Cardiac Life Support", "Basic Life Support"]

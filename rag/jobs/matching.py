@@ -408,7 +408,7 @@ def speaks(columns, language: str, level: str | None) -> np.ndarray:
     return credit
 
 
-SCORE_WEIGHTS = {"must": 0.35, "nice": 0.05, "skills": 0.70, "years": 0.05, "relevance": 0.10}
+SCORE_WEIGHTS = {"must": 0.35, "nice": 0.05, "skills": 0.70, "years": 0.05, "relevance": 0.05}
 
 
 def score_parts(

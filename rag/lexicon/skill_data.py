@@ -322,9 +322,10 @@ SKILLS: dict[str, tuple[Entry, ...]] = {
         "Cloudflare",
         "AWS Lambda",
         ("Amazon EC2", "EC2"),
-        "Amazon S3",
+        ("Amazon S3", "S3", "AWS S3"),
         ("Amazon ECS", "ECS"),
         ("Amazon EKS", "EKS"),
+        ("Amazon EMR", "AWS EMR", "Elastic MapReduce"),
         "Serverless",
         "VMware",
         "Hyper-V",
@@ -735,7 +736,7 @@ SKILLS: dict[str, tuple[Entry, ...]] = {
         ("Basic Life Support", "BLS"),
         ("Advanced Cardiac Life Support", "ACLS"),
         ("Cardiopulmonary Resuscitation", "CPR"),
-        ("Electronic Health Records", "EHR", "Electronic Medical Records", "EMR"),
+        ("Electronic Health Records", "EHR", "Electronic Medical Records", "EMR"),  # EMR: SHARED_ACRONYMS
         "Epic",
         "Cerner",
         "Medication Administration",
@@ -1000,6 +1001,13 @@ SKILLS: dict[str, tuple[Entry, ...]] = {
         "ESG",
         "Innovation Management",
     ),
+}
+
+# Acronyms two fields use for different things ("EMR": a nurse's medical records, a data
+# engineer's Amazon EMR). The first meaning is the spelling's own; another is taken when a skill of
+# its field is named in the same text ("EC2, EMR, S3"), where the first's field has none.
+SHARED_ACRONYMS: dict[str, tuple[str, ...]] = {
+    "EMR": ("Electronic Health Records", "Amazon EMR"),
 }
 
 COMMON_WORDS = frozenset(

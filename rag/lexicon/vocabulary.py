@@ -27,7 +27,7 @@ from functools import lru_cache
 
 import regex
 
-from rag.lexicon.skill_data import COMMON_WORDS, PRACTICES, PROPER_NAMES, SKILLS
+from rag.lexicon.skill_data import COMMON_WORDS, PRACTICES, PROPER_NAMES, SHARED_ACRONYMS, SKILLS
 from rag.lexicon.spelling import everyday_word
 from rag.lexicon.stems import root_noun, same_word, stems
 from rag.lexicon.synonyms import ALIAS_GROUPS
@@ -49,6 +49,7 @@ class _Spelling:
     gaps: tuple[str, ...]  # punctuation between its words as written ("," in "extract, transform")
     rule: str  # plain | caps | word | letter
     proper: bool
+    capital_s: bool = False  # an acronym ending in a capital S ("ACLS"), which "ACLs" (plural of ACL) is not
 
 
 _PLAIN, _CAPS, _WORD, _LETTER = "plain", "caps", "word", "letter"
@@ -104,7 +105,10 @@ def _add(table: dict[tuple[str, ...], _Spelling], spelling: str, canonical: str,
     key = tuple(t.term for t in tokens)
     if not key or key in table:
         return  # the first writer of a spelling keeps it: explicit entries before synonyms.py
-    table[key] = _Spelling(canonical, _gaps(spelling, tokens), _rule(spelling, explicit), spelling in PROPER_NAMES)
+    capital_s = len(spelling) > 2 and spelling.isupper() and spelling.isalpha() and spelling.endswith("S")
+    table[key] = _Spelling(
+        canonical, _gaps(spelling, tokens), _rule(spelling, explicit), spelling in PROPER_NAMES, capital_s
+    )
 
 
 def _entries() -> list[tuple[str, str, tuple[str, ...]]]:
@@ -197,7 +201,23 @@ def find_skills(text: str, lead: bool = False, uncased: bool = False) -> list[Sk
         i += 1
     longer = [m.start for m in found if m.end - m.start > 1]  # in order, as found
     context = [t.start for t in tokens if t.term in _LETTER_CONTEXT]
-    return [m for m in found if m.end - m.start > 1 or _letter_backed(text, m, longer, context)]
+    kept = [m for m in found if m.end - m.start > 1 or _letter_backed(text, m, longer, context)]
+    return _shared_acronyms_read(text, kept)
+
+
+def _shared_acronyms_read(text: str, found: list[SkillMention]) -> list[SkillMention]:
+    """Each acronym of SHARED_ACRONYMS given the meaning whose field the text's other skills share."""
+    if not any(text[m.start : m.end] in SHARED_ACRONYMS for m in found):
+        return found
+    fields = {_DOMAIN[m.canonical] for m in found if text[m.start : m.end] not in SHARED_ACRONYMS}
+    out = []
+    for m in found:
+        meanings = SHARED_ACRONYMS.get(text[m.start : m.end], ())
+        if meanings and _DOMAIN[meanings[0]] not in fields:
+            chosen = next((name for name in meanings[1:] if _DOMAIN[name] in fields), meanings[0])
+            m = SkillMention(chosen, m.start, m.end)
+        out.append(m)
+    return out
 
 
 def skill_names(text: str) -> list[str]:
@@ -250,6 +270,8 @@ def _accepted(text: str, start: int, end: int, spelling: _Spelling, lead: bool =
         return False
     if spelling.rule == _LETTER and not (written.isupper() and _in_a_list(text, start, end)):
         return False
+    if spelling.capital_s and written.endswith("s") and written[:-1].isupper():
+        return False  # "ACLs": access control lists, not ACLS
     if _in_an_organisation(text, start, end) or _ends_a_longer_name(text, start, end):
         return False
     return not (spelling.proper and _inside_a_name(text, start, end))

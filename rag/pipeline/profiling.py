@@ -41,10 +41,10 @@ def check_month(text: str) -> str:
 @lru_cache(maxsize=1)
 def vocabulary_id() -> str:
     """A digest of the skill vocabulary's data: profiles read with another vocabulary are redone."""
-    from rag.lexicon.skill_data import COMMON_WORDS, PROPER_NAMES, SKILLS
+    from rag.lexicon.skill_data import COMMON_WORDS, PROPER_NAMES, SHARED_ACRONYMS, SKILLS
     from rag.lexicon.synonyms import ALIAS_GROUPS
 
-    data = [SKILLS, ALIAS_GROUPS, sorted(COMMON_WORDS), sorted(PROPER_NAMES)]
+    data = [SKILLS, ALIAS_GROUPS, sorted(COMMON_WORDS), sorted(PROPER_NAMES), SHARED_ACRONYMS]
     return hashlib.sha256(orjson.dumps(data)).hexdigest()[:16]
 
 
