@@ -111,6 +111,7 @@ def test_over_loopback_nothing_is_asked(store):
         assert fetch(f"{url}/cv/file?id=frank").body.startswith(b"%PDF")
 
 
+@pytest.mark.slow  # starts rag serve in a process (4 s)
 def test_rag_serve_on_every_address_makes_a_key_prints_it_once_and_refuses_requests_without_it(store, tmp_path):
     store_dir, cv_dir = store
     db = tmp_path / "bench" / "workbench.sqlite3"

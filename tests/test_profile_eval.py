@@ -99,11 +99,13 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.mark.slow  # generates a 40-CV corpus (6 s)
 def test_the_labelled_skills_are_the_ones_corpus_json_lists(corpus: Path) -> None:
     assert labelled_skills(corpus.parent / "truth", []) == GENERATOR_SKILLS
     assert labelled_skills(corpus, [TRUTH]) == frozenset(TRUTH["skills"])  # no corpus.json: what the truth names
 
 
+@pytest.mark.slow  # generates a 40-CV corpus (6 s)
 def test_targets_hold_on_a_generated_corpus(corpus: Path) -> None:
     samples, _ = profile_corpus(corpus, corpus.parent / "truth")
     summary = summarise(score_samples(samples, corpus.parent / "truth"))

@@ -91,6 +91,7 @@ _PIECES = st.sampled_from(
 )
 
 
+@pytest.mark.slow  # a property test of 4 s
 @given(st.lists(st.one_of(_PIECES, st.text(max_size=6)), max_size=12).map("".join))
 def test_folded_words_are_raw_tokens_terms_and_never_cross_a_line(text):
     """The fast word list is the token list's terms, whole or line by line (evidence reads lines)."""
