@@ -26,8 +26,15 @@ PY = sys.executable
 GATE_NDCG = 0.005  # a faster encoder may move no list's nDCG@10 by more than this on any corpus
 GATE_AGREEMENT = 0.95  # and must share at least this share of FAISS's top 10 chunks with fp32
 EVAL_CORPORA = (
-    *("dev", "test", "external-dev", "external-test", "third-party-dev", "third-party-test"),
-    *("trades-dev", "trades-test", "trades-test-blind"),
+    "dev",
+    "test",
+    "external-dev",
+    "external-test",
+    "third-party-dev",
+    "third-party-test",
+    "trades-dev",
+    "trades-test",
+    "trades-test-blind",
 )
 EXTERNAL_AS_OF = "2026-11"  # as the Makefile builds the external and third-party corpora
 GENERATED_AS_OF = "2025-06"

@@ -187,6 +187,11 @@ def test_a_shared_acronym_takes_the_field_of_the_skills_beside_it(text: str, exp
     assert skill_names(text) == expected
 
 
+def test_a_shared_acronym_is_read_by_its_field_in_text_without_capitals() -> None:
+    found = find_skills("solution ec2, emr and s3 via sql", uncased=True)
+    assert [m.canonical for m in found] == ["Amazon EC2", "Amazon EMR", "Amazon S3", "SQL"]
+
+
 def test_the_plural_of_an_acronym_is_not_a_longer_acronym() -> None:
     assert skill_names("user access controls (ACLs), firewalls") == ["Firewalls"]
     assert skill_names("Certified in ACLS and BLS") == ["Advanced Cardiac Life Support", "Basic Life Support"]

@@ -205,19 +205,21 @@ def find_skills(text: str, lead: bool = False, uncased: bool = False) -> list[Sk
     return _shared_acronyms_read(text, kept)
 
 
+_SHARED = {fold(acronym): meanings for acronym, meanings in SHARED_ACRONYMS.items()}  # "emr" in uncased text too
+
+
 def _shared_acronyms_read(text: str, found: list[SkillMention]) -> list[SkillMention]:
     """Each acronym of SHARED_ACRONYMS given the meaning whose field the text's other skills share."""
-    if not any(text[m.start : m.end] in SHARED_ACRONYMS for m in found):
+    meanings = [_SHARED.get(fold(text[m.start : m.end]), ()) for m in found]
+    if not any(meanings):
         return found
-    fields = {_DOMAIN[m.canonical] for m in found if text[m.start : m.end] not in SHARED_ACRONYMS}
-    out = []
-    for m in found:
-        meanings = SHARED_ACRONYMS.get(text[m.start : m.end], ())
-        if meanings and _DOMAIN[meanings[0]] not in fields:
-            chosen = next((name for name in meanings[1:] if _DOMAIN[name] in fields), meanings[0])
-            m = SkillMention(chosen, m.start, m.end)
-        out.append(m)
-    return out
+    fields = {_DOMAIN[m.canonical] for m, shared in zip(found, meanings) if not shared}
+    return [
+        SkillMention(next((name for name in shared if _DOMAIN[name] in fields), shared[0]), m.start, m.end)
+        if shared and _DOMAIN[shared[0]] not in fields
+        else m
+        for m, shared in zip(found, meanings)
+    ]
 
 
 def skill_names(text: str) -> list[str]:
