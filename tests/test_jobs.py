@@ -16,7 +16,7 @@ from cv_generation.skills import paraphrase_groups
 from cv_generation.templates import TEMPLATE_NAMES
 from cv_generation.truth import cv_record
 from rag.cli import main as rag
-from rag.eval.jobs import JobScore, JobTruth, format_table, load_truth, score_jobs, summarise
+from rag.eval.jobs import JobScore, JobTruth, format_table, gradable, load_truth, score_jobs, summarise
 from rag.jobs.jd import parse_jd
 from rag.lexicon.vocabulary import canonical, find_skills
 from rag.pipeline.builder import BuildSettings
@@ -123,3 +123,11 @@ def test_real_postings_without_must_haves_are_scored_by_ndcg_alone():
         ]
     )["all"]
     assert (both["precision"], both["recall"], both["read_exactly"]) == (0.5, 1.0, 1.0)  # the generated job's alone
+
+
+def test_a_job_no_cv_meets_is_left_out_of_the_mean():
+    def job(job_id: str, grades: dict) -> JobTruth:
+        return JobTruth(job_id, f"{job_id}.txt", "en", "posting", None, (), frozenset(), grades)
+
+    met, nobody, zero = job("job_001", {"a": 0.5}), job("job_002", {}), job("job_003", {"a": 0.0})
+    assert gradable([met, nobody, zero]) == [met]  # nDCG has no ideal order for the other two

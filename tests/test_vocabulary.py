@@ -84,6 +84,27 @@ def test_web_and_cloud_names_and_acronyms_that_are_words(text: str, expected: li
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
+        ("Server Administration (DNS, DHCP, AD)", ["DNS", "DHCP"]),
+        ("LAN/WAN administration, VLANs and subnets", ["LAN/WAN", "VLAN", "Subnetting"]),
+        ("the wan light of dawn", []),  # a three-letter acronym: only in capitals
+        ("administration of the firewall", ["Firewalls"]),
+        ("CCNA or MCSE certified", ["CCNA", "MCSE"]),
+        ("Spring MVC on Tomcat and JBoss", ["Spring", "MVC", "Apache Tomcat", "JBoss"]),
+        ("Xcode and Visual Studio Code", ["Xcode", "Visual Studio Code"]),
+        ("Maven or Gradle builds, npm packages", ["Apache Maven", "Gradle", "npm"]),
+        ("HBase and Hive on AWS RDS", ["Apache HBase", "Apache Hive", "Amazon Web Services", "Amazon RDS"]),
+        ("data structures, multithreaded code and the SDLC", ["Data Structures", "Multithreading", "SDLC"]),
+    ],
+)
+def test_infrastructure_build_tools_and_computing_basics(text: str, expected: list[str]) -> None:
+    """Names common in real IT postings that the vocabulary once missed, so a section read as
+    prose dropped them ("Server Administration (DNS, DHCP, AD)" gave DNS alone)."""
+    assert skill_names(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
         ("in R serving 5 teams", ["R"]),
         ("R and Python", ["R", "Python"]),
         ("• Python\n• R", ["Python", "R"]),

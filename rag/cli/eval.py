@@ -134,16 +134,18 @@ def main(
                 err=True,
             )
         scores = jobs_eval.score_jobs(searcher, jobs_dir, jobs)
+        left_out = len(jobs) - len(scores)
         click.echo(
-            f"\nJD ranking over {len(jobs)} jobs (rag match; graded nDCG@10, and who meets every "
-            "must-have against the truth):"
+            f"\nJD ranking over {len(scores)} jobs (rag match; graded nDCG@10, and who meets every "
+            "must-have against the truth)"
+            + (f"; {left_out} left out, no CV of the corpus meeting any of it:" if left_out else ":")
         )
         click.echo(jobs_eval.format_table(jobs_eval.summarise(scores)))
         rule = jobs_eval.phrase_rule(
             searcher, [(q.query, q.relevant) for q in queries if q.kind == "paraphrase"], DEFAULT_PHRASE_THRESHOLD
         )
         click.echo(jobs_eval.format_phrase_rule(rule))
-        report["jobs"] = jobs_eval.report(scores) | {"phrase_rule": rule}
+        report["jobs"] = jobs_eval.report(scores) | {"phrase_rule": rule, "left_out": left_out}
     out = out or store / EVAL_REPORT
     tmp = out.with_name(out.name + ".tmp")
     tmp.write_bytes(json_bytes(report, option=orjson.OPT_INDENT_2))

@@ -70,9 +70,12 @@ def load_truth(folder: Path) -> list[JobTruth]:
 
 
 def score_jobs(searcher: Searcher, folder: Path, jobs: list[JobTruth]) -> list[JobScore]:
+    """The jobs some CV of the corpus meets, scored. A job no CV meets at all (a slice of one job
+    family holds no network administrator) has no ideal order: its nDCG is undefined, and counting
+    it as 0 would lower the mean by what no ranking can change (trec_eval leaves such topics out)."""
     cv_ids = [c.cv_id for c in searcher.store.candidates.all()]
     scores = []
-    for job in jobs:
+    for job in gradable(jobs):
         jd = parse_jd((folder / job.file).read_text(encoding="utf-8"))
         ranking = rank_against(searcher, jd, MatchSettings(topk=DEPTH))
         top = tuple(cv_ids[row] for row in ranking.top)
@@ -86,6 +89,10 @@ def score_jobs(searcher: Searcher, folder: Path, jobs: list[JobTruth]) -> list[J
             JobScore(job, graded_ndcg_at_k(top, job.grades, DEPTH), shown, read == stated if job.must else None, top)
         )
     return scores
+
+
+def gradable(jobs: list[JobTruth]) -> list[JobTruth]:
+    return [job for job in jobs if any(job.grades.values())]
 
 
 def _key(kind: str, skills: tuple[str, ...], min_years: int | None, label: str) -> tuple:

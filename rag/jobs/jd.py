@@ -179,6 +179,10 @@ _FEW_SKILLS = 2
 # A line to applicants, not a requirement: "Don't worry if you don't meet every qualification",
 # "If this sounds like you, we'd love for you to apply".
 _TO_APPLICANTS = regex.compile(r"\b(?:apply|applicants?|don.?t worry|sounds like|we.?d love|wed love)\b")
+# A phrase in the employer's voice asks nothing of the candidate: "Build your career with us",
+# "All of our professionals benefit from the value we create", "If you have these skills, we would
+# like to speak to you". (Skills it names still count: "we use Kafka" is read before this.)
+_EMPLOYER_VOICE = regex.compile(r"\b(?:we|us|our|ours)\b|^were\b")  # "Were excited": "We're" without its apostrophe
 _STACK = regex.compile(r"\b(?:stack|technolog|tools|frameworks|we use|leverag|built (?:on|with))")
 _ABOUT_US_WORDS = 60  # a longer "clause" is a posting without sentence ends: never skipped whole
 
@@ -225,8 +229,8 @@ class _Line:
 def parse_jd(text: str) -> JobDescription:
     """The requirements a job description states, with its title when one can be told.
 
-    Requirement sections give must-haves and nice-to-haves; tasks, and an employer's word on
-    its stack, give the skills they name as nice-to-haves; a job board's blocks ("Experience:",
+    Requirement sections give must-haves and nice-to-haves; tasks, an employer's word on its
+    stack, and a list above the first heading give the skills they name as nice-to-haves; a job board's blocks ("Experience:",
     "Education:", "Language:") give one requirement per line. A JD with no requirement heading
     is read whole. Sections that name fewer than two known skills leave the rest of the text
     (as must-haves above a job board's block, else as nice-to-haves), and a JD whose sections
@@ -238,7 +242,7 @@ def parse_jd(text: str) -> JobDescription:
     found: list[Requirement] = []
     tasks: list[Requirement] = []
     unread: list[str] = []
-    for clause, section in clauses:
+    for clause, section, listed in clauses:
         if _about_us(clause):
             if _STACK.search(fold(clause)):  # "Our stack is Python, Django and React": worth having
                 tasks += [r for r in _read_clause(clause, False, True) if r.kind == SKILL and r.skills]
@@ -252,6 +256,8 @@ def parse_jd(text: str) -> JobDescription:
             found += _read_clause(clause, True, sectioned)
         elif clause != title_line and (section != OTHER or not sectioned):
             unread.append(clause)
+            if sectioned and section == PREAMBLE and listed and not _EMPLOYER_VOICE.search(fold(clause)):
+                tasks += [r for r in _read_clause(clause, False, True) if r.kind == SKILL and r.skills]
     if NICE in headings and not headings & {MUST, BOARD}:  # only nice-to-haves are headed: the needs are the rest
         found += [r for clause in unread for r in _read_clause(clause, True, False) if r.kind != PHRASE]
     elif sum(1 for r in found if r.skills) < _FEW_SKILLS or not headings & {MUST, NICE}:
@@ -264,7 +270,7 @@ def parse_jd(text: str) -> JobDescription:
     if not any(r.kind != PHRASE for r in found):  # nothing read where it should be: read it all
         found += [
             r
-            for clause, _ in clauses
+            for clause, _, _ in clauses
             if clause != title_line and not _about_us(clause)
             for r in _read_clause(clause, True, False)
             if r.kind != PHRASE
@@ -342,6 +348,8 @@ def _heading_of_line(content: str) -> str | None:
     bare = content.rstrip(":：* ")
     if _INNER_PUNCTUATION.search(bare) or ":" in bare:  # "Bonus: Kafka" is a heading inline
         return None
+    if _min_years(fold(bare), need_context=False) is not None:  # "9+ Years Relevant Experience" asks for years
+        return None
     written_as_heading = content.rstrip().endswith((":", "：", "*")) or all(
         w[:1].isupper() or not w[:1].isalpha() or w.lower() in SMALL_WORDS for w in bare.split()
     )
@@ -351,12 +359,13 @@ def _heading_of_line(content: str) -> str | None:
     return heading_kind(bare, guess=True)
 
 
-def _clauses(lines: list[_Line]) -> list[tuple[str, str]]:
-    """(clause, section): a bullet with its wrapped continuation lines, cut into sentences."""
-    items: list[tuple[list[str], str]] = []  # the lines of each item, joined once (+= on a long item is quadratic)
+def _clauses(lines: list[_Line]) -> list[tuple[str, str, bool]]:
+    """(clause, section, listed): a bullet with its wrapped continuation lines, cut into
+    sentences; listed when it stands in a bulleted or numbered list."""
+    items: list[tuple[list[str], str, bool]] = []  # each item's lines, joined once (+= on a long item is quadratic)
     for line in lines:
         if not line.text:
-            items.append(([], line.section))
+            items.append(([], line.section, False))
         elif (
             items
             and items[-1][0]
@@ -367,10 +376,10 @@ def _clauses(lines: list[_Line]) -> list[tuple[str, str]]:
         ):
             items[-1][0].append(line.text)  # a bullet or sentence wrapped onto the next line
         else:
-            items.append(([line.text], line.section))
+            items.append(([line.text], line.section, line.bullet))
     return [
-        (clause.strip(), section)
-        for parts, section in items
+        (clause.strip(), section, listed)
+        for parts, section, listed in items
         if parts
         for clause in _SENTENCE.split(" ".join(parts))
         if clause.strip()
@@ -438,6 +447,7 @@ def _read_clause(clause: str, must: bool, sectioned: bool) -> list[Requirement]:
             len(content) >= 2
             and len(words) <= _MAX_PHRASE_WORDS
             and not _TO_APPLICANTS.search(folded)
+            and not _EMPLOYER_VOICE.search(folded)
             and _job_phrase(asked)
         ):
             found.append(Requirement(PHRASE, clause.rstrip(" .;:!"), must, clause, phrase=asked))

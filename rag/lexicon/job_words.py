@@ -490,11 +490,17 @@ BOARD_HEADINGS = {
 
 
 # A short line that is no known heading but is built around a heading word: "Key Skills",
-# "Required Experience & Qualifications", "JOB RESPONSIBILITIES". Checked in this order.
+# "Required Experience & Qualifications", "JOB RESPONSIBILITIES", "Primary Skillset", "What You
+# Need to Succeed"; "Secondary Skillset" and "Skills That Could Set You Apart" head nice-to-haves.
+# Checked in this order.
 HEADING_WORDS = [
     (kind, regex.compile(pattern))
     for kind, pattern in (
-        (NICE, r"\b(?:preferred|nice|bonus|plus|desir|advantage|good to have|wunsch|deseable|atout|optional)"),
+        (
+            NICE,
+            r"\b(?:preferred|nice|bonus|plus|desir|advantage|good to have|wunsch|deseable|atout|optional|secondary|"
+            r"apart\b)",
+        ),
         (
             TASKS,
             r"\b(?:responsib|dut(?:y|ies)|tasks?\b|what you.?ll do|aufgaben|funciones|missions?\b|job description)",
@@ -502,12 +508,13 @@ HEADING_WORDS = [
         (
             OTHER,
             r"\b(?:about|company|benefit|offer|perks|salary|pay\b|compensation|schedule|location|apply|equal "
-            r"opportunit|eeo|job type|contact|why join|culture)",
+            r"opportunit|eeo|job type|contact|why join|culture|what you (?:will |.?ll )?get(?! to)|can expect|"
+            r"in it for you|from us\b|diversity|inclusion|commitment)",
         ),
         (
             MUST,
             r"\b(?:requirement|qualification|skills?\b|experience\b|eligib|profile|profil|anforderung|requisit|"
-            r"competenc|must|knowledge|expertise)",
+            r"competenc|must|knowledge|expertise|skill ?sets?\b|need)",
         ),
     )
 ]
