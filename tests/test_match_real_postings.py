@@ -83,6 +83,8 @@ def test_each_clause_is_one_requirement():
     years, cicd, sql, bdd = jd.requirements
     assert set(cicd.skills) == {"Jenkins", "GitHub Actions"} and set(sql.skills) == {"SQL", "MySQL", "PostgreSQL"}
     assert bdd.skills == ("Cucumber",) and years.min_years == 5
+    assert cicd.within == ("CI/CD",) and bdd.within == ("Behavior-Driven Development",)
+    assert {"CI/CD", "Behavior-Driven Development"} <= set(jd.skills)  # named, so they count in the share
 
 
 def test_one_must_have_per_clause_lets_the_holder_meet_them_all(store):

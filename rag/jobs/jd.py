@@ -83,6 +83,7 @@ class Requirement:
     level: str | None = None  # education: the lowest degree that meets it; language: the lowest CEFR level
     language: str | None = None  # language: its English name
     role: tuple[str, ...] = ()  # years in a role: the folded words of its title ("business", "analyst")
+    within: tuple[str, ...] = ()  # what it narrows ("AWS" of "AWS with EC2"): named, but skills meet it
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -277,7 +278,7 @@ def parse_jd(text: str) -> JobDescription:
         ]
     title = md_titles[0] if md_titles else title_line and pick_title([title_line])
     named = [r for r in found if r.kind in (SKILL, YEARS)]
-    skills = tuple(dict.fromkeys(s for r in named for s in r.skills))
+    skills = tuple(dict.fromkeys(s for r in named for s in (*r.within, *r.skills)))
     return JobDescription(
         title, _merged(found), sectioned, skills, tuple(dict.fromkeys(t for r in named for t in r.terms))
     )
@@ -428,7 +429,7 @@ def _read_clause(clause: str, must: bool, sectioned: bool) -> list[Requirement]:
     attached = [years is not None and _years_attached(clause, g) for g in groups]
     timed = [g for g, yes in zip(groups, attached) if yes]
     found += [
-        Requirement(SKILL, g.label, must, clause, g.skills, terms=g.terms)
+        Requirement(SKILL, g.label, must, clause, g.skills, terms=g.terms, within=g.within)
         for g, yes in zip(groups, attached)
         if not yes
     ]
@@ -584,6 +585,7 @@ class _Group:
     terms: tuple[tuple[str, ...], ...]
     start: int  # where its first member starts in the clause
     end: int  # where its last member ends
+    within: tuple[str, ...] = ()  # the skills it narrows: "AWS" of "AWS experience including EC2"
 
 
 def _mentions(clause: str, sectioned: bool) -> list[_Mention]:
@@ -808,6 +810,7 @@ def _skill_groups(clause: str, mentions: list[_Mention]) -> list[_Group]:
                     tuple(dict.fromkeys(m.words for m in meeting if not m.canonical)),
                     members[0].start,
                     members[-1].end,
+                    tuple(dict.fromkeys(m.canonical for m in members[:start] if m.canonical)) if has_or else (),
                 )
             )
     return groups
