@@ -10,6 +10,7 @@ from rag.render.profile import row_text
 from rag.render.terminal import bold, clip, display, highlight, plural, terminal_width
 from rag.search.lists import DENSE, FUSED, KEYWORD
 from rag.search.retrieval import ALL_REQUIRED
+from rag.search.retrievers import DESCRIBED_SECOND
 
 
 def list_name(name: str, rule: str) -> str:
@@ -19,6 +20,8 @@ def list_name(name: str, rule: str) -> str:
     )
 
 
+# A description's dense score (rag/search/aggregation.best_and_next).
+DESCRIBED_NOTE = f"closest chunk's cosine + {DESCRIBED_SECOND} × the second closest's: the query describes a need"
 _SCORE_NOTES = {
     DENSE: "cosine of the query and the closest chunk",
     KEYWORD: "BM25, each query term from the chunk where it weighs most",
@@ -63,6 +66,8 @@ def search_text(doc: dict) -> str:
     terms = set(doc["terms"])
     for name, records in doc["lists"].items():
         note = doc["fusion"]["text"] if name == FUSED else _SCORE_NOTES[name]
+        if name == DENSE and doc.get("described"):
+            note = DESCRIBED_NOTE
         lines.append(bold(list_name(name, doc["fusion"]["rule"])) + f"  ({note})")
         if not records:
             lines.append(

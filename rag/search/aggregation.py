@@ -3,7 +3,8 @@
 A candidate is one indexed CV; its chunks are contiguous in the store (candidate i owns chunks
 starts[i] .. starts[i+1]-1). The rules:
 
-- Dense: the candidate's best chunk (its passage closest in meaning to the query).
+- Dense: the candidate's best chunk (its passage closest in meaning to the query); for a
+  description, plus its second-best chunk times DESCRIBED_SECOND (best_and_next).
 - Keyword: for every query term, the term's best BM25 weight in any of the candidate's chunks,
   summed over the terms. Each term counts once, from the chunk where it weighs most, so a long
   CV gains nothing by repeating a term in many chunks, and a CV that names one skill in its
@@ -32,6 +33,22 @@ def best_of_all(starts: np.ndarray, chunk_scores: np.ndarray) -> np.ndarray:
     if len(starts) < 2:
         return np.zeros(0)
     return np.maximum.reduceat(chunk_scores, starts[:-1])
+
+
+def best_and_next(starts: np.ndarray, chunk_scores: np.ndarray, share: float) -> np.ndarray:
+    """Per candidate, the best chunk's score plus share times the second best (a one-chunk
+    candidate: the best alone). A described need is rarely said in one passage, and a CV two of
+    whose chunks speak to it is likelier the one (docs/search.md: chosen on the dev splits)."""
+    best = best_of_all(starts, chunk_scores).astype(np.float64)
+    if len(best) == 0:
+        return best
+    lengths = np.diff(starts)
+    at_best = chunk_scores == np.repeat(best, lengths)
+    ties = np.add.reduceat(at_best, starts[:-1]) > 1  # the best twice: the second best is the best
+    rest = np.where(at_best, -np.inf, chunk_scores)
+    second = np.maximum.reduceat(rest, starts[:-1]).astype(np.float64)
+    second = np.where(ties, best, np.where(lengths > 1, second, 0.0))
+    return best + share * second
 
 
 def best_of_some(starts: np.ndarray, chunks: np.ndarray, values: np.ndarray) -> np.ndarray:

@@ -68,6 +68,8 @@ class Rankings:
     chunks: dict[tuple, np.ndarray] = field(default_factory=dict)  # a concept's spellings -> chunks holding it
     people: np.ndarray | None = None  # candidates: the first CV of each one's person (None: one CV each)
     required: dict[str, int] = field(default_factory=dict)  # AND concept label -> units holding it, then "all"
+    described: bool = False  # names nothing concrete: the dense score adds the second-best chunk
+    closest: np.ndarray | None = None  # a description's closest-chunk cosine per unit (the dense score's first part)
 
     @property
     def strong(self) -> np.ndarray:
@@ -108,6 +110,7 @@ class SearchResult:
     fields: tuple[str, ...] = ()  # profile fields (Profile attributes) a filter or the query touched
     excluded: dict[str, int] = field(default_factory=dict)  # NOT concept label -> units it left out
     required: dict[str, int] = field(default_factory=dict)  # AND concept label -> units holding it, then "all"
+    described: bool = False  # the dense scores are closest chunk + DESCRIBED_SECOND x the second (a description)
 
 
 def check_request(query: str, mode: str, topk: int) -> None:
@@ -170,17 +173,20 @@ class Searcher:
         within = (lambda row: row) if allowed is None else (lambda row: row & allowed)
         query = resolve(query, lambda c: int(within(rows[c.spellings]).sum()))
         wanted = RETRIEVED if FUSED in lists else [n for n in RETRIEVED if n in lists]
-        request = Request(query, starts, keep, postings)
+        concepts = list(query.concepts)
+        held = np.array([within(rows[c.spellings]) for c in concepts], dtype=bool).reshape(len(concepts), units)
+        seniority = self._seniority(query, owner, allowed)
+        described = not asks_for(query, concepts, held, seniority)
+        request = Request(query, starts, keep, postings, described)
         retrieved = {name: self.retrievers[name].retrieve(request) for name in wanted}
         scores = {name: r.scores for name, r in retrieved.items()}
         chunk_dense = retrieved[DENSE].chunk_scores if DENSE in retrieved else None
-        concepts = list(query.concepts)
-        held = np.array([within(rows[c.spellings]) for c in concepts], dtype=bool).reshape(len(concepts), units)
+        closest = agg.best_of_all(starts, chunk_dense) if described and chunk_dense is not None else None
         weights = {c.label: sum(self.keyword.term_weights(list(c.words)).values()) for c in concepts}
-        seniority = self._seniority(query, owner, allowed)
         people = self.store.people if owner is None and (self.store.people != np.arange(units)).any() else None
         if people is not None:  # one row per person: the best of their CVs, what any of them holds
             scores = {n: agg.of_people(people, s, allowed) for n, s in scores.items()}
+            closest = None if closest is None else agg.of_people(people, closest, allowed)
             held = np.array([agg.of_people(people, row, allowed) for row in held], dtype=bool).reshape(held.shape)
             seniority = None if seniority is None else agg.of_people(people, seniority, allowed)
             first = people == np.arange(units)
@@ -203,6 +209,8 @@ class Searcher:
             chunks,
             people,
             required,
+            described,
+            closest,
         )
         if FUSED in lists:
             rankings = self.fused_with(rankings, fusion)
@@ -294,6 +302,7 @@ class Searcher:
             fields,
             rankings.excluded,
             rankings.required,
+            rankings.described,
         )
 
     def _hits(
@@ -322,7 +331,8 @@ class Searcher:
                 matched = tuple(c.label for c, row in zip(r.concepts, r.held) if row[unit])
                 if r.seniority is not None and r.seniority[unit]:
                     matched += (f"{r.query.seniority} (title)",)
-                weak = not matched and floor is not None and DENSE in r.scores and r.scores[DENSE][unit] < floor
+                cosine = r.closest if r.closest is not None else r.scores.get(DENSE)
+                weak = not matched and floor is not None and cosine is not None and cosine[unit] < floor
                 out[name].append(
                     Hit(
                         rank,
@@ -402,11 +412,18 @@ def names_something(r: Rankings) -> bool:
     performance testing.": BM25's matches of its words buried FAISS's 0.76 at 0.18), and so does a
     framed question that also asks in words of prose (a weak concept): "Who has experience with
     documentation authoring?" holds "documentation", which 20 CVs hold, and coverage lifted them
-    over what FAISS found (0.71 to 0.00; docs/search.md)."""
-    if r.seniority is not None or (len(r.concepts) == 1 and bool(r.strong.any())):
+    over what FAISS found (0.71 to 0.00; docs/search.md). A description's dense list also counts
+    each CV's second-closest chunk (retrievers.DESCRIBED_SECOND)."""
+    return asks_for(r.query, r.concepts, r.held, r.seniority)
+
+
+def asks_for(query: Query, concepts: list[Concept], held: np.ndarray, seniority: np.ndarray | None) -> bool:
+    """names_something from its parts, before any list is ranked (held: bool, concepts x units)."""
+    strong = np.array([c.strong for c in concepts], dtype=bool)
+    if seniority is not None or (len(concepts) == 1 and bool(strong.any())):
         return True
-    prose = r.query.framed and not bool(r.strong.all())
-    return bool((r.strong & (r.holders() > 0)).any()) and not prose
+    prose = query.framed and not bool(strong.all())
+    return bool((strong & (held.sum(axis=1) > 0)).any()) and not prose
 
 
 def coverage_levels(r: Rankings) -> np.ndarray:

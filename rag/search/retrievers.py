@@ -21,6 +21,8 @@ from rag.search.lists import DENSE, KEYWORD
 from rag.search.query import Query
 from rag.store.open import OpenStore
 
+DESCRIBED_SECOND = 0.3  # a description's dense score adds its second-best chunk times this (docs/search.md)
+
 
 @dataclass(frozen=True)
 class Request:
@@ -30,6 +32,7 @@ class Request:
     starts: np.ndarray  # unit i owns chunks starts[i] .. starts[i+1]-1 (a candidate, or one chunk)
     keep: np.ndarray | None  # bool per candidate the filters keep (None: all)
     postings: dict[str, tuple[np.ndarray, np.ndarray]]  # the query's posting lists, read once
+    described: bool = False  # the query names nothing concrete (retrieval.names_something)
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,8 @@ class DenseRetriever:
 
     def retrieve(self, request: Request) -> Retrieved:
         chunks = self.chunk_scores(request.query.dense_texts, request.keep)
+        if request.described:
+            return Retrieved(agg.best_and_next(request.starts, chunks, DESCRIBED_SECOND), chunks)
         return Retrieved(agg.best_of_all(request.starts, chunks), chunks)
 
     def order(self, scores: np.ndarray, allowed: np.ndarray | None) -> np.ndarray:
