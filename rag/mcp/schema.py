@@ -127,6 +127,13 @@ class SearchOutput(TypedDict):
     ]
     seniority: str | None
     fusion: Fusion
+    described: Annotated[
+        bool,
+        Field(
+            description="The query names nothing concrete (a description): the faiss scores are the closest "
+            "chunk's cosine plus 0.3 x the second closest's."
+        ),
+    ]
     store: StoreSummary
     filters: Annotated[FiltersSummary | None, Field(description="null when the search had no filters.")]
     lists: Annotated[
