@@ -246,7 +246,7 @@ def parse_jd(text: str) -> JobDescription:
     for clause, section, listed in clauses:
         if _about_us(clause):
             if _STACK.search(fold(clause)):  # "Our stack is Python, Django and React": worth having
-                tasks += [r for r in _read_clause(clause, False, True) if r.kind == SKILL and r.skills]
+                tasks += _known_skills(clause)
         elif section == BOARD:
             found += _read_board_line(clause)
         elif sectioned and section in (MUST, NICE):
@@ -258,7 +258,7 @@ def parse_jd(text: str) -> JobDescription:
         elif clause != title_line and (section != OTHER or not sectioned):
             unread.append(clause)
             if sectioned and section == PREAMBLE and listed and not _EMPLOYER_VOICE.search(fold(clause)):
-                tasks += [r for r in _read_clause(clause, False, True) if r.kind == SKILL and r.skills]
+                tasks += _known_skills(clause)
     if NICE in headings and not headings & {MUST, BOARD}:  # only nice-to-haves are headed: the needs are the rest
         found += [r for clause in unread for r in _read_clause(clause, True, False) if r.kind != PHRASE]
     elif sum(1 for r in found if r.skills) < _FEW_SKILLS or not headings & {MUST, NICE}:
@@ -282,6 +282,12 @@ def parse_jd(text: str) -> JobDescription:
     return JobDescription(
         title, _merged(found), sectioned, skills, tuple(dict.fromkeys(t for r in named for t in r.terms))
     )
+
+
+def _known_skills(clause: str) -> list[Requirement]:
+    """The skill requirements of a clause read outside a requirement section, as nice-to-haves:
+    only those naming a skill the vocabulary knows."""
+    return [r for r in _read_clause(clause, False, True) if r.kind == SKILL and r.skills]
 
 
 def heading_kind(text: str, guess: bool = False) -> str | None:

@@ -68,7 +68,6 @@ class Rankings:
     chunks: dict[tuple, np.ndarray] = field(default_factory=dict)  # a concept's spellings -> chunks holding it
     people: np.ndarray | None = None  # candidates: the first CV of each one's person (None: one CV each)
     required: dict[str, int] = field(default_factory=dict)  # AND concept label -> units holding it, then "all"
-    described: bool = False  # names nothing concrete: the dense score adds the second-best chunk
     closest: np.ndarray | None = None  # a description's closest-chunk cosine per unit (the dense score's first part)
 
     @property
@@ -209,7 +208,6 @@ class Searcher:
             chunks,
             people,
             required,
-            described,
             closest,
         )
         if FUSED in lists:
@@ -302,7 +300,7 @@ class Searcher:
             fields,
             rankings.excluded,
             rankings.required,
-            rankings.described,
+            not names_something(rankings),
         )
 
     def _hits(
