@@ -170,3 +170,15 @@ def test_a_blind_cv_scores_no_name_only_when_no_line_was_taken_for_one():
     assert score_cv(Profile(), EXTERNAL, frozenset(), "Core Qualifications", "cv").fields["no_name"] == 0.0
     named = EXTERNAL | {"name": "Jane Smith"}
     assert "no_name" not in score_cv(Profile(), named, frozenset(), "Jane Smith").fields
+
+
+def test_a_folder_name_with_control_characters_is_shown_escaped(corpus: Path, tmp_path: Path) -> None:
+    """The folder is the user's argument: an escape sequence in its name is shown, never acted on."""
+    run = tmp_path / "run\x1b[2Jhere"
+    run.mkdir()
+    (run / "truth").symlink_to(corpus.parent / "truth", target_is_directory=True)
+    odd = run / "cvs"
+    odd.symlink_to(corpus, target_is_directory=True)
+    result = CliRunner().invoke(main, ["--cvs", str(odd)])
+    assert result.exit_code == 0, result.output
+    assert "\x1b" not in result.output and "run\\x1b[2Jhere" in result.output

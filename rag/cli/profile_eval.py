@@ -12,6 +12,7 @@ from rag.cli.console import Command, option
 from rag.eval.profile_score import FIELDS, TARGETS, CvScore, failures, summarise
 from rag.eval.profiles import format_table, profile_corpus, score_samples
 from rag.files import json_bytes
+from rag.text import display
 
 
 @click.command(
@@ -58,7 +59,9 @@ def main(cvs: Path, truth_dir: Path | None, as_json: bool) -> None:
             ).decode()
         )
         return
-    click.echo(f"Profile accuracy over {len(samples)} CVs in {cvs} · {per_cv_ms:.1f} ms per CV to build a profile")
+    click.echo(
+        f"Profile accuracy over {len(samples)} CVs in {display(str(cvs))} · {per_cv_ms:.1f} ms per CV to build a profile"
+    )
     click.echo(format_table(summary))
 
 

@@ -53,7 +53,7 @@ def main(name: str | None, store: Path, db: Path | None, as_csv: bool, as_json: 
     try:
         opened = reading(store)
     except UserError as exc:  # the entries are still there; say they could not be looked up
-        click.echo(f"note: {exc}; the entries are shown as they were added", err=True)
+        click.echo(f"note: {display(str(exc))}; the entries are shown as they were added", err=True)
         doc = workbench.shortlist(database, name, None)
     else:
         with opened:
