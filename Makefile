@@ -93,8 +93,13 @@ venv: $(VENV_STAMP) ## Create the local virtualenv (.venv) and install the pinne
 $(VENV_STAMP): requirements-rag.txt requirements-dev.txt pyproject.toml
 	@command -v $(PYTHON) >/dev/null || { echo "error: $(PYTHON) not found; install Python 3.11 or pass PYTHON=..." >&2; exit 1; }
 	$(PYTHON) -m venv $(VENV)
-	@# CPU-only torch first, from the PyTorch CPU index: from PyPI alone pip would pull the CUDA build.
-	$(VENV_PY) -m pip install --quiet $(if $(TORCH_INDEX_URL),--extra-index-url $(TORCH_INDEX_URL)) "$$(grep -E '^torch==' requirements-rag.txt)"
+	@# CPU-only torch first: the wheel pip already has on disk (its find-links) when there is one, else
+	@# from the PyTorch CPU index (from PyPI alone pip would pull the CUDA build). Its own dependencies
+	@# come with the requirements below; asking the CPU index for each of them, where that index cannot
+	@# be reached, costs a minute of retries.
+	torch_pin="$$(grep -E '^torch==' requirements-rag.txt)"; \
+	$(VENV_PY) -m pip install --quiet --no-deps --no-index "$$torch_pin" 2>/dev/null \
+		|| $(VENV_PY) -m pip install --quiet $(if $(TORCH_INDEX_URL),--extra-index-url $(TORCH_INDEX_URL)) "$$torch_pin"
 	$(VENV_PY) -m pip install --quiet -r requirements-rag.txt -r requirements-dev.txt
 	@# The project itself, editable, for the `rag` command (.venv/bin/rag); its pins are the lines above.
 	$(VENV_PY) -m pip install --quiet --no-deps --editable .
@@ -254,6 +259,11 @@ AXE := tests/a11y/node_modules/axe-core/axe.min.js
 $(AXE): tests/a11y/package.json tests/a11y/package-lock.json
 	npm ci --prefix tests/a11y --no-audit --no-fund --loglevel=error && touch $@
 
+# pytest runs with bytecode allowed whatever the environment says: with PYTHONDONTWRITEBYTECODE set
+# (as on our machines) every worker and every `rag` a test starts compiles the package and rewrites
+# each test module's asserts again, a third of make test's time (56 s against 40 s, docs/performance.md).
+PYTEST = env -u PYTHONDONTWRITEBYTECODE HF_HUB_OFFLINE=1 $(VENV_PY) -m pytest
+
 # -rs: a skipped module says why in one line (the browser tests, when Chromium is not installed).
 test: venv $(VENV_RAY_STAMP) ## Lint and format check (ruff), then the test suite on two workers (offline model, no network).
 	@# The pinned themes, for the one test that prints a résumé through a theme (skipped without npm).
@@ -262,14 +272,14 @@ test: venv $(VENV_RAY_STAMP) ## Lint and format check (ruff), then the test suit
 	@if command -v npm >/dev/null; then $(MAKE) --no-print-directory $(AXE) || echo "note: npm ci failed; the accessibility check will be skipped" >&2; \
 	else echo "note: npm not found: the accessibility check (axe-core) will be skipped" >&2; fi
 	$(VENV)/bin/ruff check --quiet . && $(VENV)/bin/ruff format --check --quiet .
-	HF_HUB_OFFLINE=1 $(VENV_PY) -m pytest -q -rs -n 2 --dist loadfile --no-loadscope-reorder -m "not ray_cluster and not slow" tests
+	$(PYTEST) -q -rs -n 2 --dist loadfile --no-loadscope-reorder -m "not ray_cluster and not slow" tests
 
 test-slow: venv $(VENV_RAY_STAMP) ## The slow, thorough tests make test leaves out (kill -9 loops, browsers, a fresh export, every bench step); CI runs them.
 	@if command -v npm >/dev/null; then $(MAKE) --no-print-directory $(AXE) || echo "note: npm ci failed; the accessibility check will be skipped" >&2; fi
-	HF_HUB_OFFLINE=1 $(VENV_PY) -m pytest -q -rs -n 2 --dist loadfile --no-loadscope-reorder -m "slow and not ray_cluster" tests
+	$(PYTEST) -q -rs -n 2 --dist loadfile --no-loadscope-reorder -m "slow and not ray_cluster" tests
 
 test-ray: venv $(VENV_RAY_STAMP) ## Run the tests that start a local Ray instance (Ray builds equal local ones; CI runs them).
-	HF_HUB_OFFLINE=1 $(VENV_PY) -m pytest -q -rs -m ray_cluster tests
+	$(PYTEST) -q -rs -m ray_cluster tests
 
 docs: venv ## Regenerate the CLI reference in docs/cli.md from every command's --help.
 	$(VENV_PY) -m rag.cli.reference docs/cli.md
