@@ -5,8 +5,11 @@
 THEMES_DIR := cv_generation/themes
 THEMES_STAMP := $(THEMES_DIR)/node_modules/.installed
 # Debian packages the corpus needs, installed when missing and this runs as root (as .ci/run does
-# for Chromium); elsewhere the corpus is skipped with one line naming what is missing.
-THIRD_PARTY_APT := nodejs npm chromium texlive-latex-extra texlive-fonts-recommended lmodern
+# for Chromium); elsewhere the corpus is skipped with one line naming what is missing. Node.js and
+# npm are asked for only when there is no npm command: a Node.js from elsewhere (NodeSource's
+# package bundles npm) conflicts with Debian's npm, and one conflict fails the whole apt line.
+THIRD_PARTY_APT := chromium texlive-latex-extra texlive-fonts-recommended lmodern
+THIRD_PARTY_NODE_APT := nodejs npm
 THIRD_PARTY_ROOT ?= $(EVAL_ROOT)/third-party
 
 .PHONY: third-party-tools
@@ -18,7 +21,8 @@ $(THEMES_STAMP): $(THEMES_DIR)/package-lock.json
 	@touch $@
 
 third-party-tools: ## Install what the third-party-layout corpus needs: Debian packages (as root) and the pinned npm themes.
-	@missing=$$(for p in $(THIRD_PARTY_APT); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	@missing=$$(for p in $(THIRD_PARTY_APT); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done; \
+		command -v npm >/dev/null || echo $(THIRD_PARTY_NODE_APT)); \
 	if [ -n "$$missing" ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 		echo "third-party-tools: installing $$missing (a few minutes; log in /tmp/cv-rag-third-party.log)" >&2; \
 		{ DEBIAN_FRONTEND=noninteractive apt-get update -q && DEBIAN_FRONTEND=noninteractive \

@@ -98,6 +98,13 @@ def shoot(browser, page: str, width: int, at=None) -> None:
         (DOCS / f"web-{page}-{width}.png").write_bytes(png)
 
 
+def resize(browser, width: int, height: int = 1000) -> None:
+    """The window at this size, once the page sees it: Chromium applies a resize after it answers,
+    so a check right after set_window_size could still read the old width."""
+    browser.set_window_size(width, height)
+    WebDriverWait(browser, 10).until(lambda b: b.execute_script("return window.innerWidth") == width)
+
+
 def wait_for(browser, css: str):
     return WebDriverWait(browser, 15).until(shown.presence_of_element_located((By.CSS_SELECTOR, css)))
 
@@ -120,7 +127,7 @@ def unfold_retrievers(browser):
 
 @pytest.mark.parametrize("width", [1400, 400])
 def test_the_search_page_leads_with_one_list_and_the_three_are_one_click_away(browser, site, width):
-    browser.set_window_size(width, 1000)
+    resize(browser, width, 1000)
     try:
         browser.get(site.url + "/?" + urlencode({"q": JENKINS}))
         people = wait_for(browser, "section.people")
@@ -158,7 +165,7 @@ def test_the_search_page_leads_with_one_list_and_the_three_are_one_click_away(br
         browser.get(site.url + "/?" + urlencode({"q": "Kubernetes"}))
         assert wait_for(browser, "details.retrievers").get_attribute("open") is None
     finally:
-        browser.set_window_size(1280, 1000)
+        resize(browser, 1280, 1000)
 
 
 def test_a_search_then_a_candidate_shows_the_evidence_boxed_on_the_drawn_page(browser, site):
@@ -305,15 +312,15 @@ def test_axe_finds_no_serious_or_critical_violation_on_the_five_pages(browser, s
         site.url + "/status",
     ):
         for width in (1280, PHONE[0]):
-            browser.set_window_size(width, 1000)
+            resize(browser, width, 1000)
             browser.get(page)
             wait_for(browser, "main")
             assert axe_violations(browser) == [], (page, width)
-    browser.set_window_size(1280, 1000)
+    resize(browser, 1280, 1000)
 
 
 def test_at_a_phones_width_the_fused_list_comes_first_and_the_rest_folds(browser, site):
-    browser.set_window_size(*PHONE)
+    resize(browser, *PHONE)
     try:
         assert browser.execute_script("return window.innerWidth") <= 767
         browser.get(site.url + "/?" + urlencode({"q": JENKINS}))
@@ -329,7 +336,7 @@ def test_at_a_phones_width_the_fused_list_comes_first_and_the_rest_folds(browser
         assert sections["faiss"].find_element(By.CSS_SELECTOR, "li.row").is_displayed()
         assert browser.execute_script("return document.documentElement.scrollWidth") <= PHONE[0]
     finally:
-        browser.set_window_size(1280, 1000)
+        resize(browser, 1280, 1000)
 
 
 # Enough requirements that the table is wider than a laptop's screen, as a real posting's is.
@@ -353,7 +360,7 @@ def matched(browser, url: str, jd: str, topk: int = 5):
 def test_the_match_table_scrolls_in_its_box_with_the_candidate_fixed_and_opens_evidence_by_keyboard(
     browser, site, width
 ):
-    browser.set_window_size(width, 1000)
+    resize(browser, width, 1000)
     try:
         table = matched(browser, site.url, WIDE_JD)
         box = browser.find_element(By.CSS_SELECTOR, ".table-scroll")
@@ -399,7 +406,7 @@ def test_the_match_table_scrolls_in_its_box_with_the_candidate_fixed_and_opens_e
         last.find_element(By.TAG_NAME, "summary").click()
         assert last.get_attribute("open") is None
     finally:
-        browser.set_window_size(1280, 1000)
+        resize(browser, 1280, 1000)
 
 
 def add_from(browser, row, shortlist: str, note: str) -> None:
@@ -531,11 +538,11 @@ def test_cvs_added_from_the_page_are_indexed_with_a_bar_and_found_by_the_next_se
         if AXE.is_file():
             assert axe_violations(browser) == []
         for width in (1400, 400):
-            browser.set_window_size(width, 1000)
+            resize(browser, width, 1000)
             browser.refresh()
             wait_for(browser, "section.job")
             shoot(browser, "add", width)
-        browser.set_window_size(1280, 1000)
+        resize(browser, 1280, 1000)
 
         browser.get(url + "/?" + urlencode({"q": "Erlang"}))
         found = [a.text for a in wait_for(browser, "ol.people").find_elements(By.CSS_SELECTOR, "a.name")]
@@ -550,7 +557,7 @@ def test_screenshots_of_the_other_pages_at_a_laptops_and_a_phones_width(browser,
     shortlist = wait_for(browser, "table.shortlists a").get_attribute("href")
     try:
         for width in (1400, 400):
-            browser.set_window_size(width, 1000)
+            resize(browser, width, 1000)
             for name, page, ready in (
                 ("candidate", "/cv?" + urlencode({"id": "frank", "q": "Kubernetes"}), "svg.sheet"),
                 ("shortlists", "/shortlists", "table.shortlists"),
@@ -562,4 +569,4 @@ def test_screenshots_of_the_other_pages_at_a_laptops_and_a_phones_width(browser,
                 assert browser.execute_script("return document.documentElement.scrollWidth") <= width, (name, width)
                 shoot(browser, name, width, browser.find_element(By.TAG_NAME, "main"))  # from the top
     finally:
-        browser.set_window_size(1280, 1000)
+        resize(browser, 1280, 1000)
