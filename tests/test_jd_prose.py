@@ -32,6 +32,25 @@ def test_an_everyday_word_skill_opening_an_optional_clause_is_the_skill():
     assert read("Helm experience preferred.") == [(SKILL, ("Helm",), False)]
     # a word qualifying the next one is no skill: "Solid knowledge" is not SOLID
     assert read("Requirements:\n- Solid knowledge of SQL") == [(SKILL, ("SQL",), True)]
+    # nor does a word saying how much open a clause about the skill ("Solid experience with ...")
+    jd = parse_jd("## Must have\n- Solid experience with Bilingual Education\n- Jest is a plus")
+    assert [(r.label, r.skills) for r in jd.requirements] == [
+        ("Bilingual Education", ("Bilingual Education",)),
+        ("Jest", ("Jest",)),
+    ]
+    assert "SOLID" not in jd.skills
+
+
+def test_a_title_above_the_headings_is_the_title_and_the_place_beside_the_employer_no_skill():
+    jd = parse_jd(
+        "# Senior Secondary School Teacher\n\n**Marshall-Mitchell** · Bristol\n\n## About us\n"
+        "We are hiring a teacher in Bristol.\n\n## Must have\n- Experience with Lesson Planning\n"
+        "## Nice to have\n- Familiarity with Moodle\n"
+    )
+    assert jd.title == "Senior Secondary School Teacher"  # "Secondary" heads no nice-to-haves here
+    assert [(r.label, r.must) for r in jd.requirements] == [("Lesson Planning", True), ("Moodle", False)]
+    # a place a clause asks for stays a name ("experience with" is asking)
+    assert "bristol" in {" ".join(t) for t in parse_jd("Requirements:\n- Experience with Bristol").terms}
 
 
 def test_the_payroll_paragraph_reads_every_concept_it_names():

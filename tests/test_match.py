@@ -15,7 +15,7 @@ from pdfs import write_pdf
 from rag.cli import main as rag
 from rag.index.mentions import whole
 from rag.jobs.jd import parse_jd
-from rag.jobs.matching import MatchSettings, match, rank_against
+from rag.jobs.matching import UNKNOWN_NAME_SHARE, MatchSettings, match, rank_against, score_parts
 from rag.jobs.skill_mentions import read_mentions
 from rag.lexicon.vocabulary import find_skills
 from rag.pipeline.builder import BuildSettings
@@ -368,3 +368,15 @@ def test_filters_leave_candidates_out_before_matching(store, hash_model, jd_file
     assert doc["meets_all_must"] == 0 and [r["met_by"] for r in doc["jd"]["requirements"]] == [0, 0, 0, 1]
     code, output = run("--jd", jd_file, "--store", store, "--where", "years >=")
     assert code == 2 and "Traceback" not in output
+
+
+def test_a_name_the_vocabulary_does_not_know_counts_a_quarter_in_the_share_of_skills_named():
+    held = {"Python": np.array([True, False]), "SQL": np.array([True, False]), "runbook": np.array([False, True])}
+    none = np.zeros(0, dtype=bool)
+    parts = score_parts(np.zeros((0, 2)), none, none, {}, [], held, np.zeros(2), None, frozenset({"runbook"}))
+    assert parts["skills"].tolist() == pytest.approx([2 / 2.25, 0.25 / 2.25])
+    assert UNKNOWN_NAME_SHARE == 0.25
+    # without it, all three would count alike
+    assert score_parts(np.zeros((0, 2)), none, none, {}, [], held, np.zeros(2), None)["skills"].tolist() == (
+        pytest.approx([2 / 3, 1 / 3])
+    )

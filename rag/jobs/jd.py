@@ -64,6 +64,7 @@ from rag.lexicon.terms import QUERY_FRAMING, STOPWORDS, fold, folded_words, raw_
 from rag.lexicon.vocabulary import domain, find_practices, find_skills
 from rag.profile.education import LEVELS as EDUCATION_LEVELS
 from rag.profile.education import levels_in
+from rag.profile.places import city_country, country_code
 from rag.profile.spoken import languages_in
 from rag.profile.titles import TITLE_WORDS, pick_title
 
@@ -116,7 +117,7 @@ _ASKS = regex.compile(
             MUST_MARKERS.pattern,
             r"(?<![\p{L}])(?:experien|erfahrung|"
             r"knowledge|kenntnis|conocimiento|connaissance|familiar|proficien|skill|expert|"
-            r"dominio|maitrise|with|mit|con|avec)",
+            r"dominio|maitrise|(?:with|mit|con|avec)(?![\p{L}]))",  # word stems; the linking words whole ("Mitchell")
         )
     )
 )
@@ -320,6 +321,10 @@ def _sections(text: str) -> tuple[list[_Line], set[str], list[str]]:
         bullet = bool(_BULLET.match(line))
         content = _BULLET.sub("", line).strip() if bullet else line
         kind = None if bullet else _heading_of_line(content)
+        if kind is not None and not seen and not heading_kind(content) and _names_a_job(content):
+            kind = (
+                None  # above every heading, a job's title, not one guessed from its words ("Secondary School Teacher")
+            )
         if kind == BOARD and not content.rstrip().endswith((":", "：")):
             kind = MUST  # "EXPERIENCE" on its own heads requirements; a board writes "Experience:"
         head, colon, rest = content.partition(":")
@@ -346,6 +351,12 @@ def _sections(text: str) -> tuple[list[_Line], set[str], list[str]]:
             in_list = in_list or bullet
             gap = False
     return out, seen, titles
+
+
+def _names_a_job(line: str) -> bool:
+    """Whether a line ends in a job's noun, as a title does ("Senior Secondary School Teacher")."""
+    words = folded_words(line)
+    return bool(words) and words[-1] in TITLE_WORDS
 
 
 def _heading_of_line(content: str) -> str | None:
@@ -601,7 +612,9 @@ def _mentions(clause: str, sectioned: bool) -> list[_Mention]:
     the same way). A run of capitalised words right beside a skill the vocabulary knows is that
     skill's name written in full ("ISTQB Foundation Level" is ISTQB, not ISTQB and "Level";
     "Core PHP" is PHP)."""
-    lead = bool(_LEADS.match(fold(clause)))  # "Jest is a plus": the clause is about the skill it opens with
+    # "Jest is a plus": the clause is about the skill it opens with; not so a word saying how much
+    # ("Solid experience with ...": no SOLID principles)
+    lead = bool(_LEADS.match(fold(clause))) and (folded_words(clause)[:1] or [""])[0] not in FILLER
     uncased = not any(ch.isupper() for ch in clause)  # written without capitals: case tells no acronym
     known = [_Mention(m.start, m.end, m.canonical, ()) for m in find_skills(clause, lead, uncased)]
     on_a_skill, reach = _overlap_test([(k.start, k.end) for k in known]), -1
@@ -612,6 +625,7 @@ def _mentions(clause: str, sectioned: bool) -> list[_Mention]:
     if not sectioned and not _ASKS.search(fold(clause)):
         return sorted(known, key=lambda m: m.start)  # prose about the company names no need
     taken = [(m.start, m.end) for m in known]
+    asks = bool(_ASKS.search(fold(clause)))  # else a place it names is where the job is ("Acme · Bristol")
     strict = not sectioned or _capitalises_nouns(clause) or _title_case(clause)
     names = []
     ends, starts = _places(known, "end"), _places(known, "start")  # looked up, not searched: linear time
@@ -624,9 +638,13 @@ def _mentions(clause: str, sectioned: bool) -> list[_Mention]:
         elif after is not None:  # "Core PHP", "Selenium" in "Apache Selenium": the skill's name, in full
             _move(starts, after, known[after].start, a)
             known[after] = replace(known[after], start=a)
-        elif not everyday:  # "Internet", "Open Source" alone name no product
+        elif not everyday and (asks or not _a_place(clause[a:b])):  # "Internet", "Open Source" alone name no product
             names.append(_Mention(a, b, None, tuple(folded_words(clause[a:b]))))
     return sorted(known + names, key=lambda m: m.start)
+
+
+def _a_place(name: str) -> bool:
+    return city_country(name) is not None or country_code(name) is not None
 
 
 def _places(mentions: list[_Mention], edge: str) -> dict[int, list[int]]:

@@ -245,7 +245,8 @@ def rank_against(
     met = credit >= 1.0
     must_met, nice_met = met[must].sum(axis=0), met[nice].sum(axis=0)
     must_partly = ((credit[must] > 0) & ~met[must]).sum(axis=0)
-    parts = score_parts(credit, must, nice, years, [r.min_years for r in reqs], names, relevance[FUSED], keep)
+    unknown = frozenset(" ".join(t) for t in (*jd.terms, *(t for r in reqs for t in r.terms))) - set(jd.skills)
+    parts = score_parts(credit, must, nice, years, [r.min_years for r in reqs], names, relevance[FUSED], keep, unknown)
     score = overall(parts)
     order = np.lexsort((np.arange(len(score)), -relevance[FUSED], -score))
     meets_all = (credit[must] > 0).all(axis=0) if must.any() else np.zeros(len(must_met), dtype=bool)
@@ -409,6 +410,10 @@ def speaks(columns, language: str, level: str | None) -> np.ndarray:
 
 
 SCORE_WEIGHTS = {"must": 0.35, "nice": 0.05, "skills": 0.70, "years": 0.05, "relevance": 0.05}
+# In the share of skills named, a name the vocabulary does not know counts this much of a known
+# skill: read from a JD by its shape alone, it is often a plain noun of the posting ("Runbook",
+# "Optimization"). Chosen on the dev postings (docs/matching.md): 0, 0.25, 0.5 and 1 tried.
+UNKNOWN_NAME_SHARE = 0.25
 
 
 def score_parts(
@@ -420,21 +425,24 @@ def score_parts(
     names: dict[str, np.ndarray],
     relevance: np.ndarray,
     keep: np.ndarray | None,
+    unknown: frozenset[str] = frozenset(),
 ) -> dict[str, np.ndarray]:
     """Each part of the overall score, 0 to 1 per candidate, for the parts this JD has: the credit
     of the judged must-haves and of the judged nice-to-haves (bool rows of credit), the share of
     the JD's named skills the CV states (tools and technical skills: a practice such as
     "Mentoring" is a requirement, but CVs state it in too many words for a share of them to tell
-    people apart; docs/matching.md has the figures), the years against the highest minimum
-    asked (unknown: 0), and relevance (min-max over the candidates kept)."""
+    people apart; docs/matching.md has the figures; a name in unknown, one the vocabulary does
+    not know, counts UNKNOWN_NAME_SHARE), the years against the highest minimum asked (unknown: 0),
+    and relevance (min-max over the candidates kept)."""
     parts: dict[str, np.ndarray] = {}
     if must.any():
         parts["must"] = credit[must].mean(axis=0)
     if nice.any():
         parts["nice"] = credit[nice].mean(axis=0)
-    named = [held for name, held in names.items() if name not in PRACTICES]
+    named = [name for name in names if name not in PRACTICES]
     if named:
-        parts["skills"] = np.mean(named, axis=0)
+        shares = [UNKNOWN_NAME_SHARE if name in unknown else 1.0 for name in named]
+        parts["skills"] = np.average([names[name] for name in named], axis=0, weights=shares)
     if years:
         parts["years"] = np.mean([np.clip(np.maximum(y, 0) / minimums[i], 0.0, 1.0) for i, y in years.items()], axis=0)
     kept = np.ones(len(relevance), dtype=bool) if keep is None else keep
