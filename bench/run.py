@@ -963,6 +963,15 @@ def embedding_markdown(r: dict) -> list[str]:
                 "",
             ]
     for q in quality_gates(r):
+        if not q["corpora"]:
+            lines += [
+                f"### The gate for a faster default: {q['variant']} against fp32",
+                "",
+                "Not measured: this run found no evaluation corpus under cv_generation/data/eval (`make "
+                "eval-corpora` builds them; a fresh clone has none), so there is no gate table in this report.",
+                "",
+            ]
+            continue
         lines += [
             f"### The gate for a faster default: {q['variant']} against fp32",
             "",

@@ -43,3 +43,12 @@ def test_every_bench_step_runs_on_a_tiny_corpus(tmp_path):
     assert "int8" in gates and all(gate["corpora"] for gate in gates.values())
     assert "# Benchmark report" in (tmp_path / "reports" / "report.md").read_text()
     assert (ROOT / "bench" / "report.json").stat().st_mtime_ns == committed  # the real report is left alone
+
+
+def test_a_run_without_eval_corpora_says_its_gate_was_not_measured():
+    from bench.run import embedding_markdown
+
+    empty = {"variant": "bf16", "corpora": {}, "passes": False, "gate": [0.005, 0.95]}
+    text = "\n".join(embedding_markdown({"quality": {"gates": {"bf16": empty}}}))
+    assert "Not measured: this run found no evaluation corpus" in text
+    assert "Passes: **no**" not in text and "| corpus |" not in text
