@@ -963,18 +963,15 @@ def embedding_markdown(r: dict) -> list[str]:
                 "",
             ]
     for q in quality_gates(r):
+        lines += [f"### The gate for a faster default: {q['variant']} against fp32", ""]
         if not q["corpora"]:
             lines += [
-                f"### The gate for a faster default: {q['variant']} against fp32",
-                "",
                 "Not measured: this run found no evaluation corpus under cv_generation/data/eval (`make "
                 "eval-corpora` builds them; a fresh clone has none), so there is no gate table in this report.",
                 "",
             ]
             continue
         lines += [
-            f"### The gate for a faster default: {q['variant']} against fp32",
-            "",
             f"Each evaluation corpus built twice (fp32, {q['variant']}) and scored by `rag eval`; a faster encoder "
             f"becomes the default only if no list's nDCG@10 moves by more than {q['gate'][0]} on any corpus and FAISS's "
             f"top 10 chunks agree on at least {q['gate'][1]:.0%}. Passes: **{'yes' if q['passes'] else 'no'}**.",

@@ -321,10 +321,9 @@ def _sections(text: str) -> tuple[list[_Line], set[str], list[str]]:
         bullet = bool(_BULLET.match(line))
         content = _BULLET.sub("", line).strip() if bullet else line
         kind = None if bullet else _heading_of_line(content)
+        # Above every heading, a job's title is no heading guessed from its words ("Secondary School Teacher").
         if kind is not None and not seen and not heading_kind(content) and _names_a_job(content):
-            kind = (
-                None  # above every heading, a job's title, not one guessed from its words ("Secondary School Teacher")
-            )
+            kind = None
         if kind == BOARD and not content.rstrip().endswith((":", "：")):
             kind = MUST  # "EXPERIENCE" on its own heads requirements; a board writes "Experience:"
         head, colon, rest = content.partition(":")
@@ -614,7 +613,8 @@ def _mentions(clause: str, sectioned: bool) -> list[_Mention]:
     "Core PHP" is PHP)."""
     # "Jest is a plus": the clause is about the skill it opens with; not so a word saying how much
     # ("Solid experience with ...": no SOLID principles)
-    lead = bool(_LEADS.match(fold(clause))) and (folded_words(clause)[:1] or [""])[0] not in FILLER
+    folded, words = fold(clause), folded_words(clause)
+    lead = bool(_LEADS.match(folded)) and not (words and words[0] in FILLER)
     uncased = not any(ch.isupper() for ch in clause)  # written without capitals: case tells no acronym
     known = [_Mention(m.start, m.end, m.canonical, ()) for m in find_skills(clause, lead, uncased)]
     on_a_skill, reach = _overlap_test([(k.start, k.end) for k in known]), -1
@@ -622,10 +622,10 @@ def _mentions(clause: str, sectioned: bool) -> list[_Mention]:
         if not on_a_skill(m.start, m.end) and reach <= m.start:
             known.append(_Mention(m.start, m.end, m.canonical, ()))
             reach = max(reach, m.end)
-    if not sectioned and not _ASKS.search(fold(clause)):
+    asks = bool(_ASKS.search(folded))  # else a place it names is where the job is ("Acme · Bristol")
+    if not sectioned and not asks:
         return sorted(known, key=lambda m: m.start)  # prose about the company names no need
     taken = [(m.start, m.end) for m in known]
-    asks = bool(_ASKS.search(fold(clause)))  # else a place it names is where the job is ("Acme · Bristol")
     strict = not sectioned or _capitalises_nouns(clause) or _title_case(clause)
     names = []
     ends, starts = _places(known, "end"), _places(known, "start")  # looked up, not searched: linear time
