@@ -107,3 +107,14 @@ def test_a_concept_asked_in_two_sections_is_one_requirement_with_the_strongest_w
 def test_a_phrase_is_a_phrase_of_the_job_only():
     jd = parse_jd("Requirements:\n- Experience leading a team of engineers\n- Strong\n")
     assert [(r.kind, r.phrase) for r in jd.requirements] == [(PHRASE, "leading a team of engineers")]
+
+
+def test_a_posting_pasted_with_mis_decoded_characters_reads_as_written():
+    """UTF-8 read as Windows-1252 ("â€¢" for a bullet, "â€™" for an apostrophe) is repaired before
+    the posting is read: the bullets are a list, "is a plus" still makes a nice-to-have (unrepaired,
+    the three bullets were one clause of nice-to-haves)."""
+    clean = "Requirements:\n• Solid experience with Jenkins and Docker\n• Kubernetes is a plus\n• It’s a must: Linux"
+    pasted = clean.encode("utf-8").decode("cp1252", errors="replace")
+    assert "â€¢" in pasted
+    wanted = [(SKILL, ("Jenkins",), True), (SKILL, ("Docker",), True), (SKILL, ("Linux",), True)]
+    assert read(pasted) == read(clean) == [*wanted, (SKILL, ("Kubernetes",), False)]

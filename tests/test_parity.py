@@ -88,10 +88,13 @@ QUESTIONS = [
     ("java AND (kafka OR spring) NOT kubernetes", {}),  # a Boolean string
     ("developer", {"location": "Berlin", "min_years": 3}),  # typed filters
     ("Java developer in Berlin", {"location": "München"}),  # a typed field wins over the question's
+    ("Java developer in MÃ¼nchen", {}),  # pasted with UTF-8 read as Windows-1252
 ]
 JD_JAVA = "Java Developer\n\nRequirements:\n- Java\n- Kafka\n- 5+ years of experience\n\nNice to have:\n- Kubernetes\n"
 JD_NOBODY = "QA Engineer\n\nRequirements:\n- Selenium\n- COBOL\n"  # nobody holds COBOL
-JOBS = [(JD_JAVA, {}), (JD_NOBODY, {}), (JD_JAVA, {"location": "Berlin"})]
+# The same posting pasted from a page whose UTF-8 was read as Windows-1252 ("â€¢" for "•").
+JD_PASTED = "Java Developer\n\nRequirements:\nâ€¢ Java\nâ€¢ Kafka\nâ€¢ 5+ years of experience\n\nNice to have:\nâ€¢ Kubernetes\n"
+JOBS = [(JD_JAVA, {}), (JD_NOBODY, {}), (JD_JAVA, {"location": "Berlin"}), (JD_PASTED, {})]
 TOPK = 5
 
 
@@ -183,6 +186,8 @@ def test_the_questions_say_what_they_should(doors, hash_model):
     assert asked["Kubernets and Jenkns"]["did_you_mean"]["question"] == "Kubernetes and Jenkins"
     assert asked["zyxwvut"]["did_you_mean"] is None
     assert read_of(asked["Java developer in Berlin"]) == [("location: Berlin", False)]
+    munich = asked["Java developer in MÃ¼nchen"]  # the mis-decoded place repaired, then read
+    assert read_of(munich) == [("location: München", True)] and lists_of(munich)["fused"] == ["max"]
 
 
 def web_match(url: str, jd: str, typed: dict) -> list[str]:
@@ -193,7 +198,9 @@ def web_match(url: str, jd: str, typed: dict) -> list[str]:
     return [row.attrs["data-cv"] for row in rows]
 
 
-@pytest.mark.parametrize(("jd", "typed"), JOBS, ids=["java", "a requirement no CV meets", "java in Berlin"])
+@pytest.mark.parametrize(
+    ("jd", "typed"), JOBS, ids=["java", "a requirement no CV meets", "java in Berlin", "pasted mis-decoded"]
+)
 def test_a_job_description_gets_the_same_ranking_at_every_door(doors, hash_model, tmp_path, jd, typed):
     store, url, server = doors
     path = tmp_path / "job.txt"
@@ -206,6 +213,10 @@ def test_a_job_description_gets_the_same_ranking_at_every_door(doors, hash_model
     assert by_mcp["meets_all_must"] == by_cli["meets_all_must"] and by_mcp["filters"] == by_cli["filters"]
     if jd == JD_NOBODY:
         assert by_cli["meets_all_must"] == 0 and by_cli["jd"]["requirements"][1]["met_by"] == 0
+    if jd == JD_PASTED:  # read as the clean posting is: the same requirements, the same ranking
+        clean = mcp(server, "match_job", {"jd_text": JD_JAVA, "topk": TOPK})
+        assert by_cli["jd"]["requirements"] == clean["jd"]["requirements"]
+        assert order == [c["cv_id"] for c in clean["candidates"]]
 
 
 def test_a_job_description_without_requirements_is_the_same_one_line_at_every_door(doors, hash_model, tmp_path):

@@ -4,9 +4,10 @@ document with the question added. Every door's search is this one call."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rag.app.filters import Filters, checked
+from rag.ingest.repair import repair
 from rag.render.documents import search_document, with_question
 from rag.search.did_you_mean import did_you_mean
 from rag.search.fusion import FusionSettings
@@ -39,7 +40,9 @@ class Answer:
 
 def ask(loaded: Loaded, question: Question, store_path: str) -> Answer:
     """The answer to a question from one generation of the store; a UsageError when the question
-    cannot be searched, InvalidFilters when its filters (typed and read) cannot be applied."""
+    cannot be searched, InvalidFilters when its filters (typed and read) cannot be applied. A
+    question pasted with mis-decoded characters is asked as it was written (rag.ingest.repair)."""
+    question = replace(question, text=repair(question.text))
     read = None
     if question.implicit:
         read = read_question(question.text, loaded.store.profiles().columns.place_names, question.words)

@@ -25,7 +25,7 @@ from rag.ingest.file_date import pdf_month
 from rag.ingest.hidden import HiddenText, find_hidden, visible_blocks
 from rag.ingest.limits import FileLimits, size_text
 from rag.ingest.reading_order import Box, reading_order
-from rag.ingest.repair import REPAIR_ID, repair
+from rag.ingest.repair import repair, repair_id
 
 EXTRACTOR_NAME = "pymupdf-xycut"
 # 3: unmapped glyphs, icon glyphs, OCR; 4: hidden text left out, the file's date; 5: hidden only where
@@ -51,7 +51,7 @@ pymupdf.TOOLS.mupdf_display_warnings(False)
 def extractor_id(ocr: bool) -> str:
     """Everything that shapes extraction, as one string: cached documents are reused only under
     the same one, and it is part of the build fingerprint, so turning OCR on or off rebuilds."""
-    base = f"{EXTRACTOR_NAME}/{EXTRACTOR_VERSION}+{REPAIR_ID}"
+    base = f"{EXTRACTOR_NAME}/{EXTRACTOR_VERSION}+{repair_id()}"
     if not ocr:
         return base
     from rag.ingest.ocr import engine_id

@@ -32,6 +32,7 @@ from itertools import accumulate
 
 import regex
 
+from rag.ingest.repair import repair
 from rag.lexicon.job_words import (
     ALTERNATIVES,
     BOARD,
@@ -236,8 +237,9 @@ def parse_jd(text: str) -> JobDescription:
     "Education:", "Language:") give one requirement per line. A JD with no requirement heading
     is read whole. Sections that name fewer than two known skills leave the rest of the text
     (as must-haves above a job board's block, else as nice-to-haves), and a JD whose sections
-    yield nothing is read whole: a posting that names skills is never empty."""
-    lines, headings, md_titles = _sections(text)
+    yield nothing is read whole: a posting that names skills is never empty. Text pasted with
+    mis-decoded characters ("â€¢ Docker") is read as it was written (rag.ingest.repair)."""
+    lines, headings, md_titles = _sections(repair(text))
     sectioned = bool(headings & {MUST, NICE, BOARD})
     title_line = None if md_titles else _title_line([line.text for line in lines if line.section == PREAMBLE])
     clauses = _clauses(lines)
