@@ -1,6 +1,7 @@
 # CV retrieval pipeline. `make` alone prints the targets.
 # Every target that runs the pipeline goes through a runner: the local virtualenv (.venv, made on
-# first use) or Docker (make/docker.mk). RUNNER=auto picks Docker when an engine answers.
+# first use) or Docker (make/docker.mk). RUNNER=auto picks Docker when an engine answers and can
+# have the image (it is here, or its base is here or can be pulled).
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
@@ -59,7 +60,11 @@ include make/third_party.mk
 
 # The runner is decided once per make run, and only by targets that need it.
 RUNNER_USED = $(eval RUNNER_USED := $(call resolve_runner,$(RUNNER)))$(RUNNER_USED)
-resolve_runner = $(strip $(if $(filter local docker,$(1)),$(1),$(if $(filter auto,$(1)),$(if $(docker_engine_answers),docker,local),$(error RUNNER must be auto, docker or local, not "$(1)"))))
+resolve_runner = $(strip $(if $(filter local docker,$(1)),$(1),$(if $(filter auto,$(1)),$(auto_runner),$(error RUNNER must be auto, docker or local, not "$(1)"))))
+# RUNNER=auto: Docker when an engine answers and can have the image; why not, when it does not.
+auto_runner = $(if $(docker_engine_answers),$(if $(docker_image_obtainable),docker,local$(eval AUTO_WHY := \
+	a Docker engine answered but has neither $(docker_image_used) nor its base $(docker_base_used) and cannot pull it)),local$(eval \
+	AUTO_WHY := no Docker engine answered))
 
 # $(call run,module,args): run `python -m module args` through the chosen runner.
 # Paths inside args must use $(CV_DIR_R) and $(STORE_R), which each runner maps to its own view.
@@ -115,7 +120,7 @@ $(VENV_RAY_STAMP): requirements-ray.txt $(VENV_STAMP)
 # Everything it prints goes to stderr (a first `make venv` included): a target's stdout is the
 # pipeline's output alone, so `make search JSON=1` and `make mcp` can be piped.
 runner-ready:
-	@echo "runner: $(RUNNER_USED)$(if $(filter auto,$(RUNNER)), (RUNNER=auto$(if $(filter local,$(RUNNER_USED)),; no Docker engine answered)))" >&2
+	@echo "runner: $(RUNNER_USED)$(if $(filter auto,$(RUNNER)), (RUNNER=auto$(if $(filter local,$(RUNNER_USED)),; $(AUTO_WHY))))" >&2
 	@$(if $(filter docker,$(RUNNER_USED)),$(MAKE) --no-print-directory docker-ready,$(MAKE) --no-print-directory venv $(if $(filter ray,$(ENGINE)),$(VENV_RAY_STAMP))) >&2
 
 # FOLLOW_LINKS=1 follows links out of CV_DIR; LIMITS="--max-pages 300 ..." raises limits (docs/input.md);

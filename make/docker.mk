@@ -40,9 +40,16 @@ docker_abs = $(abspath $(if $(filter /%,$(1)),,$(DOCKER_WORKDIR)/)$(1))
 docker_hides_image = $(strip $(filter / /app /app/rag /app/cv_generation /app/docker /data /hf_cache /home /home/app /opt /opt/venv /tmp /var /usr /etc /bin /sbin /lib /lib64 /dev /proc /sys /run /root /boot,$(1)) \
 	$(filter /app/rag/% /app/docker/% /opt/venv/% /usr/% /etc/% /bin/% /sbin/% /lib/% /lib64/% /dev/% /proc/% /sys/% /run/%,$(1)))
 
-# Non-empty iff an engine answers. `docker version` asks the engine for its version, which is cheap;
-# the timeout keeps a hung engine from stalling make.
-docker_engine_answers = $(shell $(if $(shell command -v timeout),timeout 10) $(DOCKER) version --format '{{.Server.Version}}' >/dev/null 2>&1 && echo yes)
+# $(call docker_within,SECONDS): a prefix that stops a hung engine or registry from stalling make.
+docker_within = $(if $(shell command -v timeout),timeout $(1))
+# Non-empty iff an engine answers. `docker version` asks the engine for its version, which is cheap.
+docker_engine_answers = $(shell $(call docker_within,10) $(DOCKER) version --format '{{.Server.Version}}' >/dev/null 2>&1 && echo yes)
+# The image's base: DOCKER_BASE_IMAGE, else the Dockerfile's default.
+docker_base_used = $(or $(DOCKER_BASE_IMAGE),$(shell sed -n 's/^ARG BASE_IMAGE=//p' Dockerfile))
+# Non-empty iff the engine can have the image: it is here, or the base it is built from is here or
+# can be pulled. An engine with no registry in reach cannot build it, so RUNNER=auto runs locally.
+docker_image_obtainable = $(shell { $(DOCKER) image inspect "$(docker_image_used)" || $(DOCKER) image inspect \
+	"$(docker_base_used)" || $(call docker_within,300) $(DOCKER) pull --quiet "$(docker_base_used)"; } >/dev/null 2>&1 && echo yes)
 
 # Compose v2 (the docker plugin) when present, else the standalone docker-compose (1.29 in Debian 12).
 # Decided on first use only, like RUNNER_USED.
