@@ -132,7 +132,8 @@ def test_modes_and_fusion_switches(runner, store):
         "coverage": True,
         "described": 0.25,
         "text": "more of the query's concepts first (not for a description), then rrf: Σ w/(10 + rank), w bm25 1, faiss 1, "
-        "bm25 ×0.25 for a description; a list's far-surer top first (bm25 ≥4× the next, faiss +0.15)",
+        "bm25 ×0.25 for a description (×0 for a framed one no CV holds every word of); "
+        "a list's far-surer top first (bm25 ≥4× the next, faiss +0.15)",
     }
     code, output = run(
         runner, "search", "Jenkins", "--store", store, "--fusion", "convex", "--weights", "bm25=1", "--no-coverage"

@@ -71,3 +71,47 @@ def test_the_dense_list_says_its_score_counts_a_second_chunk_only_for_a_descript
     assert DESCRIBED_NOTE not in search_text(search_document(named, manifest, "store", 4))
     hits = described.lists[DENSE]
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+
+
+SHIFTS = {
+    "early": "Cook Early\nLit the ovens before dawn and baked the morning loaves.\nSkills: Java",
+    "late": "Cook Late\nClosed the dining room and counted the tills at midnight.\nSkills: SQL",
+    "both": "Cook Both\nLit the ovens before dawn, then counted the tills at closing.\nSkills: Go",
+} | {f"waiter{i}": f"Waiter Number{i}\nServed tables on the terrace all summer.\nSkills: Python" for i in range(3)}
+
+
+@pytest.fixture(scope="module")
+def shifts(tmp_path_factory):
+    root = tmp_path_factory.mktemp("scattered")
+    for name, text in SHIFTS.items():
+        write_pdf(root / "cvs" / f"{name}.pdf", [text])
+    build_store(root / "cvs", root / "store", BuildSettings(model=HASH_MODEL))
+    return Searcher(open_store(root / "store"))
+
+
+def test_a_framed_description_no_cv_holds_every_word_of_leaves_bm25_out(shifts):
+    """ "Who has experience with ovens and loaves at midnight?": no CV holds all three words, so BM25
+    would rank by a stray one; the fused list is FAISS's alone (its RRF terms). Where one CV holds
+    every word ("ovens and tills"), BM25 keeps its ×0.25."""
+    from rag.render.documents import search_document
+    from rag.render.search import search_text
+    from rag.search.fusion import DEFAULT_DESCRIBED, DEFAULT_RRF_K, rrf_scores
+    from rag.search.lists import FUSED, KEYWORD
+
+    n = shifts.store.manifest.candidate_count
+    spread = shifts.rank(analyse("Who has experience with ovens and loaves at midnight?"))
+    assert spread.query.framed and spread.scattered
+    assert spread.scores[FUSED] == pytest.approx(rrf_scores({DENSE: spread.orders[DENSE]}, n, DEFAULT_RRF_K))
+    held = shifts.rank(analyse("Who has experience with ovens and tills?"))
+    assert held.query.framed and not held.scattered
+    orders = {DENSE: held.orders[DENSE], KEYWORD: held.orders[KEYWORD]}
+    weights = {DENSE: 1.0, KEYWORD: DEFAULT_DESCRIBED}
+    assert held.scores[FUSED] == pytest.approx(rrf_scores(orders, n, DEFAULT_RRF_K, weights))
+    # the terminal says so under the fused list, and the JSON carries it
+    result = shifts.search("Who has experience with ovens and loaves at midnight?", topk=3)
+    doc = search_document(result, shifts.store.manifest, "store", 3)
+    assert doc["scattered"] is True and "bm25 is left out: no CV holds every word" in search_text(doc)
+    other = search_document(
+        shifts.search("Who has experience with ovens and tills?", topk=3), shifts.store.manifest, "store", 3
+    )
+    assert other["scattered"] is False and "left out" not in search_text(other)

@@ -118,3 +118,10 @@ def test_a_framed_question_asking_in_words_of_prose_is_a_description_coverage_do
     for named in (bare, skill):
         assert names_something(named)
         assert Searcher.fused_with(named, FusionSettings()).orders["fused"].tolist()[0] == 2
+
+
+def test_a_scattered_description_leaves_bm25_out_unless_descriptions_are_not_weighed():
+    fusion = FusionSettings(weights={"bm25": 1.0, "faiss": 1.0}, described=0.25)
+    assert fusion.for_query(names_something=False, scattered=True) == {"bm25": 0.0, "faiss": 1.0}
+    assert fusion.for_query(names_something=True, scattered=True) == {"bm25": 1.0, "faiss": 1.0}
+    assert FusionSettings(described=1.0).for_query(names_something=False, scattered=True) == {"bm25": 1.0, "faiss": 1.0}

@@ -134,6 +134,10 @@ class SearchOutput(TypedDict):
             "chunk's cosine plus 0.3 x the second closest's."
         ),
     ]
+    scattered: Annotated[
+        bool,
+        Field(description="A framed description no CV holds every word of: bm25 is left out of the fused list."),
+    ]
     store: StoreSummary
     filters: Annotated[FiltersSummary | None, Field(description="null when the search had no filters.")]
     lists: Annotated[

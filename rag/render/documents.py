@@ -49,6 +49,7 @@ def search_document(result: SearchResult, manifest: Manifest, store_path: str, t
         "seniority": q.seniority,
         "fusion": fusion.to_json() | {"text": fusion.describe()},
         "described": result.described,
+        "scattered": result.scattered,
         "store": store_json(manifest, store_path),
         "filters": filters_json(result.filters, result.filtered, manifest.candidate_count),
         "lists": {name: [_hit_json(hit, result.fields) for hit in hits] for name, hits in result.lists.items()},

@@ -68,6 +68,8 @@ def search_text(doc: dict) -> str:
         note = doc["fusion"]["text"] if name == FUSED else _SCORE_NOTES[name]
         if name == DENSE and doc.get("described"):
             note = DESCRIBED_NOTE
+        if name == FUSED and doc.get("scattered"):
+            note += f"; here {KEYWORD} is left out: no CV holds every word of this description"
         lines.append(bold(list_name(name, doc["fusion"]["rule"])) + f"  ({note})")
         if not records:
             lines.append(

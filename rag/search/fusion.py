@@ -14,7 +14,10 @@ concepts rather than words. Within a coverage level a fusion rule orders them:
 When a query names nothing specific (a description: no strong concept anyone holds, or a framed
 question that also asks in words of prose; no seniority, and not one concept asked for alone:
 retrieval.names_something), coverage does not rank first and BM25's weight is multiplied by
-`described`: its word matches are mostly noise there.
+`described`: its word matches are mostly noise there. A framed description whose words no one
+candidate holds all of ("Who has experience with forecasting sequential measurements?": a skill
+said in other words) leaves BM25 out of the fusion: its matches there are of stray words
+(retrieval.scattered).
 
 A list that is far surer of its first candidate than of any other keeps that candidate first
 within its coverage level (sure_tops): BM25's top score at least SURE_RATIO times the next
@@ -67,13 +70,15 @@ class FusionSettings:
             "described": self.described,
         }
 
-    def for_query(self, names_something: bool) -> Mapping[str, float]:
+    def for_query(self, names_something: bool, scattered: bool = False) -> Mapping[str, float]:
         """The weights for one query: BM25 counts for less when the query only describes a need
         (no skill, name or phrase that some candidate holds: retrieval.names_something), where
-        its word matches are mostly noise."""
+        its word matches are mostly noise, and not at all when the description is framed and its
+        words are scattered over the candidates (retrieval.scattered). described=1 turns both off."""
         if names_something or self.described == 1.0:
             return self.weights
-        return {n: w * (self.described if n == KEYWORD else 1.0) for n, w in self.weights.items()}
+        share = 0.0 if scattered else self.described
+        return {n: w * (share if n == KEYWORD else 1.0) for n, w in self.weights.items()}
 
 
 def describe_fusion(rule: str, weights: Mapping[str, float], rrf_k: int, coverage: bool, described: float = 1.0) -> str:
@@ -85,7 +90,7 @@ def describe_fusion(rule: str, weights: Mapping[str, float], rrf_k: int, coverag
         else f"rrf: Σ w/({rrf_k} + rank), w {', '.join(f'{n} {w:g}' for n, w in weights.items())}"
     )
     if described != 1.0:
-        shown += f", {KEYWORD} ×{described:g} for a description"
+        shown += f", {KEYWORD} ×{described:g} for a description (×0 for a framed one no CV holds every word of)"
     shown += f"; a list's far-surer top first ({KEYWORD} ≥{SURE_RATIO:g}× the next, {DENSE} +{SURE_GAP:g})"
     return ("more of the query's concepts first (not for a description), then " if coverage else "") + shown
 

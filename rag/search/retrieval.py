@@ -69,6 +69,7 @@ class Rankings:
     people: np.ndarray | None = None  # candidates: the first CV of each one's person (None: one CV each)
     required: dict[str, int] = field(default_factory=dict)  # AND concept label -> units holding it, then "all"
     closest: np.ndarray | None = None  # a description's closest-chunk cosine per unit (the dense score's first part)
+    scattered: bool = False  # a framed description no candidate holds every word of: BM25 left out (scattered())
 
     @property
     def strong(self) -> np.ndarray:
@@ -110,6 +111,7 @@ class SearchResult:
     excluded: dict[str, int] = field(default_factory=dict)  # NOT concept label -> units it left out
     required: dict[str, int] = field(default_factory=dict)  # AND concept label -> units holding it, then "all"
     described: bool = False  # the dense scores are closest chunk + DESCRIBED_SECOND x the second (a description)
+    scattered: bool = False  # a framed description no candidate holds every word of: BM25 out of the fusion
 
 
 def check_request(query: str, mode: str, topk: int) -> None:
@@ -166,6 +168,7 @@ class Searcher:
         rows = {key: agg.holding(self.store.starts, found) for key, found in chunks.items()}  # per candidate
         allowed, excluded = _allowed(keep, [(c, rows[c.spellings]) for c in query.excluded])
         allowed, required = _required(allowed, [(c, rows[c.spellings]) for c in query.required])
+        by_candidate = allowed
         if owner is not None:
             rows = {key: row[owner] for key, row in rows.items()}
             allowed = None if allowed is None else allowed[owner]
@@ -176,6 +179,7 @@ class Searcher:
         held = np.array([within(rows[c.spellings]) for c in concepts], dtype=bool).reshape(len(concepts), units)
         seniority = self._seniority(query, owner, allowed)
         described = not asks_for(query, concepts, held, seniority)
+        spread = described and query.framed and self._scattered(query.terms, postings, by_candidate)
         request = Request(query, starts, keep, postings, described)
         retrieved = {name: self.retrievers[name].retrieve(request) for name in wanted}
         scores = {name: r.scores for name, r in retrieved.items()}
@@ -209,6 +213,7 @@ class Searcher:
             people,
             required,
             closest,
+            spread,
         )
         if FUSED in lists:
             rankings = self.fused_with(rankings, fusion)
@@ -221,7 +226,7 @@ class Searcher:
         fusion normalises each list over the units the filters let through."""
         units = len(r.starts) - 1
         named = names_something(r)
-        weights = fusion.for_query(named)
+        weights = fusion.for_query(named, r.scattered)
         if fusion.rule == "rrf":
             fused = rrf_scores({n: r.orders[n] for n in RETRIEVED}, units, fusion.rrf_k, weights)
         else:
@@ -247,6 +252,23 @@ class Searcher:
         term, a longer one with its words side by side), ascending."""
         found = [postings[s[0]][0] if len(s) == 1 else self.keyword.phrase_chunks(s) for s in concept.spellings]
         return np.unique(np.concatenate(found)) if found else np.zeros(0, np.int64)
+
+    def _scattered(self, terms: tuple[str, ...], postings: dict, allowed: np.ndarray | None) -> bool:
+        """Whether no candidate (person) the filters let through holds every telling word of the
+        query (idf above 0: a word most CVs hold tells nothing). Asked of a framed description, a
+        skill said in other words than the CVs' ("forecasting sequential measurements"), where
+        BM25 ranks CVs by a stray word or two; where one CV holds them all, a near-verbatim match
+        is possible and BM25 keeps its say (dev splits: docs/search.md#scattered-words)."""
+        known = [t for t, w in self.keyword.term_weights(list(dict.fromkeys(terms))).items() if w > 0]
+        if not known:
+            return True
+        starts, people = self.store.starts, self.store.people
+        rows = [agg.holding(starts, postings[t][0]) for t in known]
+        if (people != np.arange(len(people))).any():  # a person holds a word when any of their CVs does
+            rows = [agg.of_people(people, row, allowed) for row in rows]
+            allowed = None if allowed is None else agg.of_people(people, allowed, None)
+        every = np.logical_and.reduce(rows)
+        return not bool((every if allowed is None else every & allowed).any())
 
     def _seniority(self, query: Query, owner: np.ndarray | None, allowed: np.ndarray | None) -> np.ndarray | None:
         """Allowed units whose candidate's title states the seniority the query names (None: it
@@ -301,6 +323,7 @@ class Searcher:
             rankings.excluded,
             rankings.required,
             not names_something(rankings),
+            rankings.scattered,
         )
 
     def _hits(
