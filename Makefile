@@ -119,8 +119,9 @@ $(VENV_RAY_STAMP): requirements-ray.txt $(VENV_STAMP)
 
 # Everything it prints goes to stderr (a first `make venv` included): a target's stdout is the
 # pipeline's output alone, so `make search JSON=1` and `make mcp` can be piped.
+runner_said = runner: $(RUNNER_USED)$(if $(filter auto,$(RUNNER)), (RUNNER=auto$(if $(filter local,$(RUNNER_USED)),; $(AUTO_WHY))))
 runner-ready:
-	@echo "runner: $(RUNNER_USED)$(if $(filter auto,$(RUNNER)), (RUNNER=auto$(if $(filter local,$(RUNNER_USED)),; $(AUTO_WHY))))" >&2
+	@echo "$(runner_said)" >&2
 	@$(if $(filter docker,$(RUNNER_USED)),$(MAKE) --no-print-directory docker-ready,$(MAKE) --no-print-directory venv $(if $(filter ray,$(ENGINE)),$(VENV_RAY_STAMP))) >&2
 
 # FOLLOW_LINKS=1 follows links out of CV_DIR; LIMITS="--max-pages 300 ..." raises limits (docs/input.md);

@@ -5,6 +5,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -139,3 +140,15 @@ def pytest_collection_modifyitems(items):
     """The Ray module first: with `pytest -n 2` it mostly waits on its cluster, so it starts at once
     on one worker while the other takes the rest of the suite."""
     items.sort(key=lambda item: item.nodeid.split("::")[0] != "tests/test_ray_engine.py")
+
+
+_WHOLLY_SLOW = re.compile(r"^pytestmark = pytest\.mark\.slow\b", re.M)
+
+
+def pytest_ignore_collect(collection_path: Path, config):
+    """Where the run leaves slow tests out (make test: -m "... not slow"), a module marked slow as a
+    whole is not even imported: every xdist worker collects the whole suite, and those modules'
+    imports (Hypothesis, Ray, a browser driver) cost each worker seconds for no test it runs."""
+    if "not slow" not in (config.option.markexpr or "") or not collection_path.name.startswith("test_"):
+        return None
+    return True if _WHOLLY_SLOW.search(collection_path.read_text(encoding="utf-8")) else None

@@ -8,6 +8,7 @@ import json
 from collections import Counter
 
 import pymupdf
+import pytest
 
 from cv_generation.corpus import build_cv, generate_corpus
 from cv_generation.profiles import Variant, sample_profile
@@ -28,6 +29,7 @@ def test_eight_trades_outside_it_each_with_roles_skills_and_paraphrases():
         assert not {ROLE_BY_TITLE[t].family for t in titles} & {"software", "data", "devops", "qa", "security"}
 
 
+@pytest.mark.slow  # thorough, seconds: make test-slow (CI) runs it
 def test_a_trades_corpus_draws_every_trade_about_as_often():
     families = Counter(sample_profile(11, i, ("en", "es", "de", "fr"), ALL).role.title for i in range(1, 801))
     per_trade = {t: sum(families[title] for title in titles) for t, titles in TRADES.items()}

@@ -34,6 +34,7 @@ def split(corpus, sizes):
     return out
 
 
+@pytest.mark.slow  # thorough, seconds: make test-slow (CI) runs it
 def test_segmented_scores_equal_get_scores_over_the_live_chunks(tmp_path):
     corpus, words, rng = random_corpus(7)
     segments = split(corpus, [1700, 1000, 290, 10])
@@ -95,6 +96,7 @@ def _written(folder, segments):
     return folders, segments, [None] * len(segments), term_ids
 
 
+@pytest.mark.slow  # thorough, seconds: make test-slow (CI) runs it
 def test_phrase_chunks_equal_a_scan_of_every_chunk(tmp_path):
     corpus, words, rng = random_corpus(11, docs=400, vocab=30)
     segments = split(corpus, [150, 250])
@@ -164,6 +166,7 @@ def test_batching_and_length_sorting_do_not_change_vectors(exported_encoder, bat
     assert np.allclose(encoder.embed(texts, batch_size=batch_size), one_by_one, atol=1e-5)
 
 
+@pytest.mark.slow  # thorough, seconds: make test-slow (CI) runs it
 def test_an_incremental_build_equals_a_build_from_scratch(cv_dir, store_dir, tmp_path, exported_encoder):
     from builds import assert_same_store, build_store
     from pdfs import write_pdf

@@ -84,6 +84,7 @@ def throwaway_venv(folder: Path) -> Path:
     return folder
 
 
+@pytest.mark.slow  # thorough, seconds: make test-slow (CI) runs it
 def test_make_search_with_location_and_min_years_returns_only_those_who_meet_both(people, tmp_path):
     if shutil.which("make") is None:
         pytest.skip("needs make")

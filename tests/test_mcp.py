@@ -78,6 +78,7 @@ def test_cv_text_is_the_extracted_pages_stitched_back_from_overlapping_chunks(co
         assert len(read_cv(store, [c.cv_id for c in store.candidates.all()].index("frank")).pages) == 2
 
 
+@pytest.mark.slow  # thorough, seconds: make test-slow (CI) runs it
 def test_the_warm_store_is_reopened_only_when_a_rebuild_makes_a_new_generation_live(corpus, tmp_path, hash_model):
     out = tmp_path / "store"
     build(corpus, out)

@@ -53,6 +53,7 @@ def test_the_policy_merges_a_tier_once_it_is_full_and_rewrites_what_is_mostly_de
     assert next_merge([SegmentSize(50_000, 40_000), small]) is None  # 20% deleted
 
 
+@pytest.mark.slow  # thorough, seconds: make test-slow (CI) runs it
 def test_added_changed_and_removed_cvs_go_through_segments_and_merges_to_the_same_store(
     cv_dir, tmp_path, hash_model, small_factor
 ):
