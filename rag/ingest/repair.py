@@ -18,9 +18,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-# Loaded on the first line that needs it: every door reads a pasted job description or a question
-# through repair(), and most are ASCII, which never needs ftfy (a tenth of a second to import).
-REPAIR_VERSION = 1
+REPAIR_VERSION = 1  # what this module does to text; with ftfy's version, part of the extractor's id
 
 
 def repair_id() -> str:
@@ -32,6 +30,9 @@ def repair_id() -> str:
 
 @cache
 def _fixer():
+    """ftfy with the encoding repairs alone, loaded on the first line that needs it: every door
+    reads a pasted job description or a question through repair(), and most are ASCII, which never
+    needs ftfy (a tenth of a second to import)."""
     from ftfy import TextFixerConfig, fix_text
 
     config = TextFixerConfig(

@@ -17,7 +17,7 @@ retrieval.names_something), coverage does not rank first and BM25's weight is mu
 `described`: its word matches are mostly noise there. A framed description whose words no one
 candidate holds all of ("Who has experience with forecasting sequential measurements?": a skill
 said in other words) leaves BM25 out of the fusion: its matches there are of stray words
-(retrieval.scattered).
+(Rankings.scattered, from Searcher._scattered).
 
 A list that is far surer of its first candidate than of any other keeps that candidate first
 within its coverage level (sure_tops): BM25's top score at least SURE_RATIO times the next
@@ -74,7 +74,7 @@ class FusionSettings:
         """The weights for one query: BM25 counts for less when the query only describes a need
         (no skill, name or phrase that some candidate holds: retrieval.names_something), where
         its word matches are mostly noise, and not at all when the description is framed and its
-        words are scattered over the candidates (retrieval.scattered). described=1 turns both off."""
+        words are scattered over the candidates (Searcher._scattered). described=1 turns both off."""
         if names_something or self.described == 1.0:
             return self.weights
         share = 0.0 if scattered else self.described
