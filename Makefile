@@ -1,7 +1,7 @@
 # CV retrieval pipeline. `make` alone prints the targets.
 # Every target that runs the pipeline goes through a runner: the local virtualenv (.venv, made on
 # first use) or Docker (make/docker.mk). RUNNER=auto picks Docker when an engine answers and can
-# have the image (it is here, or its base is here or can be pulled).
+# have a current image (it is here, or its base is here or can be pulled).
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
@@ -63,7 +63,7 @@ RUNNER_USED = $(eval RUNNER_USED := $(call resolve_runner,$(RUNNER)))$(RUNNER_US
 resolve_runner = $(strip $(if $(filter local docker,$(1)),$(1),$(if $(filter auto,$(1)),$(auto_runner),$(error RUNNER must be auto, docker or local, not "$(1)"))))
 # RUNNER=auto: Docker when an engine answers and can have the image; why not, when it does not.
 auto_runner = $(if $(docker_engine_answers),$(if $(docker_image_obtainable),docker,local$(eval AUTO_WHY := \
-	a Docker engine answered but has neither $(docker_image_used) nor its base $(docker_base_used) and cannot pull it)),local$(eval \
+	a Docker engine answered but has no current $(docker_image_used) nor its base $(docker_base_used) and cannot pull it)),local$(eval \
 	AUTO_WHY := no Docker engine answered))
 
 # $(call run,module,args): run `python -m module args` through the chosen runner.

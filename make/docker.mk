@@ -46,10 +46,12 @@ docker_within = $(if $(shell command -v timeout),timeout $(1))
 docker_engine_answers = $(shell $(call docker_within,10) $(DOCKER) version --format '{{.Server.Version}}' >/dev/null 2>&1 && echo yes)
 # The image's base: DOCKER_BASE_IMAGE, else the Dockerfile's default.
 docker_base_used = $(or $(DOCKER_BASE_IMAGE),$(shell sed -n 's/^ARG BASE_IMAGE=//p' Dockerfile))
-# Non-empty iff the engine can have the image: it is here, or the base it is built from is here or
-# can be pulled. An engine with no registry in reach cannot build it, so RUNNER=auto runs locally.
-docker_image_obtainable = $(shell { $(DOCKER) image inspect "$(docker_image_used)" || $(DOCKER) image inspect \
-	"$(docker_base_used)" || $(call docker_within,300) $(DOCKER) pull --quiet "$(docker_base_used)"; } >/dev/null 2>&1 && echo yes)
+# Non-empty iff the engine can have a current image: it is here, built from these sources, or the
+# base it is built from is here or can be pulled. An engine with no registry in reach cannot build
+# it, so RUNNER=auto runs locally.
+docker_image_obtainable = $(shell { [ "$$($(DOCKER) image inspect --format '{{index .Config.Labels "cv-rag.inputs"}}' \
+	"$(docker_image_used)" 2>/dev/null)" = "$(docker_inputs_id)" ] || $(DOCKER) image inspect "$(docker_base_used)" \
+	|| $(call docker_within,300) $(DOCKER) pull --quiet "$(docker_base_used)"; } >/dev/null 2>&1 && echo yes)
 
 # Compose v2 (the docker plugin) when present, else the standalone docker-compose (1.29 in Debian 12).
 # Decided on first use only, like RUNNER_USED.
@@ -95,7 +97,7 @@ docker_serve = $(call docker_compose,web,RAG_WEB_HOST="$(HOST)" RAG_WEB_PORT="$(
 # What goes into the image (see .dockerignore). Its checksum is stored as a label, so docker-ready
 # rebuilds when the code or the pins change; docker/extra (CI's inputs) is deliberately left out.
 DOCKER_INPUTS := Dockerfile .dockerignore requirements-rag.txt pyproject.toml README.md docker/image rag cv_generation
-docker_inputs_id = $(shell find $(DOCKER_INPUTS) $(if $(docker_extras),requirements-ray.txt) -type f ! -name '*.pyc' ! -path '*/__pycache__/*' ! -path '*/.pytest_cache/*' ! -path 'cv_generation/data/*' -exec cksum {} + 2>/dev/null | LC_ALL=C sort | cksum | cut -d' ' -f1)
+docker_inputs_id = $(shell find $(DOCKER_INPUTS) $(if $(docker_extras),requirements-ray.txt) -type f ! -name '*.pyc' ! -path '*/__pycache__/*' ! -path '*/.pytest_cache/*' ! -path '*/node_modules/*' ! -path 'cv_generation/data/*' -exec cksum {} + 2>/dev/null | LC_ALL=C sort | cksum | cut -d' ' -f1)
 docker_git_commit = $(or $(DOCKER_GIT_COMMIT),$(shell git rev-parse --short=12 HEAD 2>/dev/null)$(if $(shell git status --porcelain --untracked-files=no 2>/dev/null),-dirty),unknown)
 docker_rag_version = $(or $(shell sed -n 's/^__version__ *= *"\(.*\)".*/\1/p' rag/__init__.py 2>/dev/null),unknown)
 
