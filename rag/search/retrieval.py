@@ -263,10 +263,9 @@ class Searcher:
         if not known:
             return True
         starts, people = self.store.starts, self.store.people
-        rows = [agg.holding(starts, postings[t][0]) for t in known]
-        if (people != np.arange(len(people))).any():  # a person holds a word when any of their CVs does
-            rows = [agg.of_people(people, row, allowed) for row in rows]
-            allowed = None if allowed is None else agg.of_people(people, allowed, None)
+        # a person holds a word when any of their CVs does (one CV each: each row as it is)
+        rows = [agg.of_people(people, agg.holding(starts, postings[t][0]), allowed) for t in known]
+        allowed = None if allowed is None else agg.of_people(people, allowed, None)
         every = np.logical_and.reduce(rows)
         return not bool((every if allowed is None else every & allowed).any())
 
