@@ -45,16 +45,18 @@ def user_cache(name: str) -> Path | None:
     return None if _user_cache is None else _user_cache / name
 
 
-def kept(name: str, stem: str, shape: bytes, build: Callable[[], T]) -> T:
+def kept(name: str, stem: str, data: Path, rules: tuple[Path, ...], build: Callable[[], T]) -> T:
     """What build() returns, kept compiled (marshal) in the per-user cache's folder `name`, in a
-    file named by a digest of `shape` (everything that shapes the value: its data file, the rules
-    that derive it) and of Python's marshal format, so that a later process loads it instead of
-    building it again. Built each time where there is no cache; a damaged file is built again, and
-    a cache that cannot be written (a read-only home) is left alone."""
+    file named by everything that shapes the value: its data file (size and time), the modules
+    whose rules derive it (their text) and Python's marshal format, so that a later process loads
+    it instead of building it again. Built each time where there is no cache; a damaged file is
+    built again, and a cache that cannot be written (a read-only home) is left alone."""
     folder = user_cache(name)
     path = None
     if folder is not None:
-        digest = hashlib.sha256(shape + f"{sys.version_info[:2]}:{marshal.version}".encode()).hexdigest()[:16]
+        stat = data.stat()
+        shape = f"{stat.st_size}:{stat.st_mtime_ns}:{sys.version_info[:2]}:{marshal.version}".encode()
+        digest = hashlib.sha256(shape + b"".join(rule.read_bytes() for rule in rules)).hexdigest()[:16]
         path = folder / f"{stem}-{digest}.marshal"
         try:
             return marshal.loads(path.read_bytes())

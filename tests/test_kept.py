@@ -24,28 +24,40 @@ class Builds:
 VALUE = (frozenset({"größe", "responsive"}), {"g": ("größe",), "r": ("responsive",)})
 
 
-def test_a_value_is_built_once_then_loaded_and_a_new_shape_builds_again(tmp_path, monkeypatch):
-    monkeypatch.setattr(files, "_user_cache", tmp_path)
+def inputs(tmp_path):
+    """A data file and a module of rules, as a kept value names its shape by."""
+    data, rules = tmp_path / "words.json", tmp_path / "rules.py"
+    data.write_text('["Größe", "responsive"]')
+    rules.write_text("FOLD = 1\n")
+    return data, (rules,)
+
+
+def test_a_value_is_built_once_then_loaded_and_new_rules_build_again(tmp_path, monkeypatch):
+    monkeypatch.setattr(files, "_user_cache", tmp_path / "cache")
+    data, rules = inputs(tmp_path)
     build = Builds(VALUE)
-    assert kept("spelling", "de", b"rules 1", build) == VALUE and build.calls == 1
-    assert kept("spelling", "de", b"rules 1", build) == VALUE and build.calls == 1  # loaded
-    (written,) = (tmp_path / "spelling").iterdir()
+    assert kept("spelling", "de", data, rules, build) == VALUE and build.calls == 1
+    assert kept("spelling", "de", data, rules, build) == VALUE and build.calls == 1  # loaded
+    (written,) = (tmp_path / "cache" / "spelling").iterdir()
     assert written.name.startswith("de-") and written.suffix == ".marshal"
-    assert kept("spelling", "de", b"rules 2", build) == VALUE and build.calls == 2  # new rules
+    rules[0].write_text("FOLD = 2\n")
+    assert kept("spelling", "de", data, rules, build) == VALUE and build.calls == 2  # new rules
+    rules[0].write_text("FOLD = 1\n")  # the first rules again: the first file
     written.write_bytes(written.read_bytes()[:7])  # damaged: built again, and kept whole
-    assert kept("spelling", "de", b"rules 1", build) == VALUE and build.calls == 3
-    assert kept("spelling", "de", b"rules 1", build) == VALUE and build.calls == 3
+    assert kept("spelling", "de", data, rules, build) == VALUE and build.calls == 3
+    assert kept("spelling", "de", data, rules, build) == VALUE and build.calls == 3
 
 
 def test_without_a_cache_or_with_one_that_cannot_be_written_it_builds_each_time(tmp_path, monkeypatch):
+    data, rules = inputs(tmp_path)
     build = Builds(VALUE)
     monkeypatch.setattr(files, "_user_cache", None)
-    assert kept("spelling", "de", b"r", build) == kept("spelling", "de", b"r", build) == VALUE
+    assert kept("spelling", "de", data, rules, build) == kept("spelling", "de", data, rules, build) == VALUE
     assert build.calls == 2
     blocked = tmp_path / "file"
     blocked.write_text("not a folder")
     monkeypatch.setattr(files, "_user_cache", blocked)
-    assert kept("spelling", "de", b"r", build) == VALUE and build.calls == 3
+    assert kept("spelling", "de", data, rules, build) == VALUE and build.calls == 3
 
 
 @pytest.mark.slow

@@ -33,6 +33,8 @@ LANGUAGES = ("en", "es", "de", "fr")  # the CV languages, most common first
 EVERYDAY = 5000  # an English word this frequent in the list is prose, not a name (below: "Router", "Cisco")
 
 STEMMERS = {"en": "english", "es": "spanish", "de": "german", "fr": "french"}
+# What shapes the lists kept in the per-user cache besides their data: this module and the folding.
+_RULES = (Path(__file__), Path(terms.__file__))
 
 
 @cache
@@ -40,7 +42,7 @@ def _words(language: str) -> tuple[frozenset[str], dict[str, tuple[str, ...]], S
     """A language's words, folded; the same words by the first letter of their Snowball stem; and
     its stemmer. The two lists are kept compiled in the per-user cache: folding a list takes
     seconds (German's 339k words, 74k of them with accents), loading it a tenth of one."""
-    words, by_letter = kept("spelling", language, _shape(language), lambda: _folded(language))
+    words, by_letter = kept("spelling", language, _source(language), _RULES, lambda: _folded(language))
     return words, by_letter, Stemmer.Stemmer(STEMMERS[language])
 
 
@@ -54,14 +56,6 @@ def _folded(language: str) -> tuple[frozenset[str], dict[str, tuple[str, ...]]]:
         if "'" in word:
             by_letter.setdefault(word.partition("'")[2][:1], []).append(word)
     return words, {letter: tuple(group) for letter, group in by_letter.items()}
-
-
-def _shape(language: str) -> bytes:
-    """Everything that shapes a language's compiled lists: its data file, this module's rules and
-    the folding (rag/lexicon/terms.py)."""
-    data = _source(language).stat()
-    rules = Path(__file__).read_bytes() + Path(terms.__file__).read_bytes()
-    return f"{language}:{data.st_size}:{data.st_mtime_ns}:".encode() + rules
 
 
 @cache
@@ -98,7 +92,7 @@ def _source(language: str) -> Path:
 
 @cache
 def _everyday() -> frozenset[str]:
-    return kept("spelling", "everyday", _shape("en") + str(EVERYDAY).encode(), _common_english)
+    return kept("spelling", "everyday", _source("en"), _RULES, _common_english)
 
 
 def _common_english() -> frozenset[str]:

@@ -85,11 +85,8 @@ def _build() -> tuple[list, dict]:
 
 @lru_cache(maxsize=1)
 def _table() -> _Table:
-    """The table from the per-user cache, else built (and kept there when there is one), named by
-    everything that shapes it: the data file and this module's rules."""
-    data = _source().stat()
-    shape = f"{data.st_size}:{data.st_mtime_ns}".encode() + Path(__file__).read_bytes()
-    return _Table(*kept("gazetteer", "cities", shape, _build))
+    """The table from the per-user cache, else built (and kept there when there is one)."""
+    return _Table(*kept("gazetteer", "cities", _source(), (Path(__file__),), _build))
 
 
 def cities_named(name: str) -> tuple[City, ...]:
