@@ -50,7 +50,8 @@ def kept(name: str, stem: str, data: Path, rules: tuple[Path, ...], build: Calla
     file named by everything that shapes the value: its data file (size and time), the modules
     whose rules derive it (their text) and Python's marshal format, so that a later process loads
     it instead of building it again. Built each time where there is no cache; a damaged file is
-    built again, and a cache that cannot be written (a read-only home) is left alone."""
+    built again, and a cache that cannot be written (a read-only home) is left alone. Writing a
+    new shape removes the stem's older ones (each is tens of MB, and an upgrade makes one)."""
     folder = user_cache(name)
     path = None
     if folder is not None:
@@ -67,6 +68,9 @@ def kept(name: str, stem: str, data: Path, rules: tuple[Path, ...], build: Calla
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(path, marshal.dumps(value))
+            for older in path.parent.glob(f"{stem}-*.marshal"):
+                if older != path:
+                    older.unlink(missing_ok=True)
         except OSError:
             pass
     return value

@@ -40,13 +40,35 @@ def offline_model(monkeypatch, tmp_path):
     settings (make's RAG_VIA_MAKE words errors for make; NO_COLOR), and a cache of model exports
     of its own (`rag index` never writes into the user's)."""
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
+    # Beside the test's folder, not in it: many tests read tmp_path as a folder of CVs.
+    cache = tmp_path.parent / f"{tmp_path.name}-xdg-cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    _share_derived_lists(cache / "cv-rag")
     monkeypatch.setenv("EMBEDDING_MODEL", BUNDLED_MODEL)
     # The same stores on every CPU: `rag index` embeds in fp32 unless a test asks for its machine's
     # choice (tests/test_arithmetic.py), which would pick bf16 where there is AMX.
     monkeypatch.setenv("RAG_ENCODER", "fp32")
     monkeypatch.delenv("RAG_VIA_MAKE", raising=False)
     monkeypatch.delenv("NO_COLOR", raising=False)
+
+
+# The tests' own corner of the user's cache, read when the tests start (before offline_model points
+# XDG_CACHE_HOME at each test's own folder).
+TEST_CACHE = user_cache_root() or Path(tempfile.gettempdir()) / "cv-rag"
+# What rag.files.kept derives from the package's data (the spelling lists, the city table) is the
+# same for every test, so the tests' caches share one copy of it, made once per machine: folded
+# anew in each test's empty cache it cost a subprocess 3-6 s (a tenth of make test on an AVX2
+# EPYC). The kept files are named by everything that shapes them; tests/test_kept.py and the
+# gazetteer's cache test point the cache elsewhere and see it built.
+SHARED_KEPT = TEST_CACHE / "test-kept"
+_KEPT_KINDS = ("spelling", "gazetteer")
+
+
+def _share_derived_lists(cache_root: Path) -> None:
+    cache_root.mkdir(parents=True, exist_ok=True)
+    for kind in _KEPT_KINDS:
+        (SHARED_KEPT / kind).mkdir(parents=True, exist_ok=True)
+        (cache_root / kind).symlink_to(SHARED_KEPT / kind, target_is_directory=True)
 
 
 HASH_MODEL = "hash-words-64"
@@ -94,8 +116,7 @@ def exported_encoder() -> Path:
     return folder
 
 
-# Read when the tests start, before offline_model points XDG_CACHE_HOME at each test's own folder.
-USER_EXPORTS = (user_cache_root() or Path(tempfile.gettempdir()) / "cv-rag") / "test-exports"
+USER_EXPORTS = TEST_CACHE / "test-exports"
 _EXPORT_CODE = ("export.py", "encoder.py", "model_choice.py")
 
 

@@ -41,11 +41,15 @@ def test_a_value_is_built_once_then_loaded_and_new_rules_build_again(tmp_path, m
     (written,) = (tmp_path / "cache" / "spelling").iterdir()
     assert written.name.startswith("de-") and written.suffix == ".marshal"
     rules[0].write_text("FOLD = 2\n")
+    kept("spelling", "everyday", data, rules, Builds(VALUE))  # another stem's file stays
     assert kept("spelling", "de", data, rules, build) == VALUE and build.calls == 2  # new rules
-    rules[0].write_text("FOLD = 1\n")  # the first rules again: the first file
+    (newer,) = (tmp_path / "cache" / "spelling").glob("de-*")  # the older shape is removed
+    assert newer != written and len(list((tmp_path / "cache" / "spelling").glob("everyday-*"))) == 1
+    rules[0].write_text("FOLD = 1\n")  # the first rules again: built again, and kept whole
+    assert kept("spelling", "de", data, rules, build) == VALUE and build.calls == 3
     written.write_bytes(written.read_bytes()[:7])  # damaged: built again, and kept whole
-    assert kept("spelling", "de", data, rules, build) == VALUE and build.calls == 3
-    assert kept("spelling", "de", data, rules, build) == VALUE and build.calls == 3
+    assert kept("spelling", "de", data, rules, build) == VALUE and build.calls == 4
+    assert kept("spelling", "de", data, rules, build) == VALUE and build.calls == 4
 
 
 def test_without_a_cache_or_with_one_that_cannot_be_written_it_builds_each_time(tmp_path, monkeypatch):
