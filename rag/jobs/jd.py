@@ -65,7 +65,7 @@ from rag.lexicon.terms import QUERY_FRAMING, STOPWORDS, fold, folded_words, raw_
 from rag.lexicon.vocabulary import domain, find_practices, find_skills
 from rag.profile.education import LEVELS as EDUCATION_LEVELS
 from rag.profile.education import levels_in
-from rag.profile.places import city_country, country_code
+from rag.profile.places import names_place
 from rag.profile.spoken import languages_in
 from rag.profile.titles import TITLE_WORDS, pick_title
 
@@ -640,13 +640,9 @@ def _mentions(clause: str, sectioned: bool) -> list[_Mention]:
         elif after is not None:  # "Core PHP", "Selenium" in "Apache Selenium": the skill's name, in full
             _move(starts, after, known[after].start, a)
             known[after] = replace(known[after], start=a)
-        elif not everyday and (asks or not _a_place(clause[a:b])):  # "Internet", "Open Source" alone name no product
+        elif not everyday and (asks or not names_place(clause[a:b])):  # "Internet", "Open Source" alone name no product
             names.append(_Mention(a, b, None, tuple(folded_words(clause[a:b]))))
     return sorted(known + names, key=lambda m: m.start)
-
-
-def _a_place(name: str) -> bool:
-    return city_country(name) is not None or country_code(name) is not None
 
 
 def _places(mentions: list[_Mention], edge: str) -> dict[int, list[int]]:

@@ -175,6 +175,14 @@ def city_country(name: str, codes: Collection[str] = ()) -> str | None:
     return city.code if city else None
 
 
+def names_place(text: str) -> bool:
+    """Whether the text is a country or a city by name, as the readers of questions and job
+    descriptions both ask; a code counts when written as one ("in US", not "with us")."""
+    if country_code(text):
+        return len(text) > 3 or text.isupper()
+    return city_country(text) is not None
+
+
 def city_spellings(name: str) -> tuple[str, ...]:
     """Every spelling of the city a name spells ("Munich" -> Munich, München, Múnich, ...); empty
     for a name no city has."""

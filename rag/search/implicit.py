@@ -296,14 +296,12 @@ def _place_at(question: str, at: int, strong: bool, known_places: Collection[str
 
 
 def _is_place(text: str, strong: bool, known_places: Collection[str]) -> bool:
-    from rag.profile.places import city_country, country_code
+    from rag.profile.places import names_place
 
     key = _key(text)
     if key in STOPWORDS or canonical(text) is not None:
         return False
-    if country_code(text):
-        return len(text) > 3 or text.isupper()  # "in US", not "with us"
-    if city_country(text):
+    if names_place(text):
         return True
     capitalised = all(w[0].isupper() for w in text.split())
     return capitalised and (key in known_places or strong)
