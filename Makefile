@@ -122,7 +122,7 @@ $(VENV_RAY_STAMP): requirements-ray.txt $(VENV_STAMP)
 runner_said = runner: $(RUNNER_USED)$(if $(filter auto,$(RUNNER)), (RUNNER=auto$(if $(filter local,$(RUNNER_USED)),; $(AUTO_WHY))))
 runner-ready:
 	@echo "$(runner_said)" >&2
-	@$(if $(filter docker,$(RUNNER_USED)),$(MAKE) --no-print-directory docker-ready,$(MAKE) --no-print-directory venv $(if $(filter ray,$(ENGINE)),$(VENV_RAY_STAMP))) >&2
+	@$(if $(filter docker,$(RUNNER_USED)),$(MAKE) --no-print-directory docker-ready docker_inputs_id="$(docker_inputs_id)",$(MAKE) --no-print-directory venv $(if $(filter ray,$(ENGINE)),$(VENV_RAY_STAMP))) >&2
 
 # FOLLOW_LINKS=1 follows links out of CV_DIR; LIMITS="--max-pages 300 ..." raises limits (docs/input.md);
 # REPLACE=1 indexes another CV_DIR into a STORE built from a different folder.

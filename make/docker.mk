@@ -97,7 +97,11 @@ docker_serve = $(call docker_compose,web,RAG_WEB_HOST="$(HOST)" RAG_WEB_PORT="$(
 # What goes into the image (see .dockerignore). Its checksum is stored as a label, so docker-ready
 # rebuilds when the code or the pins change; docker/extra (CI's inputs) is deliberately left out.
 DOCKER_INPUTS := Dockerfile .dockerignore requirements-rag.txt pyproject.toml README.md docker/image rag cv_generation
-docker_inputs_id = $(shell find $(DOCKER_INPUTS) $(if $(docker_extras),requirements-ray.txt) -type f ! -name '*.pyc' ! -path '*/__pycache__/*' ! -path '*/.pytest_cache/*' ! -path '*/node_modules/*' ! -path 'cv_generation/data/*' -exec cksum {} + 2>/dev/null | LC_ALL=C sort | cksum | cut -d' ' -f1)
+# Computed once per make (on first use, as COMPOSE), and handed to the sub-makes that build.
+ifeq ($(origin docker_inputs_id),undefined)
+docker_inputs_id = $(eval docker_inputs_id := $(docker_inputs_sum))$(docker_inputs_id)
+endif
+docker_inputs_sum = $(shell find $(DOCKER_INPUTS) $(if $(docker_extras),requirements-ray.txt) -type f ! -name '*.pyc' ! -path '*/__pycache__/*' ! -path '*/.pytest_cache/*' ! -path '*/node_modules/*' ! -path 'cv_generation/data/*' -exec cksum {} + 2>/dev/null | LC_ALL=C sort | cksum | cut -d' ' -f1)
 docker_git_commit = $(or $(DOCKER_GIT_COMMIT),$(shell git rev-parse --short=12 HEAD 2>/dev/null)$(if $(shell git status --porcelain --untracked-files=no 2>/dev/null),-dirty),unknown)
 docker_rag_version = $(or $(shell sed -n 's/^__version__ *= *"\(.*\)".*/\1/p' rag/__init__.py 2>/dev/null),unknown)
 
@@ -124,7 +128,7 @@ docker-ready:
 	@$(docker_image_state); \
 	if [ "$$state" != current ]; then \
 		echo "docker: image $(docker_image_used) is $$state; building it (make build; the first build takes minutes)." >&2; \
-		$(MAKE) --no-print-directory build >&2; \
+		$(MAKE) --no-print-directory build docker_inputs_id="$(docker_inputs_id)" >&2; \
 	fi
 
 # Fails, saying why, unless the image exists and was built from these sources.
