@@ -2,6 +2,8 @@
 trade outside IT, "is a plus" clauses, and the fragments and doubles a requirement list must not
 hold: a language's level word, a degree line's field, headings, a concept asked twice."""
 
+import pytest
+
 from rag.jobs.jd import EDUCATION, LANGUAGE, PHRASE, SKILL, parse_jd
 
 
@@ -23,7 +25,9 @@ def test_plain_sentences_read_the_skills_they_name():
 
 
 def test_a_sentence_is_no_title():
-    assert parse_jd("Looking for a React developer who knows TypeScript.").title is None
+    """The sentence is read for what it asks; the role it seeks is the title, not the sentence."""
+    jd = parse_jd("Looking for a React developer who knows TypeScript.")
+    assert jd.title == "React developer" and jd.skills == ("React", "TypeScript")
     assert parse_jd("Senior React Developer\n\nWe need someone who knows TypeScript.").title == "Senior React Developer"
 
 
@@ -118,3 +122,59 @@ def test_a_posting_pasted_with_mis_decoded_characters_reads_as_written():
     assert "â€¢" in pasted
     wanted = [(SKILL, ("Jenkins",), True), (SKILL, ("Docker",), True), (SKILL, ("Linux",), True)]
     assert read(pasted) == read(clean) == [*wanted, (SKILL, ("Kubernetes",), False)]
+
+
+@pytest.mark.parametrize(
+    "clause, must, wanted",
+    [
+        ("French is a must.", True, ["French"]),
+        ("English required.", True, ["English"]),
+        ("Spanish is a plus.", False, ["Spanish"]),
+        ("German and English are required.", True, ["German", "English"]),
+        ("Se requiere inglés.", True, ["English"]),
+        ("Deutsch ist ein Muss.", True, ["German"]),
+        ("Languages: French, English", True, ["French", "English"]),
+    ],
+)
+def test_a_language_said_alone_with_how_much_it_matters_is_a_language(clause, must, wanted):
+    """Without a word about speaking ("fluent", "spoken"), a clause naming nothing but languages
+    and whether they are needed asks for those languages; before, it was a phrase met by meaning
+    or nothing at all."""
+    found = parse_jd(clause).requirements
+    assert [(r.kind, r.language, r.must) for r in found] == [(LANGUAGE, name, must) for name in wanted]
+
+
+def test_a_language_word_naming_something_else_is_no_language():
+    """ "French cuisine" asks for cooking, not for French."""
+    assert [r.kind for r in parse_jd("French cuisine is a must.").requirements] == [PHRASE]
+
+
+@pytest.mark.parametrize(
+    "text, title",
+    [
+        (
+            "We are a busy bistro in Lyon looking for a sous chef. You have run a line in a high-volume kitchen "
+            "for at least four years and know HACCP inside out. French is a must.",
+            "sous chef",
+        ),
+        ("Buscamos una enfermera con experiencia en cuidados intensivos.", "enfermera"),
+        ("We are looking for the best software engineer to lead our platform team.", "software engineer"),
+        ("We are looking for a team player who knows Python.", None),  # no job noun: no title
+    ],
+)
+def test_a_posting_written_as_prose_takes_the_role_it_seeks_as_its_title(text, title):
+    assert parse_jd(text).title == title
+
+
+def test_the_bistro_paragraph_asks_for_french():
+    jd = parse_jd(
+        "We are a busy bistro in Lyon looking for a sous chef. You have run a line in a high-volume kitchen for at "
+        "least four years, know HACCP inside out and can plan menus around seasonal produce. Pastry experience "
+        "would be a bonus. French is a must."
+    )
+    assert [(r.kind, r.label, r.must) for r in jd.requirements] == [
+        (SKILL, "HACCP", True),
+        ("years", "4+ years", True),
+        (LANGUAGE, "French", True),
+        (SKILL, "Pastry", False),
+    ]

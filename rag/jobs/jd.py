@@ -279,7 +279,7 @@ def parse_jd(text: str) -> JobDescription:
             for r in _read_clause(clause, True, False)
             if r.kind != PHRASE
         ]
-    title = md_titles[0] if md_titles else title_line and pick_title([title_line])
+    title = md_titles[0] if md_titles else (title_line and pick_title([title_line])) or _sought(clauses)
     named = [r for r in found if r.kind in (SKILL, YEARS)]
     skills = tuple(dict.fromkeys(s for r in named for s in (*r.within, *r.skills)))
     return JobDescription(
@@ -503,6 +503,29 @@ _ROLE_OF = regex.compile(
 )
 
 
+# The role a posting written as prose seeks: "We are looking for a sous chef to run ...", "Buscamos
+# una enfermera con ...", "Wir suchen einen Elektriker für ...".
+_SEEKS = regex.compile(
+    r"(?i)\b(?:looking for|seeking|hiring|recruiting|searching for|buscamos|busca|se busca|suchen|sucht|"
+    r"recherchons|recrute|recherche)\s+(?:an?|the|una?|eine?n?|une?)?\s*"
+    r"(?:(?:new|experienced|talented|motivated|passionate|skilled|dedicated|qualified|best|great|strong|exceptional|full-time|part-time)\s+)*"
+    r"(?P<role>[\p{L}][\p{L}&/-]*(?:\s+[\p{L}][\p{L}&/-]*){0,3}?)"
+    r"(?=\s*(?:$|[,;.:()!]|\s(?:or|and|with|in|at|for|who|to|where|within|join|con|para|mit|für|avec|pour)\b))"
+)
+
+
+def _sought(clauses: list[tuple[str, str, bool]]) -> str | None:
+    """The title of a posting with no title line: the role its prose says it seeks, when that ends
+    in a job noun ("sous chef"; never "a team player")."""
+    for clause, _, _ in clauses[:_TITLE_LINES]:
+        found = _SEEKS.search(clause, timeout=1)
+        if found:
+            words = folded_words(found.group("role"))
+            if words and _job_nouns(words[-1]):
+                return found.group("role")
+    return None
+
+
 def _role_of_years(clause: str) -> tuple[int, int] | None:
     """Where the role a minimum of years is in stands in the clause ("business analyst" of "2+ years
     of experience as a business analyst"), when its last word is a job noun (rag/profile/titles.py);
@@ -547,13 +570,23 @@ def _language(clause: str, must: bool) -> list[Requirement]:
     nivel B2", "sehr gute Englischkenntnisse"), when the clause speaks of languages."""
     folded = fold(clause)
     names = languages_in(clause)
-    if not names or not (LANGUAGE_CONTEXT.search(folded) or _CEFR.search(clause) or LEVEL_WORDS.search(folded)):
+    if not names or not (
+        LANGUAGE_CONTEXT.search(folded) or _CEFR.search(clause) or LEVEL_WORDS.search(folded) or _only_languages(clause)
+    ):
         return []
     level = _language_level(clause)
     return [
         Requirement(LANGUAGE, name + (f" {level}" if level else ""), must, clause, level=level, language=name)
         for name in names
     ]
+
+
+def _only_languages(clause: str) -> bool:
+    """Whether the clause names languages and nothing else but how much they matter ("French is a
+    must", "English required", "Se requiere inglés"): a language said alone needs no word about
+    speaking, where "French cuisine is a must" asks for cooking."""
+    words = [w for w in folded_words(clause) if w not in FILLER]
+    return bool(words) and all(languages_in(w) for w in words)
 
 
 def _language_level(clause: str) -> str | None:

@@ -450,6 +450,8 @@ MUST_PHRASES = _phrases("""
     voraussetzung
     zwingend
     unbedingt
+    ein muss
+    pflicht
     du bringst
     sie bringen
     requis
