@@ -103,6 +103,13 @@ def test_a_skill_or_a_label_is_no_town():
     assert find_location(["Male"]) is None
 
 
+def test_an_alternate_name_that_opens_a_skill_is_no_town_but_a_citys_own_name_is():
+    """GeoNames spells Topeka "Google" and Uman "Human"; Delta (BC) and Split are those cities' names."""
+    assert find_location(["Google"]) is None and find_location(["Human"]) is None
+    assert find_location(["Topeka"]).code == "US"
+    assert (find_location(["Split, Croatia"]).city, find_location(["Delta"]).code) == ("Split", "CA")
+
+
 def test_a_country_filter_finds_the_cvs_whose_town_lies_in_it():
     texts = ["Kasun Perera\nMaharagama\nkasun@example.com", "Nimal Silva\nColombo\nnimal@example.com"]
     texts.append("Rahul Nair\nKochi, Kerala\nrahul@example.com")

@@ -56,6 +56,14 @@ from rag.store.open import open_store
         ("Engineer in Smallville", "Engineer in Smallville", []),  # no gazetteer city, no store place, no "based in"
         ("worked with us in Ruby", "worked with us in Ruby", []),
         ("Who has 100 years of experience?", "Who has 100 years of experience?", []),
+        # A skill's name that opens with a town's is the skill (Delta, BC; Uman, Ukraine; GeoNames
+        # also spells Topeka "Google" and Henderson "Basic").
+        ("Who has experience in Delta Lake?", "Who has experience in Delta Lake?", []),
+        ("Who has experience in Human Resources?", "Who has experience in Human Resources?", []),
+        ("Nurse with experience in Basic Life Support", "Nurse with experience in Basic Life Support", []),
+        ("Candidates skilled in Google Classroom", "Candidates skilled in Google Classroom", []),
+        ("Who worked in Google?", "Who worked in Google?", []),
+        ("Accountant in Split", "Accountant", [("location", "Split", "in Split")]),  # Split is the city's name
     ],
 )
 def test_a_question_is_read_into_filters_and_the_words_left(question, rest, found):

@@ -160,6 +160,12 @@ def one_word_spellings() -> dict[str, str]:
     return {key[0]: spelling.canonical for key, spelling in _TABLE.items() if len(key) == 1}
 
 
+def opens_a_name(word: str) -> bool:
+    """Whether a word is the first of a skill name of several words ("Google" of Google Cloud,
+    "Human" of Human Resources)."""
+    return _LONGEST.get(fold(word), 0) > 1
+
+
 def domain(canonical_name: str) -> str:
     """The field of work a canonical skill is filed under ("programming", "healthcare", ...)."""
     return _DOMAIN[canonical_name]

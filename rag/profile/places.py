@@ -27,7 +27,7 @@ from functools import lru_cache
 import regex
 from babel import Locale
 
-from rag.lexicon.vocabulary import canonical
+from rag.lexicon.vocabulary import canonical, opens_a_name
 from rag.profile.gazetteer import City, cities_named, key
 
 CV_LANGUAGES = ("en", "es", "de", "fr")
@@ -161,8 +161,11 @@ def country_code(name: str) -> str | None:
 def _city(name: str, codes: Collection[str] = ()) -> City | None:
     """The city a name spells: the most populous in the given countries when one there has that
     name, else the most populous; None for no city, or for a skill's name ("Rust", "Spring": towns
-    too)."""
+    too). A word that opens a skill's name spells only a city it is the name of, never one of
+    GeoNames' alternate names ("Google" for Topeka, "Human" for Uman, "Basic" for Henderson)."""
     cities = cities_named(name)
+    if cities and opens_a_name(name):
+        cities = tuple(c for c in cities if key(c.spellings[0]) == key(name))
     if not cities or canonical(name) is not None:
         return None
     return next((c for c in cities if c.code in codes), cities[0])

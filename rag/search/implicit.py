@@ -283,13 +283,17 @@ def _places_in(question: str, known_places: Collection[str]):
 
 
 def _place_at(question: str, at: int, strong: bool, known_places: Collection[str]) -> tuple[str, int] | None:
-    """The place named at `at` (the longest run of up to three words that is one) and where it ends."""
+    """The place named at `at` (the longest run of up to three words that is one) and where it ends;
+    none where the run opens with a skill's name ("in Delta Lake", "in Human Resources": Delta
+    and Uman are towns too)."""
     run = _WORDS.match(question, at)
     if run is None:
         return None
     words = list(regex.finditer(_WORD, run.group()))
     for n in range(len(words), 0, -1):
         text = run.group()[: words[n - 1].end()].rstrip(".")
+        if canonical(text) is not None:
+            return None
         if _is_place(text, strong, known_places):
             return text, at + len(text)
     return None
@@ -299,7 +303,7 @@ def _is_place(text: str, strong: bool, known_places: Collection[str]) -> bool:
     from rag.profile.places import names_place
 
     key = _key(text)
-    if key in STOPWORDS or canonical(text) is not None:
+    if key in STOPWORDS:
         return False
     if names_place(text):
         return True
