@@ -158,6 +158,8 @@ def test_a_language_word_naming_something_else_is_no_language():
             "sous chef",
         ),
         ("Buscamos una enfermera con experiencia en cuidados intensivos.", "enfermera"),
+        ("Buscamos un abogado mercantilista con al menos 5 años de experiencia.", "abogado mercantilista"),
+        ("Wir suchen eine Pflegefachkraft (m/w/d) mit mindestens 3 Jahren Erfahrung.", "Pflegefachkraft"),
         ("We are looking for the best software engineer to lead our platform team.", "software engineer"),
         ("We are looking for a team player who knows Python.", None),  # no job noun: no title
     ],

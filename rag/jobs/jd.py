@@ -60,14 +60,13 @@ from rag.lexicon.job_words import (
 from rag.lexicon.numbers import NUMBER_WORDS
 from rag.lexicon.role_words import ROLE_WORDS
 from rag.lexicon.spelling import everyday_word
-from rag.lexicon.stems import same_word
 from rag.lexicon.terms import QUERY_FRAMING, STOPWORDS, fold, folded_words, raw_tokens
 from rag.lexicon.vocabulary import domain, find_practices, find_skills
 from rag.profile.education import LEVELS as EDUCATION_LEVELS
 from rag.profile.education import levels_in
 from rag.profile.places import names_place
 from rag.profile.spoken import languages_in
-from rag.profile.titles import TITLE_WORDS, pick_title
+from rag.profile.titles import job_noun, pick_title
 
 SKILL, YEARS, PHRASE, EDUCATION, LANGUAGE = "skill", "years", "phrase", "education", "language"
 
@@ -205,7 +204,7 @@ def _about_us(clause: str) -> bool:
     if len(clause.split()) > _ABOUT_US_WORDS or not _ABOUT_US.search(folded) or _WE_ASK.search(folded):
         return False
     head = folded_words(clause)[:_OUR_ROLE_WORDS]
-    return not (head[:1] == ["our"] and any(w in TITLE_WORDS or w in _HIRED for w in head[1:]))
+    return not (head[:1] == ["our"] and any(job_noun(w) or w in _HIRED for w in head[1:]))
 
 
 _HIRED = frozenset("candidate candidates hire hires colleague applicant".split())
@@ -357,7 +356,7 @@ def _sections(text: str) -> tuple[list[_Line], set[str], list[str]]:
 def _names_a_job(line: str) -> bool:
     """Whether a line ends in a job's noun, as a title does ("Senior Secondary School Teacher")."""
     words = folded_words(line)
-    return bool(words) and words[-1] in TITLE_WORDS
+    return bool(words) and job_noun(words[-1])
 
 
 def _heading_of_line(content: str) -> str | None:
@@ -516,12 +515,13 @@ _SEEKS = regex.compile(
 
 def _sought(clauses: list[tuple[str, str, bool]]) -> str | None:
     """The title of a posting with no title line: the role its prose says it seeks, when that ends
-    in a job noun ("sous chef"; never "a team player")."""
+    in a job noun, or starts with one as Spanish and French put it ("sous chef", "abogado
+    mercantilista", "Pflegefachkraft"; never "a team player")."""
     for clause, _, _ in clauses[:_TITLE_LINES]:
         found = _SEEKS.search(clause, timeout=1)
         if found:
             words = folded_words(found.group("role"))
-            if words and _job_nouns(words[-1]):
+            if words and (_names_job(words[-1]) or _names_job(words[0])):
                 return found.group("role")
     return None
 
@@ -534,14 +534,14 @@ def _role_of_years(clause: str) -> tuple[int, int] | None:
         found = pattern.search(clause, timeout=1)
         if found:
             words = folded_words(found.group("role"))
-            if words and any(same_word(words[-1], noun) for noun in _job_nouns(words[-1])):
+            if words and _names_job(words[-1]):
                 return found.start("role"), found.end("role")
     return None
 
 
-def _job_nouns(word: str) -> tuple[str, ...]:
-    """The job nouns a word may be a form of ("analysts" of "analyst")."""
-    return tuple(n for n in (word, word.removesuffix("s"), word.removesuffix("es")) if n in TITLE_WORDS)
+def _names_job(word: str) -> bool:
+    """Whether a folded word is a job noun or its plural ("analysts")."""
+    return any(job_noun(n) for n in (word, word.removesuffix("s"), word.removesuffix("es")))
 
 
 def _role_years(clause: str, role: tuple[int, int], years: int, must: bool) -> Requirement:

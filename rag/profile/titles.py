@@ -88,6 +88,12 @@ _COMPOUND_ENDS = tuple(
 ) + ("angestellter", "angestellte", "kaufmann", "kauffrau", "fachkraft")
 """German titles are compounds ending in a job noun: "Softwareentwickler", "Grundschullehrerin"."""
 
+
+def job_noun(term: str) -> bool:
+    """Whether a folded word names a job: a job noun, or a German compound that ends in one
+    ("pflegefachkraft"). Titles on CVs and the roles job descriptions name both ask this."""
+    return term in TITLE_WORDS or (len(term) > 8 and term.endswith(_COMPOUND_ENDS))
+
 _LEGAL_FORM = regex.compile(
     r"(?<![\p{L}])(?:GmbH|AG|KG|OHG|UG|SE|Ltd\.?|Limited|PLC|plc|LLC|LLP|Inc\.?|Corp\.?|Co\.|S\.?A\.?|S\.?L\.?|"
     r"S\.L\.U\.|S\.A\.S\.|SAS|SARL|S\.Com\.|S\.L\.L\.|BV|NV|AB|AS|Oy|SpA|S\.p\.A\.|Srl|& Co|and Sons|"
@@ -108,7 +114,7 @@ def title_score(text: str) -> int:
     Two points per job noun; a company or institution word costs one point beside a job noun
     ("Primary School Teacher", "Professeure de lycée") and three without one ("Acme GmbH")."""
     nouns = sum(
-        any(part in TITLE_WORDS or (len(part) > 8 and part.endswith(_COMPOUND_ENDS)) for part in token.term.split("-"))
+        any(job_noun(part) for part in token.term.split("-"))
         for token in raw_tokens(text)
     )
     score = 2 * nouns
