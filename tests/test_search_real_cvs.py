@@ -145,3 +145,21 @@ def test_a_row_whose_evidence_holds_a_word_of_the_query_is_labelled_as_holding_i
     doc = search(store, "Who has shipped apps to the stores?")
     cho = next(r for r in doc["lists"]["fused"] if r["cv_id"] == "cho")
     assert "shipped" in cho["matched_terms"] and "Shipped" in cho["evidence"][0]["text"] and not cho["weak"]
+
+
+def test_a_skill_written_with_a_stop_word_inside_is_held_as_the_text_reader_holds_it(tmp_path):
+    """ "Gestión de proyectos" is Project Management to match (vocabulary.find_skills reads the
+    text); the index keeps no term for "de", so search found no CV holding that spelling until a
+    stop word inside a phrase stood for the word in its place."""
+    store = indexed_pdfs(
+        tmp_path / "cvs",
+        {
+            "lia": "Lía Gómez\nlia@mail.es\nJefa de equipo\nGestión de proyectos y Scrum con equipos de ocho personas.",
+            "max": "Max Roe\nmax@mail.org\nPlanner\nProject management for retail builds.",
+            "ona": "Ona Puig\nona@mail.es\nContable\nCierres mensuales y conciliaciones bancarias.",
+        },
+    )
+    for question in ("Who knows project management?", "¿Quién sabe de gestión de proyectos?"):
+        doc = search(store, question)
+        assert list(doc["concepts"].values()) == [2], question
+        assert sorted(fused(doc)[:2]) == ["lia", "max"], question

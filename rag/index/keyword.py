@@ -19,7 +19,7 @@ from rag.index.dictionary import TermDictionary
 from rag.index.keyword_segment import KeywordFiles, KeywordSegment
 from rag.index.live import LiveRows
 from rag.index.tokens import TokenBatch
-from rag.lexicon.terms import JOINERS, pieces
+from rag.lexicon.terms import JOINERS, STOPWORDS, pieces
 
 _CACHED_TERMS = 32  # a search asks for the same term's postings several times (ranking, concepts, evidence)
 
@@ -159,14 +159,19 @@ class KeywordIndex:
         return {t: self.stats.idf(self.term_id(t)) for t in terms}
 
     def phrase_chunks(self, words: tuple[str, ...]) -> np.ndarray:
-        """Live chunks in which the words stand side by side, in order (ascending ids)."""
-        ids = [self.term_id(w) for w in words]
+        """Live chunks in which the words stand side by side, in order (ascending ids). A stop word
+        holds its place in the index without a term (tokens.py), so one between two words stands
+        for the word in its place, whichever it is: "gestion de proyectos" is held where "gestion"
+        and "proyectos" stand two words apart, as the text reader (vocabulary.find_skills) holds
+        it. At either end it holds nothing ("t sql", the pieces of "T-SQL", is no "... sql")."""
+        placed = [(offset, w) for offset, w in enumerate(words) if w not in STOPWORDS]
+        ids = [(offset, self.term_id(w)) for offset, w in placed]
         found = [np.zeros(0, np.int64)]
-        if None in ids:
+        if not words or words[0] in STOPWORDS or words[-1] in STOPWORDS or any(i is None for _, i in ids):
             return found[0]
         for segment, rows in zip(self.segments, self.live):
-            starts = segment.positions_of(segment.row(ids[0]))
-            for offset, term_id in enumerate(ids[1:], start=1):
+            starts = segment.positions_of(segment.row(ids[0][1]))
+            for offset, term_id in ids[1:]:
                 if not len(starts):
                     break
                 starts = np.intersect1d(starts, segment.positions_of(segment.row(term_id)) - offset, assume_unique=True)

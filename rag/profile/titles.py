@@ -94,6 +94,7 @@ def job_noun(term: str) -> bool:
     ("pflegefachkraft"). Titles on CVs and the roles job descriptions name both ask this."""
     return term in TITLE_WORDS or (len(term) > 8 and term.endswith(_COMPOUND_ENDS))
 
+
 _LEGAL_FORM = regex.compile(
     r"(?<![\p{L}])(?:GmbH|AG|KG|OHG|UG|SE|Ltd\.?|Limited|PLC|plc|LLC|LLP|Inc\.?|Corp\.?|Co\.|S\.?A\.?|S\.?L\.?|"
     r"S\.L\.U\.|S\.A\.S\.|SAS|SARL|S\.Com\.|S\.L\.L\.|BV|NV|AB|AS|Oy|SpA|S\.p\.A\.|Srl|& Co|and Sons|"
@@ -113,10 +114,7 @@ def title_score(text: str) -> int:
 
     Two points per job noun; a company or institution word costs one point beside a job noun
     ("Primary School Teacher", "Professeure de lycée") and three without one ("Acme GmbH")."""
-    nouns = sum(
-        any(job_noun(part) for part in token.term.split("-"))
-        for token in raw_tokens(text)
-    )
+    nouns = sum(any(job_noun(part) for part in token.term.split("-")) for token in raw_tokens(text))
     score = 2 * nouns
     if _LEGAL_FORM.search(text) or _INSTITUTION.search(fold(text)):
         score -= 1 if nouns else 3
