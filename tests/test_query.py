@@ -56,8 +56,23 @@ def test_aliases_become_their_canonical_concept():
     assert labels("ML and Postgres") == ["machine learning", "postgresql"]
     assert labels("CI") == ["ci/cd"]
     golang = analyse("Golang").concepts[0]
-    assert golang.label == "golang" and spelled(golang) == {"golang", "go"}
+    assert golang.label == "golang" and spelled(golang) == {"golang", "go", "go lang"}  # every spelling of Go
     assert spelled(analyse("Backbone.js").concepts[0]) == {"backbone.js", "backbone js", "backbonejs", "backbone"}
+
+
+def test_a_one_word_skill_is_held_by_every_spelling_as_a_filter_and_match_hold_it():
+    """ "pastry" names Patisserie, which CVs write in four languages; "IFR" is written out. A one-word
+    concept searched for the word and the kinds of its skill alone, where a phrase of several
+    words, a profile filter and match took every spelling (rag/lexicon/concepts.py)."""
+    from rag.lexicon.concepts import holding_spellings
+    from rag.search.filters import concept_spellings
+
+    pastry = spelled(analyse("Who knows pastry?").concepts[0])
+    assert {"patisserie", "reposteria", "konditorei"} <= pastry
+    assert pastry == {" ".join(s) for s in holding_spellings("Patisserie")}
+    assert pastry <= {" ".join(s) for s in concept_spellings("pastry")}
+    assert "instrument flight rules" in spelled(analyse("Who knows IFR?").concepts[0])
+    assert {"mysql", "postgresql"} <= spelled(analyse("SQL").concepts[0])  # and the kinds, as before
 
 
 def test_role_and_activity_words_are_never_required():

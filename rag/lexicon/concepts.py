@@ -42,8 +42,10 @@ def holding_spellings(skill: str) -> tuple[tuple[str, ...], ...]:
     return tuple(dict.fromkeys(s for held in holding_skills(skill) for s in spellings(held)))
 
 
-def kinds_spellings(word: str) -> tuple[tuple[str, ...], ...]:
-    """The spellings of the skills that hold a one-word concept besides itself ("sql": MySQL,
-    MS SQL Server, ...): what a query for the word searches beyond the word (none for most words)."""
+def other_spellings(word: str) -> tuple[tuple[str, ...], ...]:
+    """What a query for one word searches beyond the word: every other spelling of the skill it
+    names and of the skills that hold it ("pastry": Patisserie, Repostería, Konditorei; "ifr":
+    Instrument Flight Rules; "sql": MySQL, MS SQL Server, ...), as a phrase of several words, a
+    filter and match hold the skill by any of them (none for a word that names no skill)."""
     skill = canonical(word)
-    return tuple(s for held in holding_skills(skill)[1:] for s in spellings(held)) if skill else ()
+    return tuple(s for s in holding_spellings(skill) if s != (word,)) if skill else ()

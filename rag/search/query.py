@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 import regex
 
 from rag.errors import UsageError
-from rag.lexicon.concepts import holding_spellings, kinds_spellings
+from rag.lexicon.concepts import holding_spellings, other_spellings
 from rag.lexicon.role_words import ROLE_WORDS
 from rag.lexicon.seniority import query_level
 from rag.lexicon.synonyms import QUERY_EXPANSIONS
@@ -353,7 +353,7 @@ def _known(name_or_term: str, written: list[str]) -> Concept:
     words with all its spellings."""
     if len(written) == 1 or alias_term(written):
         term = name_or_term
-        held = kinds_spellings(term)  # "sql" is also held by MySQL, MS SQL Server ... (rag/lexicon/concepts.py)
+        held = other_spellings(term)  # "sql" is also held by MySQL, MS SQL Server ... (rag/lexicon/concepts.py)
         return Concept(
             term, respelled(tuple(dict.fromkeys([*((t,) for t in (term, *QUERY_EXPANSIONS.get(term, ()))), *held])))
         )
@@ -376,7 +376,7 @@ def _run_concepts(run: list[Token], roles: list[Token], text: str) -> list[Conce
         return []
     written = [text[t.start : t.end] for t in content]
     out = [
-        Concept(t.term, respelled(((t.term,), *kinds_spellings(t.term)), w), named=_looks_like_a_name(w))
+        Concept(t.term, respelled(((t.term,), *other_spellings(t.term)), w), named=_looks_like_a_name(w))
         for t, w in zip(content, written)
     ]  # "sql" is also held by MySQL, MS SQL Server ... (rag/lexicon/concepts.py)
     if roles:
