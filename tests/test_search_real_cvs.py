@@ -163,3 +163,17 @@ def test_a_skill_written_with_a_stop_word_inside_is_held_as_the_text_reader_hold
         doc = search(store, question)
         assert list(doc["concepts"].values()) == [2], question
         assert sorted(fused(doc)[:2]) == ["lia", "max"], question
+
+
+def test_a_skill_of_one_letter_is_held_where_the_text_reader_states_it(tmp_path):
+    """ "C.V." of a Mexican company's name folds to the index terms "c" and "v"; C the language is
+    held only where the CV states it, as match and the profiles read it."""
+    store = indexed_pdfs(
+        tmp_path / "cvs",
+        {
+            "mar": "Mar Ortiz\nmar@mail.mx\nAnalista\nGrupo Bimbo S. de R.L. de C.V. · 2014-2019\nReportes y tableros.",
+            "kim": "Kim Lee\nkim@mail.org\nFirmware Engineer\nSkills: C, Python, RTOS",
+        },
+    )
+    doc = search(store, "Who knows C?")
+    assert doc["concepts"] == {"c": 1} and fused(doc)[0] == "kim"

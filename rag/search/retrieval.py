@@ -17,12 +17,15 @@ Evaluation calls rank() (steps 1-3), the very path search uses.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from rag.errors import Fix, UsageError, UserError
+from rag.lexicon.concepts import holding_skills
 from rag.lexicon.seniority import LEVELS, same_band
+from rag.lexicon.vocabulary import canonical
 from rag.search import aggregation as agg
 from rag.search.evidence import Evidence, best_lines, closest_passage
 from rag.search.fields import profile_fields
@@ -249,9 +252,23 @@ class Searcher:
 
     def _chunks(self, concept: Concept, postings: dict) -> np.ndarray:
         """The chunks holding one of the concept's spellings (a one-word spelling as an index
-        term, a longer one with its words side by side), ascending."""
-        found = [postings[s[0]][0] if len(s) == 1 else self.keyword.phrase_chunks(s) for s in concept.spellings]
+        term, a longer one with its words side by side), ascending. A skill spelt with one letter
+        ("C", "R") is held where the text reader states it (the mention index, as match and the
+        profiles read it): the index term "c" is as much the C of "S. de R.L. de C.V."."""
+        found = [self._spelling_chunks(s, postings) for s in concept.spellings]
         return np.unique(np.concatenate(found)) if found else np.zeros(0, np.int64)
+
+    def _spelling_chunks(self, spelling: tuple[str, ...], postings: dict) -> np.ndarray:
+        if len(spelling) > 1:
+            return self.keyword.phrase_chunks(spelling)
+        skill = canonical(spelling[0]) if len(spelling[0]) == 1 else None
+        if skill is None:
+            return postings[spelling[0]][0]
+        return np.unique(np.concatenate([self._mentions.stating(held)[0] for held in holding_skills(skill)]))
+
+    @cached_property
+    def _mentions(self):
+        return self.store.mention_index()
 
     def _scattered(self, terms: tuple[str, ...], postings: dict, allowed: np.ndarray | None) -> bool:
         """Whether no candidate (person) the filters let through holds every telling word of the
