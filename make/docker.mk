@@ -49,8 +49,8 @@ docker_base_used = $(or $(DOCKER_BASE_IMAGE),$(shell sed -n 's/^ARG BASE_IMAGE=/
 # Non-empty iff the engine can have a current image: it is here, built from these sources, or the
 # base it is built from is here or can be pulled. An engine with no registry in reach cannot build
 # it, so RUNNER=auto runs locally.
-docker_image_obtainable = $(shell { [ "$$($(DOCKER) image inspect --format '{{index .Config.Labels "cv-rag.inputs"}}' \
-	"$(docker_image_used)" 2>/dev/null)" = "$(docker_inputs_id)" ] || $(DOCKER) image inspect "$(docker_base_used)" \
+docker_image_obtainable = $(shell { { $(docker_image_state); [ "$$state" = current ]; } \
+	|| $(DOCKER) image inspect "$(docker_base_used)" \
 	|| $(call docker_within,300) $(DOCKER) pull --quiet "$(docker_base_used)"; } >/dev/null 2>&1 && echo yes)
 
 # Compose v2 (the docker plugin) when present, else the standalone docker-compose (1.29 in Debian 12).
