@@ -397,6 +397,10 @@ ABROAD: dict[str, tuple[Place, ...]] = {
 }
 """Where some people live who write their CV in a language not spoken there."""
 
+SAME_CITY: dict[str, str] = {"Londres": "London", "Brüssel": "Bruxelles", "Barcelone": "Barcelona"}
+"""The cities PLACES and ABROAD name in more than one way, by their local name: one place, in
+whichever language a CV names it."""
+
 COUNTRY_IN_ENGLISH: dict[str, str] = {
     "GB": "United Kingdom",
     "IE": "Ireland",

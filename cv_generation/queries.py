@@ -1,6 +1,6 @@
 """The evaluation query set, derived from the corpus ground truth (the cv.json records).
 
-Kinds: skill, two_skill, role_seniority, multilingual, paraphrase, alias, cross_lingual
+Kinds: skill, two_skill, role_seniority, multilingual, paraphrase, alias, cross_lingual, filtered
 (README.md describes them). Skills held by few CVs are preferred, so that a query's relevant list discriminates.
 """
 
@@ -12,6 +12,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
+from cv_generation.i18n import SAME_CITY
 from cv_generation.skills import SKILL_BY_NAME, paraphrase_groups, words
 from cv_generation.truth import CVRecord, QueryRecord
 
@@ -23,6 +24,7 @@ QUERY_KINDS: tuple[str, ...] = (
     "paraphrase",
     "alias",
     "cross_lingual",
+    "filtered",
 )
 _CROSS_LANGUAGES = ("es", "de")
 """cross_lingual asks in English about CVs written in these, and in these about CVs written in English."""
@@ -64,6 +66,21 @@ _PARAPHRASE_QUESTIONS = (
     "Find people skilled in {p}.",
 )
 _ALIAS_QUESTIONS = ("Who has worked with {alias}?", "Who knows {alias}?", "Any candidates with {alias} experience?")
+# A skill with a filter typed in words, as a recruiter asks it in each CV language: the place
+# the CV's truth names, or a minimum of years of experience.
+_PLACE_QUESTIONS = {
+    "en": "Who knows {skill} in {place}?",
+    "es": "¿Quién tiene experiencia con {skill} en {place}?",
+    "de": "Wer hat Erfahrung mit {skill} in {place}?",
+    "fr": "Qui a de l'expérience avec {skill} à {place} ?",
+}
+_YEARS_QUESTIONS = {
+    "en": "{skill} with at least {years} years of experience",
+    "es": "{skill} con al menos {years} años de experiencia",
+    "de": "{skill} mit mindestens {years} Jahren Erfahrung",
+    "fr": "{skill} avec au moins {years} ans d'expérience",
+}
+_FILTER_LANGUAGES = ("en", "es", "de", "fr")
 _LEVEL_WORDS = {"junior": "junior", "mid": "mid-level", "senior": "senior", "lead": "lead"}
 
 
@@ -220,6 +237,42 @@ def _cross_lingual_queries(
     return mixed[:limit]
 
 
+def _filtered_queries(rng: random.Random, cvs: Sequence[CVRecord], holders: dict[str, list[str]], n: int, limit: int):
+    """A skill asked with a place ("in Madrid", "à Lyon", by its local name) or a minimum of years ("mit mindestens
+    5 Jahren") in words, alternating, each in the next of the four languages: relevant are the
+    skill's holders whom the filter keeps, by the truth (city; years of experience), and only
+    where the filter leaves some holders out, so that reading it is what the question tests."""
+    by_id = {cv["cv_id"]: cv for cv in cvs}
+    in_place: dict[str, list[str]] = defaultdict(list)
+    for skill, ids in holders.items():
+        for cv in ids:
+            city = by_id[cv]["city"]
+            in_place[f"{skill}\t{SAME_CITY.get(city, city)}"].append(cv)
+    places = [k for k in _few_holders_first(rng, in_place, n) if len(in_place[k]) < len(holders[k.split("\t")[0]])]
+    seasoned: dict[str, list[str]] = {}
+    for skill in _few_holders_first(rng, holders, n):
+        years = sorted({by_id[cv]["years_experience"] for cv in holders[skill]})
+        least = years[len(years) // 2]
+        if least >= 2 and least > years[0]:
+            seasoned[f"{skill}\t{least}"] = [cv for cv in holders[skill] if by_id[cv]["years_experience"] >= least]
+    drafts = []
+    for i, (place, years) in enumerate(itertools.zip_longest(places, seasoned)):
+        for j, key in enumerate((place, years)):
+            if key is None:
+                continue
+            language = _FILTER_LANGUAGES[(2 * i + j) % len(_FILTER_LANGUAGES)]
+            skill, value = key.split("\t")
+            if j == 0:
+                drafts.append(
+                    _draft(language, _PLACE_QUESTIONS[language].format(skill=skill, place=value), in_place[key])
+                )
+            else:
+                drafts.append(
+                    _draft(language, _YEARS_QUESTIONS[language].format(skill=skill, years=value), seasoned[key])
+                )
+    return drafts[:limit]
+
+
 def build_queries(cvs: Sequence[CVRecord], seed: int) -> list[QueryRecord]:
     """All query kinds for this corpus, numbered per kind (skill_001, ...)."""
     rng = random.Random(f"cv-generation-queries:{seed}")
@@ -237,6 +290,8 @@ def build_queries(cvs: Sequence[CVRecord], seed: int) -> list[QueryRecord]:
         "paraphrase": _paraphrase_queries(rng, holders, n, limit),
         "alias": _alias_queries(rng, holders, n, limit),
         "cross_lingual": _cross_lingual_queries(rng, cvs, holders, n, limit),
+        # a random stream of its own, so that adding the kind changed no other kind's questions
+        "filtered": _filtered_queries(random.Random(f"cv-generation-filtered:{seed}"), cvs, holders, n, limit),
     }
     return [
         QueryRecord(qid=f"{kind}_{number:03d}", query=d.text, language=d.language, kind=kind, relevant=d.relevant)

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from cv_generation import corpus
 from cv_generation.corpus import cv_id, generate_corpus, pick_template
 from cv_generation.generate import main
-from cv_generation.i18n import LANGUAGES
+from cv_generation.i18n import LANGUAGES, SAME_CITY
 from cv_generation.profiles import sample_profile
 from cv_generation.queries import ANCHOR_SKILL, QUERY_KINDS, build_queries, per_kind_limit
 from cv_generation.skills import SKILL_BY_NAME, paraphrase_groups, words
@@ -291,6 +291,10 @@ def test_relevant_lists_follow_the_ground_truth(default_records, default_queries
             assert set().union(*(_holders(default_records, s) for s in groups[phrase])) == relevant
             forbidden = set().union(*(words(" ".join((s, *SKILL_BY_NAME[s].aliases))) for s in groups[phrase]))
             assert not words(text) & forbidden, text
+        elif kind == "filtered":
+            (skill,) = [s for s in _named(text) if _holders(default_records, s) >= relevant]
+            kept = {cv for cv in _holders(default_records, skill) if _kept_by_words(by_id[cv], text)}
+            assert kept == relevant and kept < _holders(default_records, skill), text
         else:
             assert kind == "role_seniority"
             for cv in relevant:
@@ -302,10 +306,21 @@ def test_relevant_lists_follow_the_ground_truth(default_records, default_queries
             }
 
 
+def _kept_by_words(record: dict, text: str) -> bool:
+    """Whether the place or the minimum of years a filtered question names keeps this CV, by its
+    truth (a city by its local name)."""
+    years = re.search(r"(\d+) (?:years|años|Jahren|ans)", text)
+    if years:
+        return record["years_experience"] >= int(years.group(1))
+    return SAME_CITY.get(record["city"], record["city"]) in text
+
+
 def test_multilingual_queries_use_spanish_german_and_french(default_queries) -> None:
     languages = {q["language"] for q in default_queries if q["kind"] == "multilingual"}
     assert languages == {"es", "de", "fr"}
-    assert {q["language"] for q in default_queries if q["kind"] not in ("multilingual", "cross_lingual")} == {"en"}
+    assert {q["language"] for q in default_queries if q["kind"] == "filtered"} == {"en", "es", "de", "fr"}
+    others = {q["language"] for q in default_queries if q["kind"] not in ("multilingual", "cross_lingual", "filtered")}
+    assert others == {"en"}
 
 
 def test_cross_lingual_queries_never_share_a_language_with_their_answers(default_records, default_queries) -> None:

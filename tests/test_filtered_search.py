@@ -270,3 +270,29 @@ def test_eval_scores_the_stored_profiles_against_the_generated_truth(tmp_path, h
     assert report["cv_count"] == 12 and report["reference_months"] == ["2025-06"]
     assert report["summary"]["all"]["name"] >= 0.97 and report["summary"]["all"]["skills"] >= 0.95
     assert set(report["summary"]) >= {"all", "template:classic", "language:en"}
+
+
+def test_eval_reads_a_question_s_filters_as_the_doors_do(people, tmp_path):
+    """`rag eval` scores what a user would get: "in Berlin" and "mit mindestens 5 Jahren" filter
+    every list, so nobody outside Berlin or with fewer years is ranked at all."""
+    _, store = people
+    queries = tmp_path / "queries.jsonl"
+    kept = {  # question -> who its filter keeps; its Java holders among them are the relevant ones
+        "Who knows Java in Berlin?": ["hanna", "ida", "tom"],
+        "Java mit mindestens 5 Jahren Erfahrung": ["hanna", "lukas", "ola", "sara"],
+    }
+    queries.write_bytes(
+        b"\n".join(
+            orjson.dumps({"query": q, "kind": "filtered", "relevant": [cv for cv in k if cv != "sara"]})
+            for q, k in kept.items()
+        )
+    )
+    result = CliRunner().invoke(
+        rag, ["eval", "--store", str(store), "--truth", str(tmp_path), "--queries", str(queries)]
+    )
+    assert result.exit_code == 0, result.output
+    report = orjson.loads((store / "eval.json").read_bytes())
+    for row in report["per_query"]:
+        for ranked in row["top10"].values():
+            assert set(ranked) <= set(kept[row["query"]]), (row["query"], ranked)
+    assert report["metrics"]["fused"]["filtered"]["nDCG@10"] == 1.0

@@ -4,15 +4,18 @@ document with the question added. Every door's search is this one call."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+
+import numpy as np
 
 from rag.app.filters import Filters, checked
 from rag.ingest.repair import repair
 from rag.render.documents import search_document, with_question
 from rag.search.did_you_mean import did_you_mean
 from rag.search.fusion import FusionSettings
-from rag.search.implicit import read_question, with_implicit
+from rag.search.implicit import ReadQuestion, read_question, with_implicit
 from rag.search.warm import Loaded
+from rag.store.open import OpenStore
 
 CANDIDATES, CHUNKS = "candidates", "chunks"  # what a row of a list is: a person's CV, or one chunk
 
@@ -40,15 +43,11 @@ class Answer:
 
 def ask(loaded: Loaded, question: Question, store_path: str) -> Answer:
     """The answer to a question from one generation of the store; a UsageError when the question
-    cannot be searched, InvalidFilters when its filters (typed and read) cannot be applied. A
-    question pasted with mis-decoded characters is asked as it was written (rag.ingest.repair)."""
-    question = replace(question, text=repair(question.text))
-    read = None
-    if question.implicit:
-        read = read_question(question.text, loaded.store.profiles().columns.place_names, question.words)
+    cannot be searched, InvalidFilters when its filters (typed and read) cannot be applied."""
+    text, read = as_read(loaded.store, question)
     filters, chips = with_implicit(question.filters, read) if read else (question.filters, ())
     result = loaded.searcher.search(
-        read.searched if read else question.text,
+        read.searched if read else text,
         question.mode,
         question.topk,
         question.unit,
@@ -57,5 +56,22 @@ def ask(loaded: Loaded, question: Question, store_path: str) -> Answer:
         question.offset,
     )
     doc = search_document(result, loaded.store.manifest, store_path, question.topk)
-    suggestion = did_you_mean(loaded.searcher, question.text, result.query)
-    return Answer(with_question(doc, question.text, chips, suggestion), filters)
+    suggestion = did_you_mean(loaded.searcher, text, result.query)
+    return Answer(with_question(doc, text, chips, suggestion), filters)
+
+
+def as_read(store: OpenStore, question: Question) -> tuple[str, ReadQuestion | None]:
+    """The question as every door reads it: its text with mis-decoded characters repaired
+    (rag.ingest.repair), and the filters its words carry (None when the door reads none)."""
+    text = repair(question.text)
+    if not question.implicit:
+        return text, None
+    return text, read_question(text, store.profiles().columns.place_names, question.words)
+
+
+def as_searched(store: OpenStore, text: str) -> tuple[str, np.ndarray | None]:
+    """What a question typed at a door searches for, and which candidates the filters its words
+    carry keep (None: all): `rag eval` scores its questions this way, as the user would get them."""
+    text, read = as_read(store, Question(text))
+    filters = checked(read.filters())
+    return read.searched, filters.apply(store.profiles().columns).keep if filters else None

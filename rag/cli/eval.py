@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 import orjson
 
+from rag.app.search import as_searched
 from rag.cli.console import Command, open_searchable, option
 from rag.cli.fixes import word
 from rag.cli.options import fusion_options, store_option
@@ -87,7 +88,7 @@ def main(
     fusions = sweep_grid(fusion) if sweep else [fusion]
     searcher = Searcher(opened)  # one, so every part of the report reads the indexes once
     queries = as_people(searcher, queries)
-    ranked = ranked_ids(searcher, queries, fusions)
+    ranked = ranked_ids(searcher, queries, fusions, lambda text: as_searched(opened, text))
     m = opened.manifest
     click.echo(
         f"Retrieval quality over {len(queries)} queries · {m.candidate_count} CVs · model {m.embedding_model} "

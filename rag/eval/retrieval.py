@@ -1,7 +1,8 @@
 """How well each list finds the right people: what `rag eval` measures.
 
-Every query runs through Searcher.rank, the very path `rag search` uses (same analysis, same
-candidate aggregation, same fusion and coverage), and each list's ranked candidates are scored
+Every query is read as the doors read it (mis-decoded characters repaired, the filters its words
+carry applied: rag.app.search.as_searched) and runs through Searcher.rank, the very path `rag
+search` uses (same analysis, same candidate aggregation, same fusion and coverage), and each list's ranked candidates are scored
 against the generator's ground truth: Recall@5, Recall@10, MRR@10 and nDCG@10, per query kind
 and over all queries, and the fused list's margin over the best single list.
 
@@ -18,6 +19,7 @@ than the corpus's reference month gets a warning: its years are counted to anoth
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -37,6 +39,9 @@ METRICS = {
     "MRR@10": lambda ranked, rel: mrr_at_k(ranked, rel, 10),
     "nDCG@10": lambda ranked, rel: ndcg_at_k(ranked, rel, 10),
 }
+Searched = Callable[[str], tuple[str, np.ndarray | None]]  # a question -> its words searched, who its filters keep
+
+
 SWEEP_WEIGHTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)  # the BM25 weight; FAISS gets the rest
 
 
@@ -74,14 +79,17 @@ def as_people(searcher: Searcher, queries: list[Query]) -> list[Query]:
     return [replace(q, relevant=frozenset(first.get(cv, cv) for cv in q.relevant)) for q in queries]
 
 
-def ranked_ids(searcher: Searcher, queries: list[Query], fusions: list[FusionSettings]) -> list[dict]:
+def ranked_ids(
+    searcher: Searcher, queries: list[Query], fusions: list[FusionSettings], searched: Searched
+) -> list[dict]:
     """Per query: the top 10 cv_ids of FAISS, BM25 and each fusion setting's fused list (a person
-    with several CVs by their first)."""
+    with several CVs by their first), each question read by searched (the doors' reading:
+    rag.app.search.as_searched)."""
     cv_ids = [c.cv_id for c in searcher.store.candidates.all()]
     out = []
     for q in queries:
-        analysed = analyse(q.query)
-        lists = searcher.rank(analysed, LISTS, "candidates", fusions[0])
+        text, keep = searched(q.query)
+        lists = searcher.rank(analyse(text), LISTS, "candidates", fusions[0], keep)
         row = {name: [cv_ids[i] for i in lists.orders[name][:10]] for name in RETRIEVED}
         for index, fusion in enumerate(fusions):
             if index:
