@@ -193,6 +193,25 @@ def test_education_dates_are_not_experience() -> None:
     assert build_profile([text], "2025-06").years_experience == 2
 
 
+# Dated by the year alone, the three roles count 12 + 24 + 12 guessed months: 4 years. The summary
+# says 5 (in Spanish "de trayectoria", in German "Praxis"), within a year of that, and is the
+# sharper figure; where a role names its months, the months decide.
+BY_YEAR = "Perfil\nIngeniera de datos con {stated}.\nExperiencia profesional\nIngeniera\n{dates}\nAcme S.A.\n• ETL"
+
+
+@pytest.mark.parametrize(
+    ("stated", "dates", "years"),
+    [
+        ("5 años de trayectoria en datos", "desde 2024\nIngeniera\n2022 – 2024\nIngeniera\n2020 – 2021", 5),
+        ("5 Jahren Praxis im Bereich Daten", "seit 2024\nIngeniera\n2022 – 2024\nIngeniera\n2020 – 2021", 5),
+        ("7 años de experiencia", "desde 2024\nIngeniera\n2022 – 2024\nIngeniera\n2020 – 2021", 4),  # too far
+        ("4 años de experiencia", "01/2024 – 05/2025\nIngeniera\n2022 – 2024\nIngeniera\n2020 – 2021", 3),  # 47 months
+    ],
+)
+def test_a_stated_figure_sharpens_roles_dated_by_the_year_alone(stated: str, dates: str, years: int) -> None:
+    assert build_profile([BY_YEAR.format(stated=stated, dates=dates)], "2025-06").years_experience == years
+
+
 def test_unknown_years_without_dated_roles() -> None:
     profile = build_profile(["Experience\nAnalyst at Acme\nEducation\nBSc, 2016"], "2025-06")
     assert (profile.years_experience, profile.experience_months) == (None, None)

@@ -128,6 +128,7 @@ class Period:
     end: int
     ongoing: bool
     span: tuple[int, int]
+    by_year: bool = False  # an end names its year alone ("2016–2019", "seit 2020"): its month is a guess
 
     @property
     def months(self) -> int:
@@ -186,7 +187,8 @@ def find_periods(text: str, today: int) -> list[Period]:
         ongoing = end is None
         first, last = _bounds(start, end, today)
         if first <= last:
-            periods.append(Period(first, last, ongoing, match.span()))
+            by_year = start[1] is None or (end is not None and end[1] is None)
+            periods.append(Period(first, last, ongoing, match.span(), by_year))
     return periods
 
 

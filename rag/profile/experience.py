@@ -136,8 +136,8 @@ _STATED = regex.compile(
         {_N}\s*\+?\s*(?:years?|yrs?|jahre|años|ans)\b
       | {_N}\s*\+\s*(?:years?|yrs?)\b
       | {_N}\s*(?:years?|yrs?)['’]?\s+(?:of\s+)?(?:[\p{{L}}-]+\s+){{0,3}}?(?:experience|expertise)\b
-      | {_N}\s*\+?\s*años\s+de\s+experiencia
-      | {_N}\s*\+?\s*jahren?\s+(?:[\p{{L}}-]+\s+)?(?:berufs)?erfahrung
+      | {_N}\s*\+?\s*años\s+de\s+(?:experiencia|trayectoria)
+      | {_N}\s*\+?\s*jahren?\s+(?:[\p{{L}}-]+\s+)?(?:(?:berufs)?erfahrung|praxis)
       | {_N}\s*\+?\s*ans\s+d['’]\s?exp[ée]rience
     )""",
     regex.IGNORECASE | regex.VERBOSE,

