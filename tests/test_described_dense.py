@@ -77,6 +77,7 @@ SHIFTS = {
     "early": "Cook Early\nLit the ovens before dawn and baked the morning loaves.\nSkills: Java",
     "late": "Cook Late\nClosed the dining room and counted the tills at midnight.\nSkills: SQL",
     "both": "Cook Both\nLit the ovens before dawn, then counted the tills at closing.\nSkills: Go",
+    "manager": "Cook Manager\nCounted the tills and kept the BI reports.\nSkills: BI",
 } | {f"waiter{i}": f"Waiter Number{i}\nServed tables on the terrace all summer.\nSkills: Python" for i in range(3)}
 
 
@@ -115,3 +116,15 @@ def test_a_framed_description_no_cv_holds_every_word_of_leaves_bm25_out(shifts):
         shifts.search("Who has experience with ovens and tills?", topk=3), shifts.store.manifest, "store", 3
     )
     assert other["scattered"] is False and "left out" not in search_text(other)
+
+
+def test_a_word_no_cv_holds_scatters_a_framed_description(shifts):
+    """A paraphrase says a skill in words the CVs do not use: "souffles" is in no CV, so no CV holds
+    every word of "ovens, tills and souffles" even though one holds the other two, and BM25 (which
+    would rank by "ovens" and "tills") is left out. The words of a skill's name count as the name:
+    a CV writing "BI" holds the index term "business intelligence" and neither of its words, and
+    holds every word of "tills and business intelligence reports"."""
+    assert shifts.rank(analyse("Who has experience with ovens and tills and souffles?")).scattered
+    assert not shifts.rank(analyse("Who has experience with ovens and tills?")).scattered
+    named = shifts.rank(analyse("Who has experience with tills and business intelligence reports?"))
+    assert "business intelligence" in named.query.terms and not named.scattered

@@ -272,11 +272,17 @@ class Searcher:
 
     def _scattered(self, terms: tuple[str, ...], postings: dict, allowed: np.ndarray | None) -> bool:
         """Whether no candidate (person) the filters let through holds every telling word of the
-        query (idf above 0: a word most CVs hold tells nothing). Asked of a framed description, a
-        skill said in other words than the CVs' ("forecasting sequential measurements"), where
-        BM25 ranks CVs by a stray word or two; where one CV holds them all, a near-verbatim match
-        is possible and BM25 keeps its say (dev splits: docs/search.md#scattered-words)."""
-        known = [t for t, w in self.keyword.term_weights(list(dict.fromkeys(terms))).items() if w > 0]
+        query (idf above 0: a word most CVs hold tells nothing; a word no CV holds, the most
+        telling, is held by none, and the words of a skill's name count as the name, which a CV
+        writing "BI" holds as "business intelligence"). Asked of a framed description, a skill said
+        in other words than the CVs' ("forecasting sequential measurements"), where BM25 ranks CVs
+        by a stray word or two; where one CV holds them all, a near-verbatim match is possible and
+        BM25 keeps its say (dev splits: docs/search.md#scattered-words)."""
+        weights = self.keyword.term_weights(list(dict.fromkeys(terms)))
+        named = {w for t in terms if " " in t for w in t.split()}
+        if any(self.keyword.term_id(t) is None for t in weights if t not in named):
+            return True
+        known = [t for t, w in weights.items() if w > 0]
         if not known:
             return True
         starts, people = self.store.starts, self.store.people
