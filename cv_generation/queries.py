@@ -69,16 +69,16 @@ _ALIAS_QUESTIONS = ("Who has worked with {alias}?", "Who knows {alias}?", "Any c
 # A skill with a filter typed in words, as a recruiter asks it in each CV language: the place
 # the CV's truth names, or a minimum of years of experience.
 _PLACE_QUESTIONS = {
-    "en": "Who knows {skill} in {place}?",
-    "es": "¿Quién tiene experiencia con {skill} en {place}?",
-    "de": "Wer hat Erfahrung mit {skill} in {place}?",
-    "fr": "Qui a de l'expérience avec {skill} à {place} ?",
+    "en": "Who knows {skill} in {value}?",
+    "es": "¿Quién tiene experiencia con {skill} en {value}?",
+    "de": "Wer hat Erfahrung mit {skill} in {value}?",
+    "fr": "Qui a de l'expérience avec {skill} à {value} ?",
 }
 _YEARS_QUESTIONS = {
-    "en": "{skill} with at least {years} years of experience",
-    "es": "{skill} con al menos {years} años de experiencia",
-    "de": "{skill} mit mindestens {years} Jahren Erfahrung",
-    "fr": "{skill} avec au moins {years} ans d'expérience",
+    "en": "{skill} with at least {value} years of experience",
+    "es": "{skill} con al menos {value} años de experiencia",
+    "de": "{skill} mit mindestens {value} Jahren Erfahrung",
+    "fr": "{skill} avec au moins {value} ans d'expérience",
 }
 _FILTER_LANGUAGES = ("en", "es", "de", "fr")
 _LEVEL_WORDS = {"junior": "junior", "mid": "mid-level", "senior": "senior", "lead": "lead"}
@@ -237,11 +237,14 @@ def _cross_lingual_queries(
     return mixed[:limit]
 
 
-def _filtered_queries(rng: random.Random, cvs: Sequence[CVRecord], holders: dict[str, list[str]], n: int, limit: int):
-    """A skill asked with a place ("in Madrid", "à Lyon", by its local name) or a minimum of years ("mit mindestens
-    5 Jahren") in words, alternating, each in the next of the four languages: relevant are the
-    skill's holders whom the filter keeps, by the truth (city; years of experience), and only
-    where the filter leaves some holders out, so that reading it is what the question tests."""
+def _filtered_queries(
+    rng: random.Random, cvs: Sequence[CVRecord], holders: dict[str, list[str]], n: int, limit: int
+) -> list[_Draft]:
+    """A skill asked with a place ("in Madrid", "à Lyon", by its local name) or a minimum of
+    years ("mit mindestens 5 Jahren") in words, alternating, each in the next of the four
+    languages: relevant are the skill's holders whom the filter keeps, by the truth (city; years
+    of experience), and only where the filter leaves some holders out, so that reading it is what
+    the question tests."""
     by_id = {cv["cv_id"]: cv for cv in cvs}
     in_place: dict[str, list[str]] = defaultdict(list)
     for skill, ids in holders.items():
@@ -255,22 +258,15 @@ def _filtered_queries(rng: random.Random, cvs: Sequence[CVRecord], holders: dict
         least = years[len(years) // 2]
         if least >= 2 and least > years[0]:
             seasoned[f"{skill}\t{least}"] = [cv for cv in holders[skill] if by_id[cv]["years_experience"] >= least]
+    asked = [(_PLACE_QUESTIONS, key, in_place[key]) for key in places]
+    asked_years = [(_YEARS_QUESTIONS, key, ids) for key, ids in seasoned.items()]
+    paired = [a for pair in itertools.zip_longest(asked, asked_years) for a in pair if a is not None][:limit]
     drafts = []
-    for i, (place, years) in enumerate(itertools.zip_longest(places, seasoned)):
-        for j, key in enumerate((place, years)):
-            if key is None:
-                continue
-            language = _FILTER_LANGUAGES[(2 * i + j) % len(_FILTER_LANGUAGES)]
-            skill, value = key.split("\t")
-            if j == 0:
-                drafts.append(
-                    _draft(language, _PLACE_QUESTIONS[language].format(skill=skill, place=value), in_place[key])
-                )
-            else:
-                drafts.append(
-                    _draft(language, _YEARS_QUESTIONS[language].format(skill=skill, years=value), seasoned[key])
-                )
-    return drafts[:limit]
+    for number, (wordings, key, relevant) in enumerate(paired):
+        language = _FILTER_LANGUAGES[number % len(_FILTER_LANGUAGES)]
+        skill, value = key.split("\t")
+        drafts.append(_draft(language, wordings[language].format(skill=skill, value=value), relevant))
+    return drafts
 
 
 def build_queries(cvs: Sequence[CVRecord], seed: int) -> list[QueryRecord]:
