@@ -18,6 +18,7 @@ from rag.errors import Fix, UserError
 from rag.eval.metrics import graded_ndcg_at_k
 from rag.eval.records import read_jsonl
 from rag.jobs.jd import PHRASE, YEARS, parse_jd
+from rag.jobs.jd_file import jd_from_bytes
 from rag.jobs.matching import MatchSettings, rank_against
 from rag.lexicon.vocabulary import canonical
 from rag.search import aggregation as agg
@@ -76,7 +77,7 @@ def score_jobs(searcher: Searcher, folder: Path, jobs: list[JobTruth]) -> list[J
     cv_ids = [c.cv_id for c in searcher.store.candidates.all()]
     scores = []
     for job in gradable(jobs):
-        jd = parse_jd((folder / job.file).read_text(encoding="utf-8"))
+        jd = parse_jd(jd_from_bytes((folder / job.file).read_bytes(), job.file, job.file))  # as `rag match` reads it
         ranking = rank_against(searcher, jd, MatchSettings(topk=DEPTH))
         top = tuple(cv_ids[row] for row in ranking.top)
         shown = frozenset(cv_ids[row] for row in np.flatnonzero(ranking.meets_all))
