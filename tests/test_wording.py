@@ -35,8 +35,14 @@ def test_plural_says_one_thing_and_many_things(n, noun, many, expected):
 
 def test_no_profile_text_says_one_years():
     assert field_text("years_experience", 1) == "1 year"
-    note = years_note({"years_stated": 1, "present": "2025-06", "present_source": "build month"}, 1)
+    note = years_note(
+        {"years_stated": 1, "years_experience": 0, "present": "2025-06", "present_source": "build month"}, 1
+    )
     assert "1 month of dated roles" in note and "years" not in note
+    by_year = {"years_stated": 5, "years_experience": 5, "present": "2025-06", "present_source": "file date"}
+    assert years_note(by_year, 48) == (
+        " (as the CV states; its roles, dated by the year alone, count 48 months, present = 2025-06 from the file date)"
+    )
 
 
 @pytest.mark.parametrize(

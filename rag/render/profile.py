@@ -106,13 +106,16 @@ def cv_document(candidate: Candidate, profile: Profile, as_of: str, pages: Seque
 
 def years_note(fields: dict, months: int | None) -> str:
     """Where the years came from: the dated roles up to the CV's present (and what that present
-    is), and what the CV states when the two differ by more than a year."""
+    is), and what the CV states when the two differ by more than a year; or the stated figure,
+    where the CV dates its roles by the year alone and states one within a year of theirs
+    (profile.read.whole_years)."""
     stated = fields["years_stated"]
     if months is None:
         return " (as the CV states; no dated roles)" if stated is not None else ""
-    note = (
-        f" ({plural(months, 'month')} of dated roles, present = {fields['present']} from the {fields['present_source']}"
-    )
+    present = f"present = {fields['present']} from the {fields['present_source']}"
+    if stated is not None and fields["years_experience"] != months // 12:
+        return f" (as the CV states; its roles, dated by the year alone, count {plural(months, 'month')}, {present})"
+    note = f" ({plural(months, 'month')} of dated roles, {present}"
     if stated is not None and abs(stated - months / 12) > 1:
         note += f"; the CV says {plural(stated, 'year')}"
     return note + ")"
