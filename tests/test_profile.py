@@ -200,6 +200,23 @@ BY_YEAR = "Perfil\nIngeniera de datos con {stated}.\nExperiencia profesional\nIn
 
 
 @pytest.mark.parametrize(
+    ("summary", "stated"),
+    [
+        ("Cocinero con menos de un año de experiencia.", 0),
+        ("Cuisinier avec moins d'un an d'expérience.", 0),
+        ("Koch mit weniger als einem Jahr Praxis.", 0),
+        ("Cook with less than 3 years of experience.", 2),
+        ("Cuisinier avec un an d'expérience.", 1),
+        ("Köchin mit 4 Jahren Arbeitserfahrung.", 4),
+    ],
+)
+def test_stated_years_read_in_the_shared_words_and_an_upper_bound_as_one(summary: str, stated: int) -> None:
+    """The words for years and experience are lexicon/experience_words.py's, as jobs and questions
+    read them; "less than" before the figure makes it a bound: under a year is 0 whole years."""
+    assert build_profile([f"Profile\n{summary}\nExperience\nCook\nAcme"], "2025-06").years_stated == stated
+
+
+@pytest.mark.parametrize(
     ("stated", "dates", "years"),
     [
         ("5 años de trayectoria en datos", "desde 2024\nIngeniera\n2022 – 2024\nIngeniera\n2020 – 2021", 5),

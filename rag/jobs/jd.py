@@ -33,6 +33,7 @@ from itertools import accumulate
 import regex
 
 from rag.ingest.repair import repair
+from rag.lexicon import experience_words as X
 from rag.lexicon.job_words import (
     ALTERNATIVES,
     BOARD,
@@ -126,12 +127,11 @@ _ASKS = regex.compile(
 _NUMBER = r"(?:\d{1,2}|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + ")"
 _YEARS = regex.compile(
     rf"(?<![\p{{L}}\p{{N}}])(?P<n>{_NUMBER})(?:\s*(?:-|–|to|a|bis)\s*\d{{1,2}})?\s*\+?\s*"
-    r"(?:years?|yrs?|anos?|jahre|jahren|jahr|ans?|annees?)(?![\p{L}\p{N}])"
+    rf"(?:{X.any_of(X.YEARS)})(?![\p{{L}}\p{{N}}])"
     r"(?!\s+(?:of\s+)?(?:age|old|older)\b|\s+de\s+edad\b|\s+alt\b|\s+d['’]?\s?age\b)"  # an age: "18 years of age"
 )
 _EXPERIENCE_CONTEXT = regex.compile(
-    r"(?<![\p{L}])(?:experience|experiencia|erfahrung|berufserfahrung|praxis|trayectoria|at least|minimum|"
-    r"al menos|minimo|mindestens|au moins|\+)"
+    rf"(?<![\p{{L}}])(?:{X.any_of(X.EXPERIENCE)}|at least|minimum|al menos|minimo|mindestens|au moins|\+)"
 )
 
 # Words from a minimum of years to the skill it is about: "5+ years of hands-on professional
@@ -1001,7 +1001,7 @@ def _title_line(preamble: list[str]) -> str | None:
 
 
 _SENTENCE_TITLE_WORDS = 4
-_EXPERIENCE_WORD = regex.compile(r"experien|erfahrung|berufserfahrung")
+_EXPERIENCE_WORD = regex.compile(X.any_of(X.EXPERIENCE))
 
 
 def _sentence(line: str) -> bool:

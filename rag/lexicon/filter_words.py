@@ -6,20 +6,17 @@ rag/search/implicit.py builds its patterns from them.
 
 from __future__ import annotations
 
+from rag.lexicon import experience_words as X
+
 LANGUAGES = ("en", "es", "de", "fr")
 
-YEARS = {
-    "en": r"years?|yrs?",
-    "es": r"a[ñn]os?",
-    "de": r"jahren?|jahr",
-    "fr": r"ans|ann[ée]es?",
-}
+YEARS = X.YEARS  # the words for years and for experience are experience_words.py's, shared
 # What may follow the years: "of experience", "de experiencia", "Berufserfahrung", "d'expérience".
 EXPERIENCE = {
-    "en": r"(?:\s+of)?(?:\s+(?:professional|work|working|relevant|industry|hands-on))?\s+experience\b",
-    "es": r"\s+de\s+experiencia(?:\s+(?:profesional|laboral))?\b",
-    "de": r"\s+(?:berufs|praxis|arbeits)?erfahrung\b",
-    "fr": r"\s+d['’]\s*exp[ée]rience(?:\s+professionnelle)?\b",
+    "en": rf"(?:\s+of)?(?:\s+(?:professional|work|working|relevant|industry|hands-on))?\s+(?:{X.EXPERIENCE['en']})\b",
+    "es": rf"\s+de\s+(?:{X.EXPERIENCE['es']})(?:\s+(?:profesional|laboral))?\b",
+    "de": rf"\s+(?:{X.EXPERIENCE['de']})\b",
+    "fr": rf"\s+d['’]\s*(?:{X.EXPERIENCE['fr']})(?:\s+professionnelle)?\b",
 }
 AT_LEAST = {
     "en": r"at\s+least|minimum(?:\s+of)?|min\.?|no\s+less\s+than|not\s+less\s+than|more\s+than|over",
@@ -33,12 +30,7 @@ AT_MOST = {
     "de": r"h(?:ö|oe)chstens|maximal|bis\s+zu",
     "fr": r"au\s+plus|au\s+maximum|maximum(?:\s+de)?|jusqu['’]\s*(?:à|a)|pas\s+plus\s+de",
 }
-LESS_THAN = {
-    "en": r"less\s+than|fewer\s+than|under",
-    "es": r"menos\s+de",
-    "de": r"weniger\s+als|unter",
-    "fr": r"moins\s+de",
-}
+LESS_THAN = X.LESS_THAN
 BETWEEN = {"en": (r"between", r"and"), "es": (r"entre", r"y"), "de": (r"zwischen", r"und"), "fr": (r"entre", r"et")}
 RANGE_JOINERS = r"-|–|to|a|à|bis"  # "3-5 years", "3 a 5 años", "3 bis 5 Jahre", "3 à 5 ans"
 OR_MORE = {

