@@ -60,6 +60,18 @@ def test_aliases_become_their_canonical_concept():
     assert spelled(analyse("Backbone.js").concepts[0]) == {"backbone.js", "backbone js", "backbonejs", "backbone"}
 
 
+def test_the_longest_name_the_lexicon_knows_is_the_concept():
+    """ "Azure" alone is Microsoft Azure and "React" is React, but "Azure DevOps" and "React Native"
+    are skills of their own, as the text reader that match and the profiles use finds them: the
+    question is read the same way, not as Azure plus DevOps."""
+    from rag.lexicon.vocabulary import find_skills
+
+    for question, skill in (("Who has worked with Azure DevOps?", "Azure DevOps"), ("React Native", "React Native")):
+        assert labels(question) == [skill.lower()]
+        assert [m.canonical for m in find_skills(question)] == [skill]
+    assert labels("Azure and React") == ["azure", "react"]
+
+
 def test_a_one_word_skill_is_held_by_every_spelling_as_a_filter_and_match_hold_it():
     """ "pastry" names Patisserie, which CVs write in four languages; "IFR" is written out. A one-word
     concept searched for the word and the kinds of its skill alone, where a phrase of several

@@ -318,11 +318,11 @@ def _plain_concepts(tokens: list[Token], text: str, framing_only: bool) -> list[
 
     while i < len(words):
         word = words[i]
-        alias = alias_at(words, i)
-        known = None if alias else _known_at(words, i)
-        if alias or known:
+        # the longest name the lexicon knows here: "Azure DevOps" is no Azure, "React Native" no React
+        found = [m for m in (alias_at(words, i), _known_at(words, i)) if m]
+        if found:
             flush()
-            name, n = alias or known
+            name, n = max(found, key=lambda m: m[1])
             out.append(_known(name, words[i : i + n]))
             i += n
             continue
