@@ -177,3 +177,23 @@ def test_a_skill_of_one_letter_is_held_where_the_text_reader_states_it(tmp_path)
     )
     doc = search(store, "Who knows C?")
     assert doc["concepts"] == {"c": 1} and fused(doc)[0] == "kim"
+
+
+def test_a_one_word_skill_is_held_where_the_text_reader_states_it_not_in_a_longer_name(tmp_path):
+    """ "React" stands in "React Native", a skill of its own for the text reader that match and the
+    profiles use: a React developer is who states React; a kind of a skill holds it (Windows
+    Server is Windows), and the longer name is asked for whole."""
+    store = indexed_pdfs(
+        tmp_path / "cvs",
+        {
+            "ria": "Ria Sen\nria@mail.org\nMobile Developer\nShipped apps in React Native and Kotlin.\nSkills: React Native",
+            "tom": "Tom Ek\ntom@mail.org\nFrontend Developer\nSingle-page apps in React and TypeScript.\nSkills: React",
+            "win": "Win Hla\nwin@mail.org\nSystems Administrator\nRan Windows Server and Active Directory.",
+        },
+    )
+    react = search(store, "React developer")
+    assert react["concepts"] == {"react": 1} and fused(react)[0] == "tom"
+    native = search(store, "React Native")
+    assert native["concepts"] == {"react native": 1} and fused(native)[0] == "ria"
+    windows = search(store, "Who knows Windows?")
+    assert windows["concepts"] == {"windows": 1} and fused(windows)[0] == "win"

@@ -6,7 +6,8 @@ every spelling of the vocabulary ("design system" and "design systems" are one s
 Search (a query's concepts and its profile filters: rag/search/query.py, filters.py), match
 (rag/jobs/skill_mentions.py, matching.py) and the years counted in a skill's roles all ask this
 one module, so that none of them can count a CV as holding a concept that another does not.
-Only "narrower" pairs that hold without exception are listed: MySQL is SQL, but SQL is no MySQL.
+Only "narrower" pairs that hold without exception are listed: MySQL is SQL, but SQL is no MySQL;
+Windows Server is Windows.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ NARROWER: dict[str, tuple[str, ...]] = {
         "T-SQL",
         "PL/SQL",
     ),
+    "Windows": ("Windows Server",),
 }
 
 

@@ -248,23 +248,30 @@ class Searcher:
 
     def literal_chunks(self, words: tuple[str, ...]) -> np.ndarray:
         """The chunks holding a name as written (folded words side by side), ascending."""
-        return self._chunks(Concept(" ".join(words), (words,)), {words[0]: self.keyword.postings(words[0])})
+        if len(words) > 1:
+            return self.keyword.phrase_chunks(words)
+        return self.keyword.postings(words[0])[0]
 
     def _chunks(self, concept: Concept, postings: dict) -> np.ndarray:
-        """The chunks holding one of the concept's spellings (a one-word spelling as an index
-        term, a longer one with its words side by side), ascending. A skill spelt with one letter
-        ("C", "R") is held where the text reader states it (the mention index, as match and the
-        profiles read it): the index term "c" is as much the C of "S. de R.L. de C.V."."""
-        found = [self._spelling_chunks(s, postings) for s in concept.spellings]
+        """The chunks holding one of the concept's spellings, ascending. A one-word spelling of
+        the concept's own skill (or of any skill spelt with one letter) is held where the text
+        reader states that skill or a kind of it (the mention index, as match and the profiles
+        read it), not wherever the word stands: "react" is also the React of "React Native" and
+        "c" the C of "S. de R.L. de C.V.". Any other one-word spelling is the index term, and a
+        longer one holds where its words stand side by side."""
+        own = canonical(" ".join(concept.words))
+        stated: set[str] = set()
+        found = []
+        for spelling in concept.spellings:
+            skill = canonical(spelling[0]) if len(spelling) == 1 else None
+            if skill is not None and (skill == own or len(spelling[0]) == 1):
+                stated.add(skill)
+            elif len(spelling) > 1:
+                found.append(self.keyword.phrase_chunks(spelling))
+            else:
+                found.append(postings[spelling[0]][0])
+        found += [self._mentions.stating(held)[0] for skill in sorted(stated) for held in holding_skills(skill)]
         return np.unique(np.concatenate(found)) if found else np.zeros(0, np.int64)
-
-    def _spelling_chunks(self, spelling: tuple[str, ...], postings: dict) -> np.ndarray:
-        if len(spelling) > 1:
-            return self.keyword.phrase_chunks(spelling)
-        skill = canonical(spelling[0]) if len(spelling[0]) == 1 else None
-        if skill is None:
-            return postings[spelling[0]][0]
-        return np.unique(np.concatenate([self._mentions.stating(held)[0] for held in holding_skills(skill)]))
 
     @cached_property
     def _mentions(self):
