@@ -2,9 +2,10 @@
 
 Every query is read as the doors read it (mis-decoded characters repaired, the filters its words
 carry applied: rag.app.search.as_searched) and runs through Searcher.rank, the very path `rag
-search` uses (same analysis, same candidate aggregation, same fusion and coverage), and each list's ranked candidates are scored
-against the generator's ground truth: Recall@5, Recall@10, MRR@10 and nDCG@10, per query kind
-and over all queries, and the fused list's margin over the best single list.
+search` uses (same analysis, same candidate aggregation, same fusion and coverage), and each
+list's ranked candidates are scored against the generator's ground truth: Recall@5, Recall@10,
+MRR@10 and nDCG@10, per query kind and over all queries, and the fused list's margin over the
+best single list.
 
 Then the profiles the store holds (the ones filters read) are scored against the cv.json beside
 each CV, field by field, overall and per template and language (profile_score.py): name exact,
@@ -40,8 +41,6 @@ METRICS = {
     "nDCG@10": lambda ranked, rel: ndcg_at_k(ranked, rel, 10),
 }
 Searched = Callable[[str], tuple[str, np.ndarray | None]]  # a question -> its words searched, who its filters keep
-
-
 SWEEP_WEIGHTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)  # the BM25 weight; FAISS gets the rest
 
 
