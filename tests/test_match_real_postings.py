@@ -160,3 +160,23 @@ def test_years_of_a_skill_count_the_roles_that_name_it_and_say_so(store):
     assert outcome(store, jd, "junior")[req.label] == (False, "no dated role found")
     postman = "Requirements:\n- 3+ years of Postman\n"
     assert outcome(store, postman, "tester")["3+ years of Postman"] == (True, "6 years in roles naming Postman")
+
+
+def test_years_taken_from_what_the_cv_states_say_so(tmp_path):
+    """A CV dating its roles by the year alone, beside a stated figure within a year of theirs,
+    has the stated years (profile.read.whole_years); the outcome says where they came from."""
+    folder = tmp_path / "cvs"
+    write_pdf(
+        folder / "elsa.pdf",
+        [
+            "Elsa Cuellar\nIngeniera de datos\nelsa@example.org\nPerfil\nIngeniera de datos con 5 años de "
+            "trayectoria en datos.\nExperiencia profesional\nIngeniera de datos\ndesde 2024\nAcme S.A.\n"
+            "Ingeniera de datos\n2022 – 2024\nBeta S.A.\nIngeniera de datos Junior\n2020 – 2021\nGamma S.A."
+        ],
+    )
+    build_store(folder, tmp_path / "store", BuildSettings(model=HASH_MODEL, as_of="2025-06"))
+    searcher = Searcher(open_store(tmp_path / "store"))
+    assert outcome(searcher, "Requirements:\n- 5+ years of experience\n", "elsa")["5+ years"] == (
+        True,
+        "5 years as the CV states",
+    )

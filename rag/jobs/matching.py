@@ -24,7 +24,7 @@ import numpy as np
 import regex
 
 from rag.index.proximity import near_chunks, word_forms
-from rag.jobs.jd import EDUCATION, LANGUAGE, PHRASE, SKILL, JobDescription, Requirement
+from rag.jobs.jd import EDUCATION, LANGUAGE, PHRASE, SKILL, YEARS, JobDescription, Requirement
 from rag.jobs.role_years import role_months
 from rag.jobs.skill_mentions import SkillMentions, read_mentions
 from rag.lexicon import vocabulary
@@ -488,7 +488,10 @@ def describe(searcher: Searcher, ranking: Ranking) -> list[CandidateMatch]:
     literal = {words: searcher.literal_chunks(words) for req in reqs for words in req.terms}
     met_phrases = {key: chunks[c] for key, c in met_closest.items()}
     lines = _closest_lines(searcher, {key: reqs[key[0]].phrase for key in met_phrases}, met_phrases, people)
-    profiles = store.profiles().table.get(list(people)) if any(r.kind in (EDUCATION, LANGUAGE) for r in reqs) else {}
+    read = any(
+        r.kind in (EDUCATION, LANGUAGE, YEARS) for r in reqs
+    )  # what a requirement's outcome words from the profile
+    profiles = store.profiles().table.get(list(people)) if read else {}
     out = []
     for rank, row in enumerate(rows, start=1):
         outcomes = []
@@ -521,7 +524,8 @@ def describe(searcher: Searcher, ranking: Ranking) -> list[CandidateMatch]:
             else:
                 years = int(ranking.years[i][row])
                 in_roles = bool(ranking.in_roles[i][row])
-                detail = _years_detail(req, years, in_roles, state == MET)
+                stated = not (in_roles or req.role) and _as_stated(profiles[who].read())
+                detail = _years_detail(req, years, in_roles, state == MET, stated)
                 outcomes.append(Outcome(state, None, None if years < 0 else years, detail))
         scores = {name: float(s[row]) for name, s in ranking.relevance.items()}
         out.append(
@@ -592,9 +596,16 @@ def _name_start(text: str, words: tuple[str, ...]) -> int:
     return next(t.start for i, t in enumerate(tokens) if tuple(x.term for x in tokens[i : i + len(words)]) == words)
 
 
-def _years_detail(req: Requirement, years: int, in_roles: bool, met: bool) -> str:
+def _as_stated(profile) -> bool:
+    """Whether the profile's years are the figure the CV states rather than its dated roles'
+    (none dated, or all dated by the year alone: profile.read.whole_years)."""
+    months = profile.experience_months
+    return profile.years_stated is not None and (months is None or profile.years_experience != months // 12)
+
+
+def _years_detail(req: Requirement, years: int, in_roles: bool, met: bool, stated: bool) -> str:
     """Which years were counted: "6 years in roles naming Python", "9 years of dated roles
-    (none names Python)", "no dated role found"."""
+    (none names Python)", "5 years as the CV states", "no dated role found"."""
     names = "/".join([*req.skills, *(" ".join(t) for t in req.terms)])
     if req.role:
         role = " ".join(req.role)
@@ -603,7 +614,7 @@ def _years_detail(req: Requirement, years: int, in_roles: bool, met: bool) -> st
         return "no dated role found"
     if in_roles:
         return f"{plural(years, 'year')} in roles naming {names}"
-    counted = f"{plural(years, 'year')} of dated roles"
+    counted = f"{plural(years, 'year')} " + ("as the CV states" if stated else "of dated roles")
     if not names:
         return counted
     unstated = not met and years >= req.min_years  # enough years: only the skill can be missing
