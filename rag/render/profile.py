@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, is_dataclass
 from typing import TYPE_CHECKING
 
+from rag.profile.dates import as_stated
 from rag.render.terminal import bold, display, plural
 from rag.store.rows import Candidate
 
@@ -108,12 +109,12 @@ def years_note(fields: dict, months: int | None) -> str:
     """Where the years came from: the dated roles up to the CV's present (and what that present
     is), and what the CV states when the two differ by more than a year; or the stated figure,
     where the CV dates its roles by the year alone and states one within a year of theirs
-    (profile.read.whole_years)."""
+    (profile.dates.whole_years)."""
     stated = fields["years_stated"]
     if months is None:
         return " (as the CV states; no dated roles)" if stated is not None else ""
     present = f"present = {fields['present']} from the {fields['present_source']}"
-    if stated is not None and fields["years_experience"] != months // 12:
+    if as_stated(fields["years_experience"], months, stated):
         return f" (as the CV states; its roles, dated by the year alone, count {plural(months, 'month')}, {present})"
     note = f" ({plural(months, 'month')} of dated roles, {present}"
     if stated is not None and abs(stated - months / 12) > 1:
