@@ -109,6 +109,22 @@ def wait_for(browser, css: str):
     return WebDriverWait(browser, 15).until(shown.presence_of_element_located((By.CSS_SELECTOR, css)))
 
 
+def new_shortlist(browser, url: str, name: str) -> str:
+    """Make a shortlist on /shortlists and give its page's address.
+
+    Waits for the old page to go before looking for the new list's link: a list an earlier
+    test made is already on the page, and reading it while the page reloads goes stale.
+    """
+    browser.get(url + "/shortlists")
+    browser.find_element(By.NAME, "name").send_keys(name)
+    button = browser.find_element(By.CSS_SELECTOR, "form.new-list button")
+    button.click()
+    WebDriverWait(browser, 15).until(shown.staleness_of(button))
+    return (
+        WebDriverWait(browser, 15).until(shown.presence_of_element_located((By.LINK_TEXT, name))).get_attribute("href")
+    )
+
+
 def yellow_share(png: bytes) -> float:
     """The share of a screenshot's pixels tinted by the highlight (yellow over the page's white)."""
     pix = pymupdf.Pixmap(png)
@@ -300,10 +316,7 @@ def test_axe_finds_no_serious_or_critical_violation_on_the_five_pages(browser, s
     browser.find_element(By.CSS_SELECTOR, "form.jd button[type=submit]").click()
     wait_for(browser, "table.match")
     match_page = browser.current_url
-    browser.get(site.url + "/shortlists")
-    browser.find_element(By.NAME, "name").send_keys("Accessibility")
-    browser.find_element(By.CSS_SELECTOR, "form.new-list button").click()
-    shortlist_page = wait_for(browser, "table.shortlists a").get_attribute("href")
+    shortlist_page = new_shortlist(browser, site.url, "Accessibility")
     for page in (
         site.url + "/?" + urlencode({"q": "Kubernetes in Berlin"}),
         site.url + "/cv?id=frank&q=Kubernetes",
@@ -430,10 +443,10 @@ def test_a_shortlist_made_in_the_browser_outlasts_a_restart_and_a_rebuild(browse
         "frank": "CKA, on call",
     }
     with serving(store, cv_dir) as url:
-        browser.get(url + "/shortlists")
-        browser.find_element(By.NAME, "name").send_keys("DevOps, Lyon or Berlin")
-        browser.find_element(By.CSS_SELECTOR, "form.new-list button").click()
-        assert wait_for(browser, "table.shortlists a").text == "DevOps, Lyon or Berlin"
+        new_shortlist(browser, url, "DevOps, Lyon or Berlin")
+        assert [a.text for a in browser.find_elements(By.CSS_SELECTOR, "table.shortlists a")] == [
+            "DevOps, Lyon or Berlin"
+        ]
         for cv_id, query in (("alice", JENKINS), ("bob", "Tableau")):  # two from the search page's fused list
             browser.get(url + "/?" + urlencode({"q": query}))
             row = browser.find_element(By.CSS_SELECTOR, f'ol.people li.person[data-cv="{cv_id}"]')
@@ -455,9 +468,12 @@ def test_a_shortlist_made_in_the_browser_outlasts_a_restart_and_a_rebuild(browse
     database = default_path(store)
     with serving(store, cv_dir) as url:
         browser.get(url + "/shortlists")
-        browser.find_element(By.LINK_TEXT, "DevOps, Lyon or Berlin").click()
+        link = browser.find_element(By.LINK_TEXT, "DevOps, Lyon or Berlin")
+        link.click()
+        WebDriverWait(browser, 15).until(shown.staleness_of(link))
+        wait_for(browser, "li.entry")
         entries = browser.find_elements(By.CSS_SELECTOR, "li.entry")
-        shown = [
+        listed = [
             (
                 e.get_attribute("data-cv"),
                 e.find_element(By.CSS_SELECTOR, "a.name").text,
@@ -465,7 +481,7 @@ def test_a_shortlist_made_in_the_browser_outlasts_a_restart_and_a_rebuild(browse
             )
             for e in entries
         ]
-        assert shown == [
+        assert listed == [
             ("alice", "Alice Smith", notes["alice"]),
             ("bob", "Bob Jones", notes["bob"]),
             ("frank", "Frank Moreau", notes["frank"]),
@@ -551,10 +567,7 @@ def test_cvs_added_from_the_page_are_indexed_with_a_bar_and_found_by_the_next_se
 
 
 def test_screenshots_of_the_other_pages_at_a_laptops_and_a_phones_width(browser, site):
-    browser.get(site.url + "/shortlists")
-    browser.find_element(By.NAME, "name").send_keys("Backend, Berlin")
-    browser.find_element(By.CSS_SELECTOR, "form.new-list button").click()
-    shortlist = wait_for(browser, "table.shortlists a").get_attribute("href")
+    shortlist = new_shortlist(browser, site.url, "Backend, Berlin")
     try:
         for width in (1400, 400):
             resize(browser, width, 1000)
