@@ -15,10 +15,13 @@ from click.testing import CliRunner
 from pdfs import write_pdf
 
 from cv_generation.corpus import generate_corpus
+from rag.app import evaluation
 from rag.cli import main as rag
 from rag.errors import UserError
+from rag.files import json_bytes
 from rag.pipeline.builder import BuildSettings
 from rag.search.filters import Filters
+from rag.search.fusion import FusionSettings
 from rag.search.retrieval import Searcher
 from rag.store.layout import PROFILE_INDEX
 from rag.store.manifest import STORE_FORMAT
@@ -296,3 +299,6 @@ def test_eval_reads_a_question_s_filters_as_the_doors_do(people, tmp_path):
         for ranked in row["top10"].values():
             assert set(ranked) <= set(kept[row["query"]]), (row["query"], ranked)
     assert report["metrics"]["fused"]["filtered"]["nDCG@10"] == 1.0
+    # the door writes the use case's report as it is: a script calling it gets the same figures
+    evaluated = evaluation.evaluate(open_store(store), tmp_path, queries, FusionSettings())
+    assert orjson.loads(json_bytes(evaluated.to_json())) == report

@@ -3,40 +3,24 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import click
 import orjson
 
-from rag.app.search import as_searched
+from rag.app import evaluation
+from rag.app.evaluation import EVAL_REPORT, Evaluation, Ranked
+from rag.app.settings import FusionSettings
+from rag.app.stores import OpenStore
 from rag.cli.console import Command, open_searchable, option
 from rag.cli.fixes import word
 from rag.cli.options import fusion_options, store_option
 from rag.errors import Fix
 from rag.eval import jobs as jobs_eval
 from rag.eval import visible_words
-from rag.eval.profile_score import TARGETS, failures
-from rag.eval.profile_score import summarise as summarise_profiles
 from rag.eval.profiles import format_table as format_profile_table
-from rag.eval.profiles import reference_month, score_samples, store_samples
-from rag.eval.retrieval import (
-    as_people,
-    format_sweep,
-    format_table,
-    load_queries,
-    margins,
-    ranked_ids,
-    summarise,
-    sweep_grid,
-)
+from rag.eval.retrieval import format_sweep, format_table
 from rag.files import json_bytes
-from rag.jobs.matching import DEFAULT_PHRASE_THRESHOLD
-from rag.search.fusion import FusionSettings
-from rag.search.lists import FUSED, LISTS
-from rag.search.retrieval import Searcher
-from rag.store.manifest import EVAL_REPORT
-from rag.store.open import OpenStore
 from rag.text import display
 
 
@@ -80,120 +64,71 @@ def main(
     """Score FAISS, BM25 and the fused list at the candidate level, the profiles field by field,
     and rag match on the job descriptions (when the truth has jobs/), against a corpus's truth."""
     queries_path = queries_path or truth_dir / "queries.jsonl"
-    queries = load_queries(queries_path)
-    jobs_dir = truth_dir / "jobs"
-    jobs = jobs_eval.load_truth(jobs_dir) if (jobs_dir / jobs_eval.TRUTH).is_file() else None
     opened = open_searchable(store)
-    started = time.monotonic()
-    fusions = sweep_grid(fusion) if sweep else [fusion]
-    searcher = Searcher(opened)  # one, so every part of the report reads the indexes once
-    queries = as_people(searcher, queries)
-    ranked = ranked_ids(searcher, queries, fusions, lambda text: as_searched(opened, text))
-    m = opened.manifest
-    click.echo(
-        f"Retrieval quality over {len(queries)} queries · {m.candidate_count} CVs · model {m.embedding_model} "
-        f"· store {m.fingerprint[:12]} · {time.monotonic() - started:.1f} s"
-    )
     if sweep:
-        click.echo(format_sweep(queries, ranked, fusions))
+        ranked = evaluation.sweep(opened, queries_path, fusion)
+        echo_header(opened, ranked)
+        click.echo(format_sweep(ranked.queries, ranked.rows, ranked.fusions))
         return
-    for row in ranked:
-        row[FUSED] = row.pop(f"{FUSED}0")
-    summary = summarise(queries, ranked, list(LISTS))
-    click.echo(f"fused: {fusion.describe()}")
-    click.echo(format_table(summary))
-    profiles = profile_report(opened, truth_dir)
-    visible = visible_words_report(opened)
-    report = {
-        "fingerprint": m.fingerprint,
-        "embedding_model": m.embedding_model,
-        "queries": str(queries_path),
-        "query_count": len(queries),
-        "fusion": fusion.to_json(),
-        "metrics": summary,
-        "fused_margin_ndcg@10": margins(summary),
-        "profiles": profiles,
-        "visible_words": visible,
-        "per_query": [
-            {
-                "qid": q.qid,
-                "query": q.query,
-                "kind": q.kind,
-                "language": q.language,
-                "relevant": sorted(q.relevant),
-                "top10": row,
-            }
-            for q, row in zip(queries, ranked)
-        ],
-    }
-    if jobs:
-        months = sorted({job.reference_month for job in jobs if job.reference_month})
-        if months and months != [m.profiles.get("as_of")]:
-            click.echo(
-                f"warning: the store counts years of experience up to {m.profiles.get('as_of')}, the jobs' "
-                f"truth up to {', '.join(months)}; rebuild with --as-of {months[0]} for exact figures",
-                err=True,
-            )
-        scores = jobs_eval.score_jobs(searcher, jobs_dir, jobs)
-        left_out = len(jobs) - len(scores)
-        click.echo(
-            f"\nJD ranking over {len(scores)} jobs (rag match; graded nDCG@10, and who meets every "
-            "must-have against the truth)"
-            + (f"; {left_out} left out, no CV of the corpus meeting any of it:" if left_out else ":")
-        )
-        click.echo(jobs_eval.format_table(jobs_eval.summarise(scores)))
-        rule = jobs_eval.phrase_rule(
-            searcher, [(q.query, q.relevant) for q in queries if q.kind == "paraphrase"], DEFAULT_PHRASE_THRESHOLD
-        )
-        click.echo(jobs_eval.format_phrase_rule(rule))
-        report["jobs"] = jobs_eval.report(scores) | {"phrase_rule": rule, "left_out": left_out}
+    result = evaluation.evaluate(opened, truth_dir, queries_path, fusion)
+    echo_report(result, truth_dir)
     out = out or store / EVAL_REPORT
     tmp = out.with_name(out.name + ".tmp")
-    tmp.write_bytes(json_bytes(report, option=orjson.OPT_INDENT_2))
+    tmp.write_bytes(json_bytes(result.to_json(), option=orjson.OPT_INDENT_2))
     tmp.replace(out)
     click.echo(display(f"wrote {out}"))
 
 
-def visible_words_report(store: OpenStore) -> dict | None:
-    """Whether every visible word of the store's PDFs reached its chunks (rag/eval/visible_words.py)."""
-    cv_dir = store.manifest.cv_dir
-    if not cv_dir or not Path(cv_dir).is_dir():
-        return None
-    result = visible_words.summary(visible_words.store_word_losses(store, Path(cv_dir)))
-    click.echo(display(visible_words.format_summary(result)))
-    return result
+def echo_header(store: OpenStore, ranked: Ranked) -> None:
+    m = store.manifest
+    click.echo(
+        f"Retrieval quality over {len(ranked.queries)} queries · {m.candidate_count} CVs · model {m.embedding_model} "
+        f"· store {m.fingerprint[:12]} · {ranked.seconds:.1f} s"
+    )
 
 
-def profile_report(store: OpenStore, truth_dir: Path) -> dict | None:
-    """The store's profiles scored against each CV's truth: printed, and returned for eval.json
-    (None, with a note, when the folder holds no truth for them)."""
-    samples = store_samples(store, truth_dir)
-    if not samples:
+def echo_report(result: Evaluation, truth_dir: Path) -> None:
+    """The report's tables, and a warning wherever the store and the truth count years up to
+    different months (the figures for years are then off by the difference)."""
+    store = result.store
+    echo_header(store, result.ranked)
+    click.echo(f"fused: {result.fusion.describe()}")
+    click.echo(format_table(result.summary))
+    profiles = result.profiles
+    if profiles is None:
         click.echo(
             display(f"Profiles: no <cv_id>.json in {truth_dir} for the store's CVs, so their accuracy is not scored")
         )
-        return None
+    else:
+        if profiles.months and profiles.months != [profiles.as_of]:
+            fix = Fix("rebuild", {"store": str(store.root), "as_of": profiles.months[0]})
+            click.echo(
+                f"warning: the store counts years of experience up to {profiles.as_of}, the corpus's truth up to "
+                f"{', '.join(profiles.months)}; for comparable figures rebuild with --as-of {profiles.months[0]} "
+                f"({word(fix)})",
+                err=True,
+            )
+        click.echo(f"Profile accuracy over {profiles.cv_count} CVs (the store's profiles, as of {profiles.as_of})")
+        click.echo(format_profile_table(profiles.summary))
+    if result.visible is not None:
+        click.echo(display(visible_words.format_summary(result.visible)))
+    jobs = result.jobs
+    if jobs is None:
+        return
     as_of = store.manifest.profiles.get("as_of")
-    months = sorted({month for s in samples if (month := reference_month(s.truth))})
-    if months and months != [as_of]:
+    if jobs.months and jobs.months != [as_of]:
         click.echo(
-            f"warning: the store counts years of experience up to {as_of}, the corpus's truth up to "
-            f"{', '.join(months)}; for comparable figures rebuild with --as-of {months[0]} "
-            f"({word(Fix('rebuild', {'store': str(store.root), 'as_of': months[0]}))})",
+            f"warning: the store counts years of experience up to {as_of}, the jobs' truth up to "
+            f"{', '.join(jobs.months)}; rebuild with --as-of {jobs.months[0]} for exact figures",
             err=True,
         )
-    scores = score_samples(samples, truth_dir)
-    summary = summarise_profiles(scores)
-    click.echo(f"Profile accuracy over {len(samples)} CVs (the store's profiles, as of {as_of})")
-    click.echo(format_profile_table(summary))
-    return {
-        "as_of": as_of,
-        "reference_months": months,
-        "cv_count": len(samples),
-        "targets": TARGETS,
-        "summary": summary,
-        "failures": failures(scores),
-    }
+    click.echo(
+        f"\nJD ranking over {len(jobs.scores)} jobs (rag match; graded nDCG@10, and who meets every "
+        "must-have against the truth)"
+        + (f"; {jobs.left_out} left out, no CV of the corpus meeting any of it:" if jobs.left_out else ":")
+    )
+    click.echo(jobs_eval.format_table(jobs_eval.summarise(jobs.scores)))
+    click.echo(jobs_eval.format_phrase_rule(jobs.phrase_rule))
 
 
 if __name__ == "__main__":
