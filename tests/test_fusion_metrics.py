@@ -125,3 +125,30 @@ def test_a_scattered_description_leaves_bm25_out_unless_descriptions_are_not_wei
     assert fusion.for_query(names_something=False, scattered=True) == {"bm25": 0.0, "faiss": 1.0}
     assert fusion.for_query(names_something=True, scattered=True) == {"bm25": 1.0, "faiss": 1.0}
     assert FusionSettings(described=1.0).for_query(names_something=False, scattered=True) == {"bm25": 1.0, "faiss": 1.0}
+
+
+def test_a_level_of_the_role_counts_as_the_role_does_and_a_name_beside_its_words_counts_half():
+    """ "Senior Aircraft Maintenance Technician" over ten CVs. Before, the junior titled in the
+    query's words (0) ranked first: the title and its words each counted whole, the level by its
+    own idf, which most CVs share."""
+    from rag.search.query import Concept, analyse
+    from rag.search.retrieval import Rankings, coverage_levels
+
+    title = Concept("aircraft maintenance technician", (("aircraft", "maintenance", "technician"),), strong=True)
+    words = Concept("aircraft maintenance", (("aircraft maintenance",),), strong=True)  # a skill's name, one token
+    held = np.array(
+        [
+            [1, 0, 0, 0, 1, 0, 0, 0, 0, 0],  # the title as written: 0, and 4 spelling it as one word
+            [1, 1, 0, 1, 0, 0, 0, 0, 0, 0],  # its words: 0, 1 (titled in French) and 3
+        ],
+        dtype=bool,
+    )
+    senior = np.array([0, 1, 1, 0, 0, 1, 1, 0, 0, 0], dtype=bool)  # 1, and 2 an accountant
+    rankings = Rankings(analyse("x"), "candidates", np.arange(11), {}, {}, [title, words], held, senior, {})
+    levels = coverage_levels(rankings)
+    # the senior mechanic, the junior titled as asked, the title in another spelling, a junior holding
+    # the words, and only then the senior accountant, whose level alone is not the role
+    assert np.argsort(-levels, kind="stable")[:5].tolist() == [1, 0, 4, 3, 2]
+    assert levels[0] == pytest.approx(0.5 * math.log(1 + 10 / 2) + math.log(1 + 10 / 3))
+    assert levels[1] == pytest.approx(math.log(1 + 10 / 3) + math.log(1 + 10 / 2))
+    assert levels[2] == pytest.approx(math.log(1 + 10 / 4))

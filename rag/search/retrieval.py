@@ -477,21 +477,48 @@ def asks_for(query: Query, concepts: list[Concept], held: np.ndarray, seniority:
 
 
 def coverage_levels(r: Rankings) -> np.ndarray:
-    """How far up coverage lifts each unit: for each strong concept it holds (and the seniority the
-    query names, when its title states it), that concept's weight, ln(1 + N / holders): holding
-    more of the query ranks higher, a rare concept counts for more than a common one, and a
-    partial holder ranks above a non-holder. Units holding the same concepts tie, and the fusion
-    rule orders them."""
-    rows = [row for row, strong in zip(r.held, r.strong) if strong]
-    if r.seniority is not None:
-        rows.append(r.seniority)
+    """How far up coverage lifts each unit: for each strong concept it holds, that concept's
+    weight, ln(1 + N / holders): holding more of the query ranks higher, a rare concept counts for
+    more than a common one, and a partial holder ranks above a non-holder. Units holding the same
+    concepts tie, and the fusion rule orders them.
+
+    Two weights follow what the query asks rather than how rare its words are. A name held as
+    written beside its own words ("aircraft maintenance technician" with "aircraft maintenance")
+    counts half for a unit holding those words too: it lifts them above holders of the words
+    alone without counting one role twice, and a unit holding the name under another spelling
+    ("CoreLocation") keeps its whole weight. The seniority the query names, where a title states
+    it, counts for a unit holding some of the role as much as the query's most telling concept:
+    "Senior" is half of "Senior Aircraft Maintenance Technician", yet a quarter of the titles
+    state it, so by its own idf a junior titled in the query's words outranked a senior whose
+    title is in French. A unit holding none of the role gains its own idf alone, so a senior accountant stays
+    below a junior aircraft mechanic (dev splits: docs/search.md#seniority-and-whole-names)."""
+    strong = [(row, c) for row, c, is_strong in zip(r.held, r.concepts, r.strong) if is_strong]
+    count = len(r.starts) - 1 if r.allowed is None else int(r.allowed.sum())
+    weights = [_idf(row, count) for row, _ in strong]
     levels = np.zeros(len(r.starts) - 1)
-    count = len(levels) if r.allowed is None else int(r.allowed.sum())
-    for row in rows:
-        holders = int(row.sum())
-        if holders:
-            levels += row * np.log1p(count / holders)
+    for (row, concept), weight in zip(strong, weights):
+        inner = [held for held, other in strong if _within(other, concept)]
+        beside = np.logical_and.reduce(inner) if inner else False
+        levels += row * np.where(beside, WHOLE_NAME * weight, weight)
+    if r.seniority is not None:  # a level of the role asked for: as telling as the role for its holders
+        own = _idf(r.seniority, count)
+        holds = np.logical_or.reduce([row for row, _ in strong]) if strong else False
+        levels += r.seniority * np.where(holds, max([own, *weights]), own)
     return levels
+
+
+WHOLE_NAME = 0.5  # what a name held as written beside its own words counts, of its weight
+
+
+def _idf(row: np.ndarray, count: int) -> float:
+    holders = int(row.sum())
+    return float(np.log1p(count / holders)) if holders else 0.0
+
+
+def _within(inner: Concept, outer: Concept) -> bool:
+    """Whether a shorter concept's name stands inside the other's, word for word."""
+    a, b = " ".join(inner.words), " ".join(outer.words)
+    return len(a) < len(b) and f" {a} " in f" {b} "
 
 
 def _allowed(
