@@ -5,7 +5,7 @@ word of the PDFs reached the chunks. `rag eval` is this one call; what it return
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rag.app.search import as_searched
@@ -122,14 +122,14 @@ def evaluate(store: OpenStore, truth_dir: Path, queries_path: Path, fusion: Fusi
     jobs = jobs_eval.load_truth(jobs_dir) if (jobs_dir / jobs_eval.TRUTH).is_file() else None
     searcher = Searcher(store)
     ranked = rank_questions(searcher, queries_path, [fusion])
-    rows = [{(FUSED if name == f"{FUSED}0" else name): ids for name, ids in row.items()} for row in ranked.rows]
-    ranked = Ranked(ranked.queries, rows, ranked.fusions, ranked.seconds)
+    one = [{(FUSED if name == f"{FUSED}0" else name): ids for name, ids in row.items()} for row in ranked.rows]
+    ranked = replace(ranked, rows=one)  # one fusion setting: its list is the fused list
     return Evaluation(
         store,
         queries_path,
         fusion,
         ranked,
-        summarise(ranked.queries, rows, list(LISTS)),
+        summarise(ranked.queries, one, list(LISTS)),
         _profiles(store, truth_dir),
         _visible(store),
         None if jobs is None else _jobs(searcher, jobs_dir, jobs, ranked.queries),
@@ -153,7 +153,7 @@ def _visible(store: OpenStore) -> dict | None:
     return visible_words.summary(visible_words.store_word_losses(store, Path(cv_dir)))
 
 
-def _jobs(searcher: Searcher, jobs_dir: Path, jobs: list, queries: list[Query]) -> JobScores:
+def _jobs(searcher: Searcher, jobs_dir: Path, jobs: list[jobs_eval.JobTruth], queries: list[Query]) -> JobScores:
     scores = jobs_eval.score_jobs(searcher, jobs_dir, jobs)
     paraphrases = [(q.query, q.relevant) for q in queries if q.kind == "paraphrase"]
     rule = jobs_eval.phrase_rule(searcher, paraphrases, DEFAULT_PHRASE_THRESHOLD)
