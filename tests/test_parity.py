@@ -89,6 +89,8 @@ QUESTIONS = [
     ("developer", {"location": "Berlin", "min_years": 3}),  # typed filters
     ("Java developer in Berlin", {"location": "München"}),  # a typed field wins over the question's
     ("Java developer in MÃ¼nchen", {}),  # pasted with UTF-8 read as Windows-1252
+    ("Senior Java developer", {}),  # a seniority: coverage weighs it as the role
+    ("Desarrollador Java sénior con más de 5 años en Berlín", {}),  # the same, in Spanish, with filters
 ]
 JD_JAVA = "Java Developer\n\nRequirements:\n- Java\n- Kafka\n- 5+ years of experience\n\nNice to have:\n- Kubernetes\n"
 JD_NOBODY = "QA Engineer\n\nRequirements:\n- Selenium\n- COBOL\n"  # nobody holds COBOL
@@ -188,6 +190,13 @@ def test_the_questions_say_what_they_should(doors, hash_model):
     assert read_of(asked["Java developer in Berlin"]) == [("location: Berlin", False)]
     munich = asked["Java developer in MÃ¼nchen"]  # the mis-decoded place repaired, then read
     assert read_of(munich) == [("location: München", True)] and lists_of(munich)["fused"] == ["max"]
+    # Jonas's title says senior, Max's and Nimal's years do (14 and 11); Lena has two
+    senior = asked["Senior Java developer"]
+    assert senior["seniority"] == "senior" and set(lists_of(senior)["fused"][:3]) == {"jonas", "max", "nimal"}
+    spanish = asked["Desarrollador Java sénior con más de 5 años en Berlín"]
+    assert spanish["seniority"] == "senior" and spanish["query"] == "Desarrollador Java sénior"
+    assert read_of(spanish) == [("at least 5 years", True), ("location: Berlín", True)]
+    assert lists_of(spanish)["fused"] == ["jonas"]
 
 
 def web_match(url: str, jd: str, typed: dict) -> list[str]:
