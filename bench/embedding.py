@@ -22,6 +22,8 @@ from pathlib import Path
 import numpy as np
 import orjson
 
+import rag  # noqa: F401  (first: it turns ONNX Runtime's telemetry off before the runtime is imported)
+
 PY = sys.executable
 GATE_NDCG = 0.005  # a faster encoder may move no list's nDCG@10 by more than this on any corpus
 GATE_AGREEMENT = 0.95  # and must share at least this share of FAISS's top 10 chunks with fp32

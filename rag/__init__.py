@@ -18,8 +18,17 @@ docs/architecture.md shows the packages and which way imports go.
 from __future__ import annotations
 
 import importlib
+import os
 
 __version__ = "0.1.0"
+
+# ONNX Runtime's official builds (since 1.29) keep a device identifier and a queue of usage events
+# under ~/.cache/Microsoft and send them out, unless ORT_DISABLE_TELEMETRY=1 is in the environment
+# when the runtime is first imported; it reads that switch from the environment alone. Every process
+# that embeds or reads a scan imports this package first (the rag command, the servers, Ray's workers,
+# the bench, scripts), and it handles CVs, which are personal data: the switch is set here, before
+# anything can import the runtime. A value the user set stays.
+os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
 
 _WHERE = {
     "BuildSettings": "rag.pipeline.builder",
