@@ -82,8 +82,10 @@ def main(
 def echo_header(store: OpenStore, ranked: Ranked) -> None:
     m = store.manifest
     click.echo(
-        f"Retrieval quality over {len(ranked.queries)} queries · {m.candidate_count} CVs · model {m.embedding_model} "
-        f"· store {m.fingerprint[:12]} · {ranked.seconds:.1f} s"
+        display(
+            f"Retrieval quality over {len(ranked.queries)} queries · {m.candidate_count} CVs · model "
+            f"{m.embedding_model} · store {m.fingerprint[:12]} · {ranked.seconds:.1f} s"
+        )
     )
 
 
@@ -103,12 +105,16 @@ def echo_report(result: Evaluation, truth_dir: Path) -> None:
         if profiles.months and profiles.months != [profiles.as_of]:
             fix = Fix("rebuild", {"store": str(store.root), "as_of": profiles.months[0]})
             click.echo(
-                f"warning: the store counts years of experience up to {profiles.as_of}, the corpus's truth up to "
-                f"{', '.join(profiles.months)}; for comparable figures rebuild with --as-of {profiles.months[0]} "
-                f"({word(fix)})",
+                display(
+                    f"warning: the store counts years of experience up to {profiles.as_of}, the corpus's truth up "
+                    f"to {', '.join(profiles.months)}; for comparable figures rebuild with --as-of "
+                    f"{profiles.months[0]} ({word(fix)})"
+                ),
                 err=True,
             )
-        click.echo(f"Profile accuracy over {profiles.cv_count} CVs (the store's profiles, as of {profiles.as_of})")
+        click.echo(
+            display(f"Profile accuracy over {profiles.cv_count} CVs (the store's profiles, as of {profiles.as_of})")
+        )
         click.echo(format_profile_table(profiles.summary))
     if result.visible is not None:
         click.echo(display(visible_words.format_summary(result.visible)))
@@ -118,8 +124,10 @@ def echo_report(result: Evaluation, truth_dir: Path) -> None:
     as_of = store.manifest.profiles.get("as_of")
     if jobs.months and jobs.months != [as_of]:
         click.echo(
-            f"warning: the store counts years of experience up to {as_of}, the jobs' truth up to "
-            f"{', '.join(jobs.months)}; rebuild with --as-of {jobs.months[0]} for exact figures",
+            display(
+                f"warning: the store counts years of experience up to {as_of}, the jobs' truth up to "
+                f"{', '.join(jobs.months)}; rebuild with --as-of {jobs.months[0]} for exact figures"
+            ),
             err=True,
         )
     click.echo(
