@@ -23,7 +23,7 @@ import os
 __version__ = "0.1.0"
 
 # ONNX Runtime's official builds (since 1.29) keep a device identifier and a queue of usage events
-# under ~/.cache/Microsoft and send them out, unless ORT_DISABLE_TELEMETRY=1 is in the environment
+# to send under ~/.cache/Microsoft, unless ORT_DISABLE_TELEMETRY=1 is in the environment
 # when the runtime is first imported; it reads that switch from the environment alone. Every process
 # that embeds or reads a scan imports this package first (the rag command, the servers, Ray's workers,
 # the bench, scripts), and it handles CVs, which are personal data: the switch is set here, before

@@ -490,8 +490,9 @@ def coverage_levels(r: Rankings) -> np.ndarray:
     it, counts for a unit holding some of the role as much as the query's most telling concept:
     "Senior" is half of "Senior Aircraft Maintenance Technician", yet a quarter of the titles
     state it, so by its own idf a junior titled in the query's words outranked a senior whose
-    title is in French. A unit holding none of the role gains its own idf alone, so a senior accountant stays
-    below a junior aircraft mechanic (dev splits: docs/search.md#seniority-and-whole-names)."""
+    title is in French. A unit holding none of the role gains its own idf alone, so a senior
+    accountant stays below a junior aircraft mechanic (dev splits:
+    docs/search.md#seniority-and-whole-names)."""
     strong = [(row, c) for row, c, is_strong in zip(r.held, r.concepts, r.strong) if is_strong]
     count = len(r.starts) - 1 if r.allowed is None else int(r.allowed.sum())
     weights = [_idf(row, count) for row, _ in strong]
